@@ -1,0 +1,3 @@
+from kkprint.cli import main
+
+main()

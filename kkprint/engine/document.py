@@ -1,0 +1,132 @@
+"""A PDF being written: deterministic, printed at actual size, and written atomically.
+
+The file appears under its final name only when it is complete: the canvas writes to a
+temporary file in the same folder, which is renamed over the target at the end. An exception
+(or a kill) before that leaves the previous PDF, if any, untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.engine.fonts import FontSet, ensure_drawable
+from kkprint.engine.geometry import Paper
+
+ACTUAL_SIZE_NOTE = {
+    "ja": "実寸（100%・拡大縮小なし）で印刷してください",
+    "en": "Print at actual size (100 %, no scaling)",
+}
+
+
+BACK_PAGE_NOTE = {"ja": "裏面", "en": "back side"}
+
+# Words the engine itself prints, so every build prepares their characters.
+ENGINE_TEXTS = (*ACTUAL_SIZE_NOTE.values(), *BACK_PAGE_NOTE.values(), "50 mm long-edge short-edge")
+
+
+class Document:
+    """One open PDF: the canvas plus the reusable forms (XObjects) defined in it so far."""
+
+    def __init__(self, canvas: Canvas, paper: Paper, fonts: FontSet, lang: str):
+        self.canvas = canvas
+        self.paper = paper
+        self.fonts = fonts
+        self.lang = lang
+        self._forms: set[str] = set()
+        self.pages = 0
+
+    def use_form(self, name: str, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
+        """Define ``name`` as a form on first use (drawing it once), then return its name.
+
+        Repeated art — one back design under a thousand cards — is stored once in the PDF.
+        """
+        if name not in self._forms:
+            self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
+            draw(self.canvas, width, height)
+            self.canvas.endForm()
+            self._forms.add(name)
+        return name
+
+    def draw_form(self, name: str, x: float, y: float) -> None:
+        c = self.canvas
+        c.saveState()
+        c.translate(x, y)
+        c.doForm(name)
+        c.restoreState()
+
+    def margin_note(self, side: str = "bottom", extra: str = "") -> None:
+        """The 'print at actual size' line and a 50 mm scale bar, in the outer strip of one margin.
+
+        On a side margin the strip is turned 90° so it still runs along the paper edge.
+        """
+        c = self.canvas
+        width, height = self.paper.size
+        note = ACTUAL_SIZE_NOTE.get(self.lang, ACTUAL_SIZE_NOTE["en"])
+        if extra:
+            note = f"{note}   {extra}"
+        c.saveState()
+        if side == "top":
+            c.translate(0, height - 8.5 * mm)
+        elif side == "left":
+            c.translate(8.5 * mm, 0)
+            c.rotate(90)
+            width = height
+        elif side == "right":
+            c.translate(width - 8.5 * mm, height)
+            c.rotate(-90)
+            width = height
+        c.setFillGray(0.35)
+        c.setStrokeGray(0.35)
+        c.setLineWidth(0.4)
+        c.setFont(self.fonts.regular, 6.5)
+        baseline = 3.6 * mm
+        ensure_drawable(note, self.fonts.regular)
+        c.drawString(12 * mm, baseline, note)
+        bar_right = width - 12 * mm
+        bar_left = bar_right - 50 * mm
+        c.line(bar_left, baseline + 0.6 * mm, bar_right, baseline + 0.6 * mm)
+        for tick in range(6):
+            x = bar_left + tick * 10 * mm
+            c.line(x, baseline + 0.6 * mm, x, baseline + (1.8 if tick in (0, 5) else 1.4) * mm)
+        c.drawRightString(bar_left - 1.5 * mm, baseline, "50 mm")
+        c.restoreState()
+
+    def end_page(self) -> None:
+        self.canvas.showPage()
+        self.pages += 1
+
+
+@contextmanager
+def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str) -> Iterator[Document]:
+    """Open ``path`` for writing as a :class:`Document`; the file appears only on success."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".part", dir=path.parent)
+    os.close(handle)
+    try:
+        canvas = Canvas(
+            temp_name,
+            pagesize=paper.size,
+            invariant=1,
+            pageCompression=1,
+            initialFontName=fonts.regular,
+            initialFontSize=10,
+        )
+        canvas.setTitle(title)
+        canvas.setAuthor("kkprint")
+        canvas.setCreator("kkprint")
+        canvas.setSubject(title)
+        canvas.setViewerPreference("PrintScaling", "None")
+        document = Document(canvas, paper, fonts, lang)
+        yield document
+        canvas.save()
+        os.replace(temp_name, path)
+    finally:
+        if os.path.exists(temp_name):
+            os.unlink(temp_name)

@@ -1,0 +1,174 @@
+"""Embedded, subset Japanese-capable fonts that come from pip, never from the system.
+
+Noto Sans CJK JP ships on PyPI as OpenType/CFF, which ReportLab cannot embed. We subset it with
+fontTools to the characters a build will print and convert the outlines to TrueType (cu2qu);
+ReportLab then embeds and subsets that. The work is done once per character set per process,
+so a whole build pays for it once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from typing import Iterable
+
+from fontTools import subset as ft_subset
+from fontTools.pens.cu2quPen import Cu2QuPen
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from fontTools.ttLib import TTFont as FTFont
+from fontTools.ttLib import newTable
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from kkprint.errors import InputError
+
+FACES = {
+    "regular": ("noto_cjk_sans_jp_regular", "NotoSansCJKjp-Regular.otf"),
+    "bold": ("noto_cjk_sans_jp_bold", "NotoSansCJKjp-Bold.otf"),
+}
+
+# Always available so labels, numbers and punctuation never depend on what the data happens to hold.
+BASE_CHARACTERS = (
+    "".join(chr(c) for c in range(0x20, 0x7F))
+    + "×−–—…·•°±‘’“”→←↑↓★☆○●◯□■△▲※"
+    + "、。「」『』（）・ー〜：！？０１２３４５６７８９"
+)
+_IGNORED = {"\n", "\r", "\t"}
+
+
+def _font_path(face: str):
+    package, filename = FACES[face]
+    return files(package) / filename
+
+
+@lru_cache(maxsize=2)
+def _cmap(face: str) -> dict[int, str]:
+    font = FTFont(str(_font_path(face)), lazy=True)
+    return dict(font.getBestCmap())
+
+
+def _to_truetype(font: FTFont) -> None:
+    """Replace the CFF outlines of ``font`` by quadratic TrueType outlines, in place."""
+    order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(glyph_set)
+        glyph_set[name].draw(Cu2QuPen(pen, max_err=1.0, reverse_direction=True))
+        glyphs[name] = pen.glyph()
+    font["loca"] = newTable("loca")
+    glyf = font["glyf"] = newTable("glyf")
+    glyf.glyphOrder = order
+    glyf.glyphs = glyphs
+    for table in ("CFF ", "VORG"):
+        if table in font:
+            del font[table]
+    glyf.compile(font)
+    hmtx = font["hmtx"]
+    for name in order:
+        advance, _ = hmtx.metrics[name]
+        hmtx.metrics[name] = (advance, getattr(glyf[name], "xMin", 0))
+    maxp = font["maxp"] = newTable("maxp")
+    maxp.tableVersion = 0x00010000
+    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+        setattr(maxp, field, 0)
+    maxp.maxZones = 1
+    font["head"].glyphDataFormat = 0
+    post = font["post"]
+    post.formatType = 2.0
+    post.extraNames = []
+    post.mapping = {}
+    font.sfntVersion = "\x00\x01\x00\x00"
+
+
+@lru_cache(maxsize=8)
+def _truetype_subset(face: str, characters: str) -> bytes:
+    options = ft_subset.Options()
+    options.layout_features = []
+    options.hinting = False
+    options.desubroutinize = True
+    options.notdef_outline = True
+    options.name_IDs = ["*"]
+    font = FTFont(str(_font_path(face)), lazy=True)
+    subsetter = ft_subset.Subsetter(options)
+    subsetter.populate(text=characters)
+    subsetter.subset(font)
+    _to_truetype(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def missing_characters(text: str, face: str = "regular") -> list[str]:
+    """Characters of ``text`` the bundled font has no glyph for (so they could never print)."""
+    cmap = _cmap(face)
+    return sorted({c for c in text if c not in _IGNORED and ord(c) not in cmap})
+
+
+@dataclass(frozen=True)
+class FontSet:
+    """The registered ReportLab font names for one build, and the characters they can draw."""
+
+    regular: str
+    bold: str
+    characters: frozenset[str]
+
+
+def ensure_drawable(text: str, font_name: str) -> None:
+    """Refuse text the registered font has no glyph for, instead of printing a silent blank."""
+    font = pdfmetrics.getFont(font_name)
+    glyphs = getattr(getattr(font, "face", None), "charToGlyph", None)
+    if glyphs is None:
+        return
+    unknown = sorted({c for c in text if ord(c) not in glyphs and c not in _IGNORED})
+    if unknown:
+        listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in unknown)
+        raise InputError(f"cannot print {listed}: not among the characters prepared for this build")
+
+
+def collect_strings(value, out: set[str]) -> set[str]:
+    """Every string inside nested data (dict keys too): what a build may print."""
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            collect_strings(key, out)
+            collect_strings(item, out)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            collect_strings(item, out)
+    elif value is not None:
+        out.add(str(value))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _register(characters: str) -> FontSet:
+    digest = hashlib.sha1(characters.encode("utf-8")).hexdigest()[:10]
+    names = {}
+    for face in FACES:
+        name = f"KKSans-{face}-{digest}"
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(name, io.BytesIO(_truetype_subset(face, characters))))
+        names[face] = name
+    return FontSet(regular=names["regular"], bold=names["bold"], characters=frozenset(characters))
+
+
+def prepare_fonts(texts: Iterable[str]) -> FontSet:
+    """Register fonts able to draw every character of ``texts`` (plus a base set of Latin and kana).
+
+    Raises :class:`InputError` naming the characters the bundled font cannot draw at all.
+    """
+    wanted = set(BASE_CHARACTERS)
+    for text in texts:
+        wanted.update(text)
+    wanted -= _IGNORED
+    missing = [c for c in wanted if ord(c) not in _cmap("regular") or ord(c) not in _cmap("bold")]
+    if missing:
+        listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in sorted(missing)[:10])
+        raise InputError(f"the bundled Noto Sans CJK JP font cannot draw {listed}")
+    return _register("".join(sorted(wanted)))

@@ -1,0 +1,87 @@
+"""Named vector icons that can be drawn anywhere, including inside a line of text.
+
+An icon draws itself into a square of side ``size`` whose bottom-left corner is the current
+origin; text layout places that square on the baseline so icons scale with the font. Games and
+user decks register their own icons by name (``arms:cross``, ``die:5``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.errors import InputError
+
+IconDraw = Callable[[Canvas, float], None]
+
+_ICONS: dict[str, IconDraw] = {}
+
+
+def register_icon(name: str, draw: IconDraw) -> None:
+    _ICONS[name] = draw
+
+
+def get_icon(name: str) -> IconDraw:
+    try:
+        return _ICONS[name]
+    except KeyError:
+        raise InputError(f"unknown icon {{{name}}}") from None
+
+
+def has_icon(name: str) -> bool:
+    return name in _ICONS
+
+
+def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float) -> None:
+    canvas.saveState()
+    canvas.translate(x, y)
+    get_icon(name)(canvas, size)
+    canvas.restoreState()
+
+
+# --- dice faces: generic enough for any game --------------------------------------------------
+
+PIP_LAYOUT = {
+    1: [(0.5, 0.5)],
+    2: [(0.27, 0.73), (0.73, 0.27)],
+    3: [(0.27, 0.73), (0.5, 0.5), (0.73, 0.27)],
+    4: [(0.27, 0.27), (0.27, 0.73), (0.73, 0.27), (0.73, 0.73)],
+    5: [(0.27, 0.27), (0.27, 0.73), (0.5, 0.5), (0.73, 0.27), (0.73, 0.73)],
+    6: [(0.27, 0.25), (0.27, 0.5), (0.27, 0.75), (0.73, 0.25), (0.73, 0.5), (0.73, 0.75)],
+}
+
+
+def die_face(value: int | None) -> IconDraw:
+    """A die showing ``value`` pips; ``None`` draws a blank die (any value)."""
+
+    def draw(c: Canvas, size: float) -> None:
+        c.setLineWidth(max(0.4, size * 0.06))
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setFillColorRGB(1, 1, 1)
+        c.roundRect(size * 0.04, size * 0.04, size * 0.92, size * 0.92, size * 0.18, stroke=1, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        for px, py in PIP_LAYOUT.get(value or 0, []):
+            c.circle(size * px, size * py, size * 0.085, stroke=0, fill=1)
+
+    return draw
+
+
+for _value in range(1, 7):
+    register_icon(f"die:{_value}", die_face(_value))
+register_icon("die:any", die_face(None))
+
+
+def star_path(c: Canvas, cx: float, cy: float, outer: float, inner: float, points: int = 5):
+    path = c.beginPath()
+    for i in range(points * 2):
+        radius = outer if i % 2 == 0 else inner
+        angle = math.pi / 2 + i * math.pi / points
+        px, py = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+        if i == 0:
+            path.moveTo(px, py)
+        else:
+            path.lineTo(px, py)
+    path.close()
+    return path

@@ -1,0 +1,26 @@
+"""One exception type for everything a user can fix, so the CLI can print it as one line."""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad input or usage: the CLI prints ``source: place: message`` and exits with code 2.
+
+    ``source`` is the file (or ``<stdin>``, or an argument name); ``place`` is where inside it —
+    a YAML line, a player and land, a row and column. Both are optional because some problems
+    (an unknown target name) have no file.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, place: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.place = place
+
+    def located(self, *, source: str | None = None, place: str | None = None) -> "InputError":
+        """Fill in whatever location the raiser did not know, keeping what it did."""
+        return InputError(self.message, source=self.source or source, place=self.place or place)
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.source, self.place) if p]
+        return ": ".join(parts + [self.message])

@@ -1,0 +1,1 @@
+"""Kardinal & König Kartenspiel (RULES §1)."""

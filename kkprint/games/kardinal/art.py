@@ -1,0 +1,141 @@
+"""Vector art of Kardinal & König: five kinds of family arms, ship, carriage, token symbols.
+
+Each kind of arms differs in silhouette, not colour, so they stay apart in black-and-white
+print. All icons are registered with the engine so any text may use them (``{arms:cross}``).
+"""
+
+from __future__ import annotations
+
+from math import cos, radians, sin
+
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.engine.icons import register_icon, star_path
+
+
+def _roundel(c: Canvas, s: float) -> None:
+    c.setFillColorRGB(1, 1, 1)
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(max(0.5, s * 0.045))
+    c.circle(s / 2, s / 2, s * 0.46, stroke=1, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+
+
+def arms_cross(c: Canvas, s: float) -> None:
+    _roundel(c, s)
+    bar = s * 0.16
+    c.rect(s / 2 - bar / 2, s * 0.2, bar, s * 0.6, stroke=0, fill=1)
+    c.rect(s * 0.2, s / 2 - bar / 2, s * 0.6, bar, stroke=0, fill=1)
+
+
+def arms_fan(c: Canvas, s: float) -> None:
+    _roundel(c, s)
+    cx, cy = s / 2, s * 0.24
+    c.wedge(cx - s * 0.34, cy - s * 0.34, cx + s * 0.34, cy + s * 0.34, 15, 150, stroke=0, fill=1)
+    c.setStrokeColorRGB(1, 1, 1)
+    c.setLineWidth(max(0.3, s * 0.025))
+    for angle in (45, 75, 105, 135):
+        c.line(cx, cy, cx + s * 0.34 * cos(radians(angle)), cy + s * 0.34 * sin(radians(angle)))
+    c.setFillColorRGB(0, 0, 0)
+    c.circle(cx, cy, s * 0.05, stroke=0, fill=1)
+
+
+def arms_star(c: Canvas, s: float) -> None:
+    _roundel(c, s)
+    c.drawPath(star_path(c, s / 2, s * 0.48, s * 0.33, s * 0.14), stroke=0, fill=1)
+
+
+def arms_crown(c: Canvas, s: float) -> None:
+    _roundel(c, s)
+    p = c.beginPath()
+    p.moveTo(s * 0.22, s * 0.3)
+    p.lineTo(s * 0.22, s * 0.66)
+    p.lineTo(s * 0.36, s * 0.48)
+    p.lineTo(s * 0.5, s * 0.74)
+    p.lineTo(s * 0.64, s * 0.48)
+    p.lineTo(s * 0.78, s * 0.66)
+    p.lineTo(s * 0.78, s * 0.3)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def arms_moon(c: Canvas, s: float) -> None:
+    _roundel(c, s)
+    c.circle(s * 0.46, s / 2, s * 0.29, stroke=0, fill=1)
+    c.setFillColorRGB(1, 1, 1)
+    c.circle(s * 0.58, s * 0.56, s * 0.25, stroke=0, fill=1)
+
+
+def road_ship(c: Canvas, s: float) -> None:
+    c.setFillColorRGB(0, 0, 0)
+    hull = c.beginPath()
+    hull.moveTo(s * 0.08, s * 0.34)
+    hull.lineTo(s * 0.92, s * 0.34)
+    hull.lineTo(s * 0.76, s * 0.14)
+    hull.lineTo(s * 0.24, s * 0.14)
+    hull.close()
+    c.drawPath(hull, stroke=0, fill=1)
+    c.rect(s * 0.48, s * 0.34, s * 0.04, s * 0.56, stroke=0, fill=1)
+    sail = c.beginPath()
+    sail.moveTo(s * 0.46, s * 0.86)
+    sail.lineTo(s * 0.46, s * 0.4)
+    sail.lineTo(s * 0.16, s * 0.4)
+    sail.close()
+    c.drawPath(sail, stroke=0, fill=1)
+    sail2 = c.beginPath()
+    sail2.moveTo(s * 0.54, s * 0.78)
+    sail2.lineTo(s * 0.54, s * 0.4)
+    sail2.lineTo(s * 0.8, s * 0.4)
+    sail2.close()
+    c.drawPath(sail2, stroke=0, fill=1)
+
+
+def road_carriage(c: Canvas, s: float) -> None:
+    c.setFillColorRGB(0, 0, 0)
+    c.roundRect(s * 0.14, s * 0.36, s * 0.62, s * 0.38, s * 0.06, stroke=0, fill=1)
+    c.rect(s * 0.76, s * 0.5, s * 0.14, s * 0.04, stroke=0, fill=1)
+    c.setFillColorRGB(1, 1, 1)
+    c.rect(s * 0.24, s * 0.5, s * 0.16, s * 0.15, stroke=0, fill=1)
+    c.rect(s * 0.5, s * 0.5, s * 0.16, s * 0.15, stroke=0, fill=1)
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(max(0.5, s * 0.05))
+    for cx in (0.28, 0.64):
+        c.circle(s * cx, s * 0.24, s * 0.13, stroke=1, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        c.circle(s * cx, s * 0.24, s * 0.03, stroke=0, fill=1)
+        c.setFillColorRGB(1, 1, 1)
+
+
+def symbol(c: Canvas, s: float, name: str) -> None:
+    """Player-colour symbols (filled, current fill colour) that survive grey-scale printing."""
+    m = s / 2
+    if name == "circle":
+        c.circle(m, m, s * 0.4, stroke=1, fill=1)
+    elif name == "square":
+        c.rect(s * 0.14, s * 0.14, s * 0.72, s * 0.72, stroke=1, fill=1)
+    elif name == "triangle":
+        p = c.beginPath()
+        p.moveTo(m, s * 0.9)
+        p.lineTo(s * 0.08, s * 0.14)
+        p.lineTo(s * 0.92, s * 0.14)
+        p.close()
+        c.drawPath(p, stroke=1, fill=1)
+    elif name == "diamond":
+        p = c.beginPath()
+        p.moveTo(m, s * 0.94)
+        p.lineTo(s * 0.9, m)
+        p.lineTo(m, s * 0.06)
+        p.lineTo(s * 0.1, m)
+        p.close()
+        c.drawPath(p, stroke=1, fill=1)
+    else:
+        c.drawPath(star_path(c, m, s * 0.47, s * 0.47, s * 0.2), stroke=1, fill=1)
+
+
+ARMS_ART = {"cross": arms_cross, "fan": arms_fan, "star": arms_star, "crown": arms_crown, "moon": arms_moon}
+ROAD_ART = {"ship": road_ship, "carriage": road_carriage}
+
+for _kind, _draw in ARMS_ART.items():
+    register_icon(f"arms:{_kind}", _draw)
+for _road, _draw in ROAD_ART.items():
+    register_icon(f"road:{_road}", _draw)

@@ -1,0 +1,72 @@
+"""Typed, validated definitions loaded from YAML, with errors that point at the line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from kkprint.errors import InputError
+from kkprint.yamlio import LineDict, load_yaml_file
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class Strict(BaseModel):
+    """Base for definition models: unknown keys are typos, so they are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Names(Strict):
+    """A printed word in every language kkprint prints; German where the original had it."""
+
+    ja: str
+    en: str
+    de: str | None = None
+
+    def __call__(self, lang: str) -> str:
+        return getattr(self, lang, None) or self.en
+
+
+def line_of(data: Any, location: tuple) -> int | None:
+    """The YAML line of the deepest mapping key on ``location`` that we can still find."""
+    line = data.line if isinstance(data, LineDict) else None
+    node = data
+    for key in location:
+        if isinstance(node, LineDict) and key in node:
+            line = node.line_of(key)
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+            if isinstance(node, LineDict):
+                line = node.line
+        else:
+            break
+    return line
+
+
+def describe_location(location: tuple) -> str:
+    text = ""
+    for key in location:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+    return text
+
+
+def validate(model: type[Model], data: Any, source: str) -> Model:
+    """Validate ``data`` as ``model``; the first problem becomes one :class:`InputError` line."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        location = tuple(part for part in first["loc"] if not (isinstance(part, str) and part.startswith("function-")))
+        line = line_of(data, location)
+        where = describe_location(location)
+        place = ", ".join(p for p in (f"line {line}" if line else "", where) if p) or None
+        message = first["msg"].removeprefix("Value error, ")
+        raise InputError(message, source=source, place=place) from None
+
+
+def load_model(model: type[Model], path: Path) -> Model:
+    return validate(model, load_yaml_file(path), str(path))

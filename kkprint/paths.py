@@ -1,0 +1,37 @@
+"""Where the shipped game definitions live, and how user-given output names stay inside their folder."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from kkprint.errors import InputError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("KKPRINT_DATA", PROJECT_ROOT / "data"))
+TEMPLATES_DIR = PROJECT_ROOT / "templates"
+DEFAULT_OUTPUT = Path("output")
+
+_UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
+
+
+def safe_file_name(name: str) -> str:
+    """Turn a name from a (possibly hostile) definition into one plain file name.
+
+    Separators, ``..`` and leading dots are removed so the result can only ever name a file
+    directly inside the output folder.
+    """
+    cleaned = _UNSAFE.sub("-", name.replace("/", "-").replace("\\", "-")).strip("-.")
+    cleaned = re.sub(r"\.{2,}", ".", cleaned)
+    if not cleaned:
+        raise InputError(f"output name {name!r} has no usable characters")
+    return cleaned[:120]
+
+
+def output_path(out_dir: Path, name: str) -> Path:
+    """The path for an output file called ``name`` (sanitised) inside ``out_dir``."""
+    path = (out_dir / safe_file_name(name)).resolve()
+    if path.parent != out_dir.resolve():
+        raise InputError(f"output name {name!r} would leave the output folder")
+    return path

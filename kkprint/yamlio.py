@@ -1,0 +1,105 @@
+"""Reading YAML and JSON input safely, remembering the line of every mapping key.
+
+Every loader here is ``yaml.SafeLoader`` underneath: a file from a stranger can build only
+plain data (dicts, lists, strings, numbers), never objects or code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kkprint.errors import InputError
+
+MAX_INPUT_BYTES = 5 * 1024 * 1024
+
+
+class LineDict(dict):
+    """A dict that knows the source line (1-based) of each of its keys and of itself."""
+
+    line: int | None = None
+    key_lines: dict
+
+    def line_of(self, key: Any) -> int | None:
+        return self.key_lines.get(key, self.line)
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader whose mappings become :class:`LineDict` carrying their line numbers."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
+    loader.flatten_mapping(node)
+    result = LineDict()
+    result.line = node.start_mark.line + 1
+    result.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            hash(key)
+        except TypeError:
+            raise InputError("a mapping key must be a plain value", place=f"line {key_node.start_mark.line + 1}")
+        if key in result:
+            raise InputError(f"key {key!r} appears twice", place=f"line {key_node.start_mark.line + 1}")
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_lines[key] = key_node.start_mark.line + 1
+    return result
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def parse_yaml(text: str, source: str) -> Any:
+    """Parse YAML (or JSON, which YAML reads too) text; errors name the source and line."""
+    for index, char in enumerate(text):
+        if ord(char) < 32 and char not in "\t\n\r":
+            line = text.count("\n", 0, index) + 1
+            raise InputError(f"control character U+{ord(char):04X} is not allowed", source=source, place=f"line {line}")
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
+    except InputError as err:
+        raise err.located(source=source)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
+        raise InputError(f"not valid YAML: {err.problem or err.context}", source=source, place=place) from None
+    except yaml.YAMLError as err:
+        raise InputError(f"not valid YAML: {err}", source=source) from None
+    except RecursionError:
+        raise InputError("nested too deeply", source=source) from None
+
+
+def read_text(path: Path, *, limit: int = MAX_INPUT_BYTES) -> str:
+    """Read a user's text file, refusing huge, binary and non-UTF-8 files with a clear message."""
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise InputError("is a folder, not a file", source=source)
+        if size > limit:
+            raise InputError(f"is {size:,} bytes; input files are limited to {limit:,}", source=source)
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", source=source) from None
+    except PermissionError:
+        raise InputError("not allowed to read this file", source=source) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", source=source) from None
+    if b"\x00" in data:
+        raise InputError("is a binary file, not YAML or JSON text", source=source)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"is not UTF-8 text (byte {err.start})", source=source) from None
+    return text
+
+
+def load_yaml_file(path: Path) -> Any:
+    """Read and parse one YAML/JSON file; an empty file is an error, not ``None``."""
+    text = read_text(path)
+    data = parse_yaml(text, str(path))
+    if data is None:
+        raise InputError("is empty", source=str(path))
+    return data
