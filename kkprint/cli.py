@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import typer
 from kkprint.build import BuildOptions, build_targets, resolve, targets
 from kkprint.engine.geometry import DuplexMode
 from kkprint.errors import InputError
+from kkprint.yamlio import load_yaml_file, parse_yaml
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Print-and-play PDFs for board games, and scorers for the games you played.")
@@ -43,6 +45,63 @@ def list_targets() -> None:
         typer.echo(f"{target.id:<18} {target.summary}")
         for product in target.products:
             typer.echo(f"{'':<18}   {product}-LANG-PAPER.pdf")
+
+
+def _read_input(path: Path) -> tuple[object, str]:
+    """A tally/state file, or standard input for ``-``; parsed as YAML (which reads JSON too)."""
+    if str(path) == "-":
+        text = sys.stdin.read()
+        if not text.strip():
+            raise InputError("is empty", source="<stdin>")
+        return parse_yaml(text, "<stdin>"), "<stdin>"
+    return load_yaml_file(path), str(path)
+
+
+def _emit(data: dict, text: str, as_json: bool) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text)
+
+
+@scorer_app.command("kardinal")
+def scorer_kardinal(
+    tally: Optional[Path] = typer.Argument(None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    sheet: Optional[Path] = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
+    lang: str = typer.Option("ja", "--lang", help="Language of labels: ja or en."),
+    paper: str = typer.Option("a4", "--paper", help="Paper of the sheet: a4 or letter."),
+) -> None:
+    """Kardinal & König final scores, laid out like the 決算チャート."""
+    from kkprint.games.kardinal import prompt, report, service
+    from kkprint.games.kardinal.model import load_game
+
+    game = load_game()
+    if tally is None:
+        data = _prompt_tally(game, prompt, report, service, lang)
+        source = "<prompt>"
+    else:
+        data, source = _read_input(tally)
+    result = service.score(data, source, game)
+    _emit(report.as_json(result), report.table(game, result, lang), as_json)
+    if sheet is not None:
+        written = service.write_sheet(sheet, game, result, lang, paper.lower())
+        typer.echo(f"wrote {written}", err=True)
+
+
+def _prompt_tally(game, prompt, report, service, lang: str) -> dict:
+    def ask(question: str) -> str | None:
+        sys.stderr.write(question)
+        sys.stderr.flush()
+        line = sys.stdin.readline()
+        return None if line == "" else line.rstrip("\n")
+
+    def say(text: str) -> None:
+        typer.echo(text, err=True)
+
+    data = prompt.collect(game, ask, say, lang)
+    done = False
+    while not done:
+        say(report.table(game, service.score(data, "<prompt>", game), lang))
+        data, done = prompt.correct(game, data, ask, say)
+    return data
 
 
 def main() -> None:

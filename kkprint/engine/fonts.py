@@ -98,6 +98,13 @@ def _truetype_subset(face: str, characters: str) -> bytes:
     subsetter.populate(text=characters)
     subsetter.subset(font)
     _to_truetype(font)
+    # ReportLab keeps one face per PostScript name for the whole process, so each subset gets
+    # its own name; otherwise a second build would silently reuse the first build's glyphs.
+    digest = hashlib.sha1(characters.encode("utf-8")).hexdigest()[:8]
+    postscript = f"{font['name'].getDebugName(6)}-{digest}"
+    for record in font["name"].names:
+        if record.nameID in (4, 6):
+            record.string = postscript
     out = io.BytesIO()
     font.save(out)
     return out.getvalue()

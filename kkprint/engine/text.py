@@ -186,14 +186,19 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str, box: TextBox) -> 
             x = box.x + box.width - width
         else:
             x = box.x
-        for atom in line:
-            if atom.icon:
-                icon_size = size * ICON_SCALE
-                draw_icon(canvas, atom.icon, x + size * 0.04, baseline - size * ICON_DROP, icon_size)
-            else:
+        run = ""
+        for atom in [*line, Atom(icon="")]:  # the empty icon flushes the last run of text
+            if atom.icon is None:
+                run += atom.text
+                continue
+            if run:
                 canvas.setFont(font, size)
-                canvas.drawString(x, baseline, atom.text)
-            x += atom.width(font, size)
+                canvas.drawString(x, baseline, run)
+                x += stringWidth(run, font, size)
+                run = ""
+            if atom.icon:
+                draw_icon(canvas, atom.icon, x + size * 0.04, baseline - size * ICON_DROP, size * ICON_SCALE)
+                x += atom.width(font, size)
         baseline -= size * leading
 
 

@@ -1,0 +1,142 @@
+"""Kardinal & König final scoring (RULES §1). Pure: tallies in, explained scores out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from kkprint.scoring.majority import leaders, rank_points
+
+ROAD_MINIMUM = 5
+CHIP_PENALTY = 2
+
+
+@dataclass(frozen=True)
+class LandTally:
+    cards: int = 0
+    arms: int = 0  # the largest number of identical arms among the player's cards of the land
+
+
+@dataclass(frozen=True)
+class PlayerTally:
+    name: str
+    lands: dict[str, LandTally] = field(default_factory=dict)
+    ships: int = 0
+    carriages: int = 0
+    minus_two: int = 0
+
+    def land(self, land_id: str) -> LandTally:
+        return self.lands.get(land_id, LandTally())
+
+    @property
+    def land_cards(self) -> int:
+        return sum(t.cards for t in self.lands.values())
+
+
+@dataclass(frozen=True)
+class LandRef:
+    """What scoring needs to know of a land: its id and value (its number of cards)."""
+
+    id: str
+    value: int
+
+
+@dataclass(frozen=True)
+class LandScore:
+    land: int
+    arms: int
+    land_reason: str
+    arms_reason: str
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    name: str
+    lands: dict[str, LandScore]
+    subtotal: int
+    ship_points: int
+    carriage_points: int
+    minus_two: int
+    total: int
+    land_cards: int
+
+    @property
+    def roads(self) -> int:
+        return self.ship_points + self.carriage_points
+
+    @property
+    def penalty(self) -> int:
+        return CHIP_PENALTY * self.minus_two
+
+
+@dataclass(frozen=True)
+class KardinalResult:
+    players: list[PlayerScore]
+    winners: list[str]
+    reason: str
+
+
+def road_points(count: int) -> int:
+    """Ships (or carriages) score their number from five on; fewer score nothing."""
+    return count if count >= ROAD_MINIMUM else 0
+
+
+def _land_reasons(value: int, counts: list[int], points: list[int]) -> list[str]:
+    best = max(counts, default=0)
+    reasons = []
+    for count, point in zip(counts, points):
+        if count == 0:
+            reasons.append("no cards")
+        elif count == best:
+            reasons.append(f"most cards ({count}): the land's value {value}")
+        else:
+            reasons.append(f"{count} cards: the next higher count is {point}")
+    return reasons
+
+
+def score_land(land: LandRef, tallies: Sequence[LandTally]) -> list[LandScore]:
+    counts = [t.cards for t in tallies]
+    land_points = rank_points(counts, land.value)
+    land_reasons = _land_reasons(land.value, counts, land_points)
+    arms = [t.arms if t.cards > 0 else 0 for t in tallies]
+    top = leaders(arms)
+    scores = []
+    for i, tally in enumerate(tallies):
+        if i in top:
+            arms_points, arms_reason = arms[i], f"most identical arms ({arms[i]})"
+        elif arms[i]:
+            arms_points, arms_reason = 0, f"{arms[i]} identical arms, fewer than {max(arms)}"
+        else:
+            arms_points, arms_reason = 0, "no arms"
+        scores.append(LandScore(land_points[i], arms_points, land_reasons[i], arms_reason))
+    return scores
+
+
+def score_game(lands: Sequence[LandRef], players: Sequence[PlayerTally]) -> KardinalResult:
+    """Score a finished game: lands in chart order, players in seating order."""
+    per_land = {land.id: score_land(land, [p.land(land.id) for p in players]) for land in lands}
+    scores = []
+    for index, player in enumerate(players):
+        land_scores = {land.id: per_land[land.id][index] for land in lands}
+        subtotal = sum(s.land + s.arms for s in land_scores.values())
+        ships, carriages = road_points(player.ships), road_points(player.carriages)
+        total = subtotal + ships + carriages - CHIP_PENALTY * player.minus_two
+        scores.append(PlayerScore(player.name, land_scores, subtotal, ships, carriages, player.minus_two,
+                                  total, player.land_cards))
+    winners, reason = decide_winners(scores)
+    return KardinalResult(scores, winners, reason)
+
+
+def decide_winners(scores: Sequence[PlayerScore]) -> tuple[list[str], str]:
+    """Highest total; tied → more land cards; still tied → everyone tied shares the win."""
+    if not scores:
+        return [], "no players"
+    best = max(s.total for s in scores)
+    top = [s for s in scores if s.total == best]
+    if len(top) == 1:
+        return [top[0].name], f"highest total ({best})"
+    most_cards = max(s.land_cards for s in top)
+    still = [s for s in top if s.land_cards == most_cards]
+    if len(still) == 1:
+        return [still[0].name], f"tied on {best} points; more land cards ({most_cards})"
+    return [s.name for s in still], f"draw: tied on {best} points and {most_cards} land cards"

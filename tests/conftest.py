@@ -1,0 +1,35 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m kkprint`` as a user would, capturing both streams."""
+    return subprocess.run([sys.executable, "-m", "kkprint", *args], capture_output=True, text=True,
+                          input=input, cwd=cwd or ROOT, timeout=120)
+
+
+@pytest.fixture
+def cli():
+    return run_cli
+
+
+@pytest.fixture(scope="session")
+def kardinal_game():
+    from kkprint.games.kardinal.model import load_game
+
+    return load_game()
+
+
+def assert_clean_error(result: subprocess.CompletedProcess, *fragments: str) -> None:
+    """Exit 2, one line on stderr that says what is wrong, nothing on stdout, no traceback."""
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])

@@ -1,0 +1,133 @@
+"""The commands as a user runs them: outputs, JSON contract, exit codes, and nothing half-written."""
+
+import json
+from pathlib import Path
+
+from conftest import ROOT, assert_clean_error
+
+EXAMPLE = str(ROOT / "examples" / "kardinal-tally.yaml")
+
+
+def test_build_kardinal_writes_and_lists_its_files(cli, tmp_path):
+    result = cli("build", "kardinal", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    written = [Path(line) for line in result.stdout.splitlines()]
+    assert {p.name for p in written} == {
+        "kardinal-land-cards-ja-a4.pdf", "kardinal-rights-tokens-ja-a4.pdf",
+        "kardinal-law-chips-ja-a4.pdf", "kardinal-chart-ja-a4.pdf"}
+    assert all(p.exists() and p.read_bytes().startswith(b"%PDF") for p in written)
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_unknown_target(cli, tmp_path):
+    assert_clean_error(cli("build", "monopoly", "--out", str(tmp_path)), "unknown target 'monopoly'")
+    assert not list(tmp_path.iterdir())
+
+
+def test_unknown_language(cli, tmp_path):
+    assert_clean_error(cli("build", "kardinal", "--lang", "fr", "--out", str(tmp_path)), "--lang")
+
+
+def test_list(cli):
+    result = cli("list")
+    assert result.returncode == 0 and "kardinal" in result.stdout and "kardinal-chart" in result.stdout
+
+
+def test_scorer_json_contract(cli):
+    result = cli("scorer", "kardinal", EXAMPLE, "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["game"] == "kardinal"
+    assert [p["name"] for p in data["players"]] == ["Aki", "Ben", "Chie"]
+    assert [p["total"] for p in data["players"]] == [39, 32, 15]
+    assert data["winners"] == ["Aki"]
+
+
+def test_scorer_table_is_laid_out_like_the_chart(cli):
+    result = cli("scorer", "kardinal", EXAMPLE)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    order = [next(i for i, l in enumerate(lines) if l.startswith(word))
+             for word in ("フランス", "ザクセン", "ハンガリー", "カスティリア", "デンマーク", "中間集計", "道路・−2", "合計")]
+    assert order == sorted(order)
+    assert "勝者: Aki" in result.stdout
+
+
+def test_scorer_writes_the_filled_sheet(cli, tmp_path):
+    from pypdf import PdfReader
+
+    sheet = tmp_path / "chart.pdf"
+    result = cli("scorer", "kardinal", EXAMPLE, "--sheet", str(sheet), "--json")
+    assert result.returncode == 0, result.stderr
+    json.loads(result.stdout)  # stdout stays pure JSON
+    text = PdfReader(sheet).pages[0].extract_text()
+    for value in ("Aki", "Ben", "Chie", "39", "32", "15", "36"):
+        assert value in text
+
+
+def test_bad_tally_writes_nothing(cli, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("players:\n  - name: A\n    lands: {France: 9}\n  - name: B\n  - name: C\n", encoding="utf-8")
+    sheet = tmp_path / "chart.pdf"
+    result = cli("scorer", "kardinal", str(bad), "--sheet", str(sheet))
+    assert_clean_error(result, "bad.yaml", "player 'A', land 'France'", "line 3")
+    assert not sheet.exists()
+
+
+def test_malformed_yaml(cli, tmp_path):
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("players: [\n  - name: A\n", encoding="utf-8")
+    assert_clean_error(cli("scorer", "kardinal", str(bad)), "broken.yaml", "not valid YAML", "line")
+
+
+def test_missing_and_binary_files(cli, tmp_path):
+    assert_clean_error(cli("scorer", "kardinal", str(tmp_path / "nope.yaml")), "no such file")
+    binary = tmp_path / "x.yaml"
+    binary.write_bytes(b"\x00\x01\x02")
+    assert_clean_error(cli("scorer", "kardinal", str(binary)), "binary")
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    assert_clean_error(cli("scorer", "kardinal", str(empty)), "empty")
+
+
+def test_yaml_cannot_build_objects(cli, tmp_path):
+    evil = tmp_path / "evil.yaml"
+    evil.write_text("players: !!python/object/apply:os.system ['touch pwned']\n")
+    assert_clean_error(cli("scorer", "kardinal", str(evil), cwd=tmp_path), "evil.yaml")
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_tally_from_stdin(cli):
+    tally = Path(EXAMPLE).read_text(encoding="utf-8")
+    result = cli("scorer", "kardinal", "-", "--json", input=tally)
+    assert result.returncode == 0 and json.loads(result.stdout)["winners"] == ["Aki"]
+
+
+PROMPT_ANSWERS = "\n".join([
+    "Aki", "Ben", "Chie", "",            # names, then an empty line
+    "5 4", "2 3", "1 1",                 # France
+    "", "", "",                          # Saxony
+    "", "", "", "", "", "", "", "", "",  # Hungary, Castile, Franconia
+    "", "", "", "", "", "", "", "", "",  # Bavaria, Italy, England
+    "9", "2 2", "2 1", "",               # Denmark: 9 is refused and asked again
+    "", "", "",                          # ships
+    "", "", "",                          # carriages
+    "1", "", "",                         # −2 chips
+    "Chie Denmark 0", "",                # a correction, then done
+]) + "\n"
+
+
+def test_interactive_prompt_from_a_pipe(cli):
+    result = cli("scorer", "kardinal", "--json", input=PROMPT_ANSWERS)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    # France 8+4 | 5+0 | 2+0; Denmark Aki 2 & Ben 2 → 4 each, arms Aki 2 → Aki 12+6-2 = 16, Ben 5+4 = 9
+    assert [p["total"] for p in data["players"]] == [16, 9, 2]
+    assert "only 4" in result.stderr  # the 9 Denmark cards were explained, then asked again
+
+
+def test_prompt_that_ends_early_is_an_error(cli):
+    result = cli("scorer", "kardinal", input="Aki\nBen\n")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.rstrip().endswith("input ended before the tally was complete")
+    assert result.stdout == ""

@@ -1,0 +1,106 @@
+import pytest
+from reportlab.lib.units import mm
+
+from kkprint.engine.geometry import CARD_SIZES, PAPERS, DuplexMode, SheetLayout, card_size
+from kkprint.engine.marks import CutMarks, mark_segments
+from kkprint.errors import InputError
+
+
+def layout(card="poker", paper="a4", **kw):
+    return SheetLayout(PAPERS[paper], card_size(card), **{"margin_mm": 6, **kw})
+
+
+@pytest.mark.parametrize("card,paper,columns,rows", [
+    ("poker", "a4", 3, 3), ("poker", "letter", 3, 3), ("bridge", "a4", 3, 3),
+    ("mini", "a4", 4, 4), ("tarot", "a4", 2, 2), ("token-25", "a4", 7, 11),
+])
+def test_how_many_fit(card, paper, columns, rows):
+    sheet = layout(card, paper)
+    assert (sheet.columns, sheet.rows) == (columns, rows)
+
+
+def test_gap_reduces_what_fits():
+    assert layout("poker", "letter", gap_mm=2).rows == 2
+
+
+def test_cards_measure_their_size_and_are_centred():
+    sheet = layout()
+    slot = sheet.front_slot(0)
+    assert slot.width == pytest.approx(63 * mm) and slot.height == pytest.approx(88 * mm)
+    width, height = sheet.paper.size
+    last = sheet.front_slot(sheet.per_sheet - 1)
+    assert slot.x == pytest.approx(width - last.right)
+    assert last.y == pytest.approx(height - slot.top)
+
+
+def test_first_card_is_top_left_and_cards_do_not_overlap():
+    sheet = layout(gap_mm=3)
+    slots = sheet.slots()
+    assert slots[0].y == max(s.y for s in slots) and slots[0].x == min(s.x for s in slots)
+    for i, a in enumerate(slots):
+        for b in slots[i + 1:]:
+            assert a.right <= b.x + 1e-6 or b.right <= a.x + 1e-6 or a.top <= b.y + 1e-6 or b.top <= a.y + 1e-6
+    assert slots[1].x - slots[0].right == pytest.approx(3 * mm)
+
+
+def test_long_edge_back_mirrors_across_the_vertical_axis():
+    sheet = layout()
+    width, _ = sheet.paper.size
+    for index in range(sheet.per_sheet):
+        front, back = sheet.front_slot(index), sheet.back_slot(index, DuplexMode.LONG_EDGE)
+        assert back.x == pytest.approx(width - front.right)
+        assert back.y == pytest.approx(front.y)
+    # centred grid: the back of the top-left card is printed top-right
+    assert sheet.back_slot(0, DuplexMode.LONG_EDGE).x == pytest.approx(sheet.front_slot(2).x)
+
+
+def test_short_edge_back_mirrors_across_the_horizontal_axis():
+    sheet = layout("mini")
+    _, height = sheet.paper.size
+    front, back = sheet.front_slot(1), sheet.back_slot(1, DuplexMode.SHORT_EDGE)
+    assert back.x == pytest.approx(front.x)
+    assert back.y == pytest.approx(height - front.top)
+    assert back.y == pytest.approx(sheet.front_slot(1 + 3 * sheet.columns).y)
+
+
+@pytest.mark.parametrize("mode", [DuplexMode.LONG_EDGE, DuplexMode.SHORT_EDGE])
+def test_printer_offset_moves_every_back(mode):
+    sheet = layout()
+    plain, shifted = sheet.back_slot(4, mode), sheet.back_slot(4, mode, (1.5, -0.5))
+    assert shifted.x - plain.x == pytest.approx(1.5 * mm)
+    assert shifted.y - plain.y == pytest.approx(-0.5 * mm)
+
+
+def test_card_too_big_for_paper_is_refused():
+    with pytest.raises(InputError, match="does not fit"):
+        SheetLayout(PAPERS["a4"], card_size("tarot"), margin_mm=100).require_fit()
+
+
+def test_unknown_card_size():
+    with pytest.raises(InputError, match="unknown card size"):
+        card_size("huge")
+
+
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("gap", [0, 3])
+def test_cut_marks_never_touch_a_card(card, paper, gap):
+    sheet = layout(card, paper, gap_mm=gap)
+    segments = mark_segments(sheet, CutMarks.EDGES)
+    assert segments, "some marks should be printed"
+    for x1, y1, x2, y2 in segments:
+        for slot in sheet.slots():
+            inside_x = max(x1, x2) > slot.x and min(x1, x2) < slot.right
+            inside_y = max(y1, y2) > slot.y and min(y1, y2) < slot.top
+            assert not (inside_x and inside_y), (card, paper, (x1, y1, x2, y2), slot)
+
+
+def test_cut_marks_line_up_with_every_card_edge():
+    sheet = layout()
+    xs = {round(s[0], 3) for s in mark_segments(sheet, CutMarks.EDGES) if s[0] == s[2]}
+    edges = {round(v, 3) for slot in sheet.slots() for v in (slot.x, slot.right)}
+    assert xs == edges
+
+
+def test_no_marks_when_asked():
+    assert mark_segments(layout(), CutMarks.NONE) == []

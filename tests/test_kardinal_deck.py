@@ -1,0 +1,62 @@
+"""The shipped Kardinal & König definition against RULES §1."""
+
+from collections import Counter
+
+from kkprint.games.kardinal.model import ROADS
+
+COUNTS = {"france": 8, "saxony": 7, "castile": 7, "franconia": 7, "hungary": 6, "bavaria": 6,
+          "italy": 6, "england": 5, "denmark": 4}
+CHART_ORDER = ["france", "saxony", "hungary", "castile", "franconia", "bavaria", "italy", "england", "denmark"]
+
+
+def test_card_counts_per_land(kardinal_game):
+    assert {land.id: land.value for land in kardinal_game.lands} == COUNTS
+    assert kardinal_game.total_cards == 56
+
+
+def test_lands_are_in_chart_order(kardinal_game):
+    assert [land.id for land in kardinal_game.lands] == CHART_ORDER
+
+
+def test_names_in_three_languages(kardinal_game):
+    france = kardinal_game.find_land("フランス")
+    assert france is kardinal_game.find_land("Frankreich") is kardinal_game.find_land("france")
+    assert kardinal_game.find_land("Dänemark") is kardinal_game.find_land("DANEMARK")
+    assert kardinal_game.find_land("Atlantis") is None
+
+
+def test_most_cards_carry_one_or_two_arms(kardinal_game):
+    arms_per_card = [sum(land.arms_on(card).values()) for land in kardinal_game.lands for card in land.cards]
+    assert max(arms_per_card) <= 2
+    assert sum(1 for n in arms_per_card if n in (1, 2)) / len(arms_per_card) >= 0.85
+
+
+def test_every_land_has_three_kinds_of_arms(kardinal_game):
+    for land in kardinal_game.lands:
+        kinds = {kind for card in land.cards for kind in land.arms_on(card)}
+        assert len(kinds) >= 3, land.id
+
+
+def test_roughly_a_third_carry_a_road(kardinal_game):
+    ships, carriages = kardinal_game.road_total("ship"), kardinal_game.road_total("carriage")
+    assert ships >= 8 and carriages >= 8
+    assert 0.28 <= (ships + carriages) / 56 <= 0.4
+
+
+def test_source_examples_stay_possible(kardinal_game):
+    france = kardinal_game.find_land("France")
+    assert france.kind_total("cross") >= 4 and france.kind_total("fan") >= 3
+    assert france.best_possible("cross", 5) >= 4
+
+
+def test_chips_and_tokens(kardinal_game):
+    assert sum(chip.count for chip in kardinal_game.law_chips) == 8
+    assert len(kardinal_game.law_chips) == 4
+    assert kardinal_game.chip_count("minus_two") == 2
+    assert len(kardinal_game.players) * kardinal_game.rights_tokens_per_player == 15
+
+
+def test_no_card_has_two_roads(kardinal_game):
+    for land in kardinal_game.lands:
+        for card in land.cards:
+            assert sum(1 for item in card if item in ROADS) <= 1

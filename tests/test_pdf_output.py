@@ -1,0 +1,80 @@
+"""What a printer and a viewer see in the PDFs: sizes, fonts, scaling, determinism, reuse."""
+
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from kkprint.build import BuildOptions, build_targets, resolve
+
+
+@pytest.fixture(scope="module")
+def kardinal_pdfs(tmp_path_factory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("kk")
+    paths = build_targets(resolve(["kardinal"]), BuildOptions(out_dir=out))
+    return {p.name.split("-ja-")[0]: p for p in paths}
+
+
+def fonts_of(reader: PdfReader):
+    for page in reader.pages:
+        resources = page.get("/Resources") or {}
+        for font in (resources.get("/Font") or {}).values():
+            yield font.get_object()
+
+
+def test_every_font_is_embedded(kardinal_pdfs):
+    for path in kardinal_pdfs.values():
+        fonts = list(fonts_of(PdfReader(path)))
+        assert fonts, path
+        for font in fonts:
+            descriptor = font.get("/FontDescriptor")
+            if descriptor is None:  # Type0 fonts keep theirs on the descendant
+                descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+            descriptor = descriptor.get_object()
+            assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), (path, font)
+            assert "+" in str(font["/BaseFont"]), "fonts are subset"
+
+
+def test_print_scaling_none_and_a4(kardinal_pdfs):
+    for path in kardinal_pdfs.values():
+        reader = PdfReader(path)
+        assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+        box = reader.pages[0].mediabox
+        assert (round(float(box.width)), round(float(box.height))) == (595, 842)
+
+
+def test_land_cards_are_56_fronts_with_backs(kardinal_pdfs):
+    reader = PdfReader(kardinal_pdfs["kardinal-land-cards"])
+    assert len(reader.pages) == 14  # 7 sheets of 9, each followed by its backs
+    text = reader.pages[0].extract_text()
+    assert "フランス" in text and "Frankreich" in text
+
+
+def test_one_back_design_is_stored_once(kardinal_pdfs):
+    reader = PdfReader(kardinal_pdfs["kardinal-land-cards"])
+    back_forms = set()
+    for page in reader.pages[1::2]:
+        xobjects = page["/Resources"]["/XObject"]
+        back_forms.update(ref.idnum for ref in (xobjects.raw_get(name) for name in xobjects))
+    assert len(back_forms) == 1
+
+
+def test_identical_input_gives_identical_bytes(tmp_path, kardinal_pdfs):
+    again = build_targets(resolve(["kardinal"]), BuildOptions(out_dir=tmp_path))
+    for path in again:
+        assert path.read_bytes() == kardinal_pdfs[path.name.split("-ja-")[0]].read_bytes(), path.name
+
+
+def test_english_letter_build(tmp_path):
+    paths = build_targets(resolve(["kardinal"]), BuildOptions(lang="en", paper_name="letter", out_dir=tmp_path))
+    assert all(p.name.endswith("-en-letter.pdf") for p in paths)
+    reader = PdfReader(paths[0])
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792)
+    assert "France" in reader.pages[0].extract_text()
+
+
+def test_chart_has_every_row(kardinal_pdfs):
+    text = PdfReader(kardinal_pdfs["kardinal-chart"]).pages[0].extract_text()
+    for word in ("決算チャート", "フランス", "デンマーク", "中間集計", "道路", "合計", "紋章"):
+        assert word in text
