@@ -86,6 +86,36 @@ def scorer_kardinal(
         typer.echo(f"wrote {written}", err=True)
 
 
+@scorer_app.command("webofpower")
+def scorer_webofpower(
+    state: Path = typer.Argument(..., help="Marked trump map state (YAML or JSON; - for stdin)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+) -> None:
+    """Web of Power on the trump map: interim or final scoring of a marked map."""
+    from kkprint.games.webofpower import report
+    from kkprint.games.webofpower.model import load_map
+    from kkprint.games.webofpower.state import score_trump_map
+
+    data, source = _read_input(state)
+    result = score_trump_map(data, source, load_map())
+    _emit(report.as_json(result), report.table(result), as_json)
+
+
+@scorer_app.command("webofpower-board")
+def scorer_webofpower_board(
+    tally: Path = typer.Argument(..., help="Per-region tally of the board game (YAML or JSON; - for stdin)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+) -> None:
+    """Web of Power board game: interim or final scoring from per-region tallies."""
+    from kkprint.games.webofpower import report
+    from kkprint.games.webofpower.model import load_board
+    from kkprint.games.webofpower.state import score_board
+
+    data, source = _read_input(tally)
+    result = score_board(data, source, load_board())
+    _emit(report.as_json(result), report.table(result), as_json)
+
+
 def _prompt_tally(game, prompt, report, service, lang: str) -> dict:
     def ask(question: str) -> str | None:
         sys.stderr.write(question)

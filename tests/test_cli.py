@@ -131,3 +131,20 @@ def test_prompt_that_ends_early_is_an_error(cli):
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.rstrip().endswith("input ended before the tally was complete")
     assert result.stdout == ""
+
+
+def test_webofpower_scorers_json(cli):
+    result = cli("scorer", "webofpower", str(ROOT / "examples" / "webofpower-state.yaml"), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["game"] == "webofpower" and data["winners"] == ["Ben"]
+    assert [p["game_total"] for p in data["players"]] == [23, 24, 12]
+    result = cli("scorer", "webofpower-board", str(ROOT / "examples" / "webofpower-board-tally.yaml"), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["winners"] == ["Aki"]
+
+
+def test_webofpower_bad_grid(cli, tmp_path):
+    bad = tmp_path / "state.yaml"
+    bad.write_text("players: [A, B, C]\nmonasteries: ['11', '', '', '']\n", encoding="utf-8")
+    assert_clean_error(cli("scorer", "webofpower", str(bad)), "state.yaml", "row 1 must be a string of 12")

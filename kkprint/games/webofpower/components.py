@@ -1,0 +1,309 @@
+"""Printed Web of Power components: the trump map, the board game's score pad and reference."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.build import BuildOptions, Target, register
+from kkprint.engine.colour import colour, lighten
+from kkprint.engine.document import Document, open_pdf
+from kkprint.engine.fonts import FontSet, collect_strings
+from kkprint.engine.gridmap import GridMap
+from kkprint.engine.table import Cell, draw_table
+from kkprint.engine.text import TextBox, draw_text
+from kkprint.games.webofpower.model import BoardGame, TrumpMap, load_board, load_map
+
+CIRCLE_PITCH = 7.2 * mm
+CARDINAL_DIAMETER = 6.0 * mm
+BAND = 22 * mm
+LABEL = 4.5 * mm
+
+
+@dataclass(frozen=True)
+class CardinalBox:
+    letter: str
+    x: float
+    width: float
+    side: str  # "top", "bottom" or "extra"
+
+
+def _dotted(c: Canvas) -> None:
+    c.setDash(1.2, 1.4)
+    c.setLineWidth(0.7)
+    c.setStrokeColorRGB(0.15, 0.15, 0.15)
+
+
+def cardinal_boxes(grid: GridMap, square: float) -> list[CardinalBox]:
+    """One box of cardinal circles per territory, beside the territory on the map's top or
+    bottom edge (or in an extra row for territories touching neither), packed without overlap."""
+    sides: dict[str, list[tuple[str, float, float]]] = {"top": [], "bottom": [], "extra": []}
+    for letter, cells in grid.territories.items():
+        top = [c for r, c in cells if r == 0]
+        bottom = [c for r, c in cells if r == grid.height - 1]
+        edge, side = (top, "top") if len(top) >= len(bottom) and top else ((bottom, "bottom") if bottom else ([], "extra"))
+        if edge:
+            left, right = min(edge) * square, (max(edge) + 1) * square
+        else:
+            left, right = 0.0, 0.0
+        need = math.ceil(len(cells) / 2) * CIRCLE_PITCH + 2 * mm
+        width = max(right - left - 1.5 * mm, need)
+        sides[side].append((letter, (left + right) / 2 - width / 2, width))
+    boxes = []
+    map_width = grid.width * square
+    for side, wanted in sides.items():
+        wanted.sort(key=lambda item: item[1])
+        placed: list[list] = []
+        cursor = 0.0
+        for letter, left, width in wanted:
+            left = max(left, cursor) if side != "extra" else cursor
+            placed.append([letter, left, width])
+            cursor = left + width + 1.5 * mm
+        overflow = cursor - 1.5 * mm - map_width
+        if overflow > 0 and side != "extra":
+            limit = map_width
+            for item in reversed(placed):
+                item[1] = min(item[1], limit - item[2])
+                limit = item[1] - 1.5 * mm
+        boxes.extend(CardinalBox(letter, left, width, side) for letter, left, width in placed)
+    return boxes
+
+
+def draw_trump_map(doc: Document, game: TrumpMap) -> None:
+    c, fonts, lang = doc.canvas, doc.fonts, doc.lang
+    page_w, page_h = doc.paper.size
+    grid = game.map
+    extra_rows = any(box.side == "extra" for box in cardinal_boxes(grid, 17 * mm))
+    table_h = 8 * mm * (1 + game.players) + 6 * mm
+    free_h = page_h - 18 * mm - 2 * BAND - table_h - 16 * mm - (BAND if extra_rows else 0)
+    square = min(18 * mm, (page_w - 24 * mm) / grid.width, free_h / grid.height)
+    map_w, map_h = grid.width * square, grid.height * square
+    left = (page_w - map_w) / 2
+    title_y = page_h - 14 * mm
+    c.setFillColorRGB(0, 0, 0)
+    draw_text(c, game.label("title", lang), fonts.bold, TextBox(left, title_y, map_w, 8 * mm, "left", "middle"), 14, 9)
+    map_top = title_y - 2 * mm - BAND
+    map_bottom = map_top - map_h
+
+    def cell_xy(r: int, col: int) -> tuple[float, float]:
+        return left + col * square, map_top - (r + 1) * square
+
+    # squares: tint by rank group, monastery circle, thin square borders
+    for letter, cells in grid.territories.items():
+        territory = game.territories[letter]
+        group = game.groups[territory.group]
+        for index, (r, col) in enumerate(cells):
+            x, y = cell_xy(r, col)
+            c.setFillColor(lighten(group.colour, 0.8))
+            c.rect(x, y, square, square, stroke=0, fill=1)
+            c.saveState()
+            _dotted(c)
+            c.setFillColorRGB(1, 1, 1)
+            c.circle(x + square / 2, y + square / 2, square * 0.3, stroke=1, fill=1)
+            c.restoreState()
+            if index == 0:
+                c.setFillColorRGB(0, 0, 0)
+                draw_text(c, f"{letter} {group.names(lang)}", fonts.bold,
+                          TextBox(x + 0.8 * mm, y + square - 0.6 * mm - 2.6 * mm, square - 1.6 * mm, 2.6 * mm, "left", "middle"), 6.5, 4.5)
+    c.saveState()
+    c.setStrokeGray(0.55)
+    c.setLineWidth(0.35)
+    for r in range(grid.height):
+        for col in range(grid.width):
+            x, y = cell_xy(r, col)
+            c.rect(x, y, square, square, stroke=1, fill=0)
+    # territory borders, heavy
+    c.setStrokeGray(0)
+    c.setLineWidth(2.4)
+    c.setLineCap(2)
+    for r in range(grid.height):
+        for col in range(grid.width):
+            x, y = cell_xy(r, col)
+            if grid.is_border((r, col), (r - 1, col)):
+                c.line(x, y + square, x + square, y + square)
+            if grid.is_border((r, col), (r + 1, col)):
+                c.line(x, y, x + square, y)
+            if grid.is_border((r, col), (r, col - 1)):
+                c.line(x, y, x, y + square)
+            if grid.is_border((r, col), (r, col + 1)):
+                c.line(x + square, y, x + square, y + square)
+    c.restoreState()
+    # alliance numbers on the middle edge each pair shares
+    for number, pair in enumerate(grid.alliances, start=1):
+        edges = grid.border_edges[pair]
+        (r1, c1), (r2, c2) = edges[len(edges) // 2]
+        x1, y1 = cell_xy(r1, c1)
+        if r1 == r2:
+            mx, my = x1 + square, y1 + square / 2
+        else:
+            mx, my = x1 + square / 2, y1
+        w, h = 6.4 * mm, 4.6 * mm
+        c.setFillColorRGB(1, 1, 1)
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setLineWidth(0.8)
+        c.roundRect(mx - w / 2, my - h / 2, w, h, 1 * mm, stroke=1, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        draw_text(c, str(number), fonts.bold, TextBox(mx - w / 2, my - h / 2, w, h, "center", "middle"), 8.5, 6)
+    # cardinal circles beside each territory
+    for box in cardinal_boxes(grid, square):
+        if box.side == "top":
+            y = map_top + 1.5 * mm
+        elif box.side == "bottom":
+            y = map_bottom - 1.5 * mm - (BAND - 3 * mm)
+        else:
+            y = map_bottom - BAND - (BAND - 3 * mm)
+        _draw_cardinal_box(c, fonts, game, box, left + box.x, y, BAND - 3 * mm, lang)
+    # the score table at the foot
+    table_top = map_bottom - BAND - (BAND if extra_rows else 0) - 3 * mm
+    _score_table(c, fonts, game, left, table_top, map_w, lang)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    draw_text(c, game.label("legend", lang), fonts.regular,
+              TextBox(left, table_top - table_h - 8 * mm, map_w, 6 * mm, "left", "top"), 7, 5)
+
+
+def _draw_cardinal_box(c: Canvas, fonts: FontSet, game: TrumpMap, box: CardinalBox, x: float, y: float,
+                       height: float, lang: str) -> None:
+    territory = game.territories[box.letter]
+    group = game.groups[territory.group]
+    c.saveState()
+    c.setFillColor(lighten(group.colour, 0.88))
+    c.setStrokeColor(colour(group.colour))
+    c.setLineWidth(0.8)
+    c.roundRect(x, y, box.width, height, 1.5 * mm, stroke=1, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    draw_text(c, f"{box.letter}  {territory.names(lang)}  {group.names(lang)}", fonts.bold,
+              TextBox(x + 1.2 * mm, y + height - LABEL - 0.4 * mm, box.width - 2.4 * mm, LABEL, "left", "middle"), 7, 4.5)
+    squares = len(game.map.territories[box.letter])
+    per_row = max(1, int((box.width - 2 * mm) // CIRCLE_PITCH))
+    rows = math.ceil(squares / per_row)
+    _dotted(c)
+    c.setFillColorRGB(1, 1, 1)
+    area_h = height - LABEL - 1 * mm
+    for index in range(squares):
+        row, col = divmod(index, per_row)
+        in_row = min(per_row, squares - row * per_row)
+        row_w = in_row * CIRCLE_PITCH
+        cx = x + (box.width - row_w) / 2 + (col + 0.5) * CIRCLE_PITCH
+        cy = y + area_h - (area_h - rows * CIRCLE_PITCH) / 2 - (row + 0.5) * CIRCLE_PITCH
+        c.circle(cx, cy, CARDINAL_DIAMETER / 2, stroke=1, fill=1)
+    c.restoreState()
+
+
+def _score_table(c: Canvas, fonts: FontSet, game: TrumpMap, x: float, top: float, width: float, lang: str) -> None:
+    label = game.label
+    keys = ["player", "symbol", "interim", "monasteries", "cardinals", "roads", "total"]
+    shares = [3.0, 1.2, 1.5, 1.5, 1.5, 1.5, 1.6]
+    widths = [width * s / sum(shares) for s in shares]
+    header = [Cell(label(k, lang), bold=True, size=8.5, fill=lighten("#888888", 0.75)) for k in keys]
+    header[3] = Cell(f"{label('final', lang)}: {label('monasteries', lang)}", bold=True, size=8.5,
+                     fill=lighten("#888888", 0.75))
+    rows = [header]
+    for symbol in game.symbols[:game.players]:
+        rows.append([Cell(""), Cell(symbol.mark, size=16, bold=True)] + [Cell("") for _ in keys[2:-1]] + [Cell("", heavy=True)])
+    draw_table(c, fonts, x, top, widths, [8 * mm] + [9 * mm] * game.players, rows)
+
+
+# --- board game: score pad and quick reference ------------------------------------------------
+
+def draw_score_pad(doc: Document, game: BoardGame, blocks: int = 2) -> None:
+    c, fonts, lang = doc.canvas, doc.fonts, doc.lang
+    page_w, page_h = doc.paper.size
+    x, width = 15 * mm, page_w - 30 * mm
+    label = game.label
+    title_h = 12 * mm
+    top = page_h - 15 * mm
+    block_h = (top - 15 * mm) / blocks
+    shade = lighten("#7a1f2b", 0.85)
+    for block in range(blocks):
+        block_top = top - block * block_h
+        c.setFillColorRGB(0, 0, 0)
+        draw_text(c, label("title", lang), fonts.bold, TextBox(x, block_top - title_h, width * 0.6, title_h, "left", "middle"), 14, 9)
+        draw_text(c, f"{label('game', lang)} ____   {label('date', lang)} ______", fonts.regular,
+                  TextBox(x + width * 0.6, block_top - title_h, width * 0.4, title_h, "right", "middle"), 9, 6)
+        first = 42 * mm
+        widths = [first] + [(width - first) / game.max_players] * game.max_players
+        rows = [
+            [Cell(label("player", lang), bold=True, align="left", size=9)] + [Cell("") for _ in range(game.max_players)],
+            [Cell(f"{label('interim', lang)}: {label('monasteries', lang)}", align="left", size=8.5, fill=shade)]
+            + [Cell("") for _ in range(game.max_players)],
+            [Cell(f"{label('final', lang)}: {label('monasteries', lang)}", align="left", size=8.5)] + [Cell("") for _ in range(game.max_players)],
+            [Cell(f"{label('final', lang)}: {label('alliances', lang)}", align="left", size=8.5)] + [Cell("") for _ in range(game.max_players)],
+            [Cell(f"{label('final', lang)}: {label('roads', lang)}", align="left", size=8.5)] + [Cell("") for _ in range(game.max_players)],
+            [Cell(f"{label('final', lang)}: {label('total', lang)}", align="left", size=8.5)] + [Cell("") for _ in range(game.max_players)],
+            [Cell(label("game_total", lang), bold=True, align="left", size=9, heavy=True)]
+            + [Cell("", heavy=True) for _ in range(game.max_players)],
+        ]
+        heights = [11 * mm] + [(block_h - title_h - 11 * mm - 8 * mm) / 6] * 6
+        draw_table(c, fonts, x, block_top - title_h - 1 * mm, widths, heights, rows)
+
+
+def draw_reference(doc: Document, game: BoardGame) -> None:
+    """The one-page summary in the chosen language, then the same again in the other one."""
+    c, fonts = doc.canvas, doc.fonts
+    page_w, page_h = doc.paper.size
+    x, width = 18 * mm, page_w - 36 * mm
+    y = page_h - 14 * mm
+    for lang in (doc.lang, "en" if doc.lang == "ja" else "ja"):
+        c.setFillColorRGB(0, 0, 0)
+        draw_text(c, game.label("reference_title", lang), fonts.bold, TextBox(x, y - 8 * mm, width, 8 * mm, "left", "middle"), 13, 9)
+        y -= 10 * mm
+        for section in game.reference:
+            c.setFillColor(colour("#7a1f2b"))
+            draw_text(c, section["heading"](lang), fonts.bold, TextBox(x, y - 5 * mm, width, 5 * mm, "left", "middle"), 9.5, 7)
+            y -= 5.5 * mm
+            c.setFillColorRGB(0.1, 0.1, 0.1)
+            fitted = draw_text(c, section["text"](lang), fonts.regular, TextBox(x, y - 20 * mm, width, 20 * mm, "left", "top"), 8.5, 6.5)
+            y -= fitted.size + (len(fitted.lines) - 1) * fitted.size * fitted.leading + 3.5 * mm
+        y -= 4 * mm
+        c.setStrokeGray(0.6)
+        c.line(x, y + 2 * mm, x + width, y + 2 * mm)
+
+
+# --- targets -------------------------------------------------------------------------------------
+
+def map_texts(options: BuildOptions) -> Iterable[str]:
+    game = load_map()
+    return collect_strings(game.model_dump(), set()) | {str(n) for n in range(1, 40)}
+
+
+def build_map(options: BuildOptions, fonts: FontSet) -> list[Path]:
+    game = load_map()
+    path = options.path("webofpower-map")
+    with open_pdf(path, options.paper.landscape(), fonts, title=game.label("title", options.lang), lang=options.lang) as doc:
+        draw_trump_map(doc, game)
+        doc.margin_note("bottom")
+        doc.end_page()
+    return [path]
+
+
+def board_texts(options: BuildOptions) -> Iterable[str]:
+    return collect_strings(load_board().model_dump(), set()) | {"____ ______"}
+
+
+def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
+    game = load_board()
+    written = []
+    path = options.path("webofpower-board-score-pad")
+    with open_pdf(path, options.paper, fonts, title=game.label("title", options.lang), lang=options.lang) as doc:
+        draw_score_pad(doc, game)
+        doc.margin_note("bottom")
+        doc.end_page()
+    written.append(path)
+    path = options.path("webofpower-board-reference")
+    with open_pdf(path, options.paper, fonts, title=game.label("reference_title", options.lang), lang=options.lang) as doc:
+        draw_reference(doc, game)
+        doc.margin_note("bottom")
+        doc.end_page()
+    written.append(path)
+    return written
+
+
+register(Target("webofpower", "Web of Power with a standard deck: the 4×12 trump map with its score table",
+                ("webofpower-map",), map_texts, build_map))
+register(Target("webofpower-board", "Web of Power board game: score pad (3–5 players) and quick reference",
+                ("webofpower-board-score-pad", "webofpower-board-reference"), board_texts, build_board))
