@@ -58,6 +58,7 @@ def targets() -> dict[str, Target]:
     # Importing the game packages registers their targets; done here so the registry has one door.
     from kkprint.games.kardinal import components as _kardinal  # noqa: F401
     from kkprint.games.webofpower import components as _webofpower  # noqa: F401
+    from kkprint.games.court import components as _court  # noqa: F401
 
     return dict(_TARGETS)
 

@@ -19,6 +19,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Print-and-play PDFs for board games, and scorers for the games you played.")
 scorer_app = typer.Typer(no_args_is_help=True, help="Score a finished game from a tally.")
 app.add_typer(scorer_app, name="scorer")
+court_app = typer.Typer(no_args_is_help=True, help="To Court the King helpers.")
+app.add_typer(court_app, name="court")
 
 
 @app.command()
@@ -30,10 +32,11 @@ def build(
     duplex: DuplexMode = typer.Option(DuplexMode.LONG_EDGE, "--duplex", help="How backs are printed."),
     offset_x: float = typer.Option(0.0, "--back-offset-x", help="Printer profile: shift backs right by this many mm."),
     offset_y: float = typer.Option(0.0, "--back-offset-y", help="Printer profile: shift backs up by this many mm."),
+    players: Optional[int] = typer.Option(None, "--players", help="Print only what an N-player game uses (court)."),
 ) -> None:
     """Build PDFs for games (all by default) into the output folder; prints each file written."""
     options = BuildOptions(lang=lang, paper_name=paper.lower(), out_dir=out, duplex=duplex,
-                           back_offset_mm=(offset_x, offset_y))
+                           back_offset_mm=(offset_x, offset_y), players=players)
     for path in build_targets(resolve(target or ["all"]), options):
         typer.echo(str(path))
 
@@ -114,6 +117,34 @@ def scorer_webofpower_board(
     data, source = _read_input(tally)
     result = score_board(data, source, load_board())
     _emit(report.as_json(result), report.table(result), as_json)
+
+
+@court_app.command("eligible")
+def court_eligible(
+    dice: List[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the list."),
+    lang: str = typer.Option("ja", "--lang", help="Language of character names: ja or en."),
+) -> None:
+    """Which characters a dice result may take, and why the others may not."""
+    from kkprint.games.court import report, service
+    from kkprint.games.court.model import load_court
+
+    game = load_court()
+    result = service.eligible(game, service.parse_dice(list(dice), "dice", "arguments"))
+    _emit(report.eligibility_json(result), report.eligibility_text(game, result, lang), as_json)
+
+
+@scorer_app.command("court")
+def scorer_court(
+    results: Path = typer.Argument(..., help="Final-round results (YAML or JSON; - for stdin)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+) -> None:
+    """To Court the King, final round: who takes the King."""
+    from kkprint.games.court import report, service
+
+    data, source = _read_input(results)
+    result = service.score_final(data, source)
+    _emit(report.final_json(result), report.final_text(result), as_json)
 
 
 def _prompt_tally(game, prompt, report, service, lang: str) -> dict:

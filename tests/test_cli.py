@@ -148,3 +148,33 @@ def test_webofpower_bad_grid(cli, tmp_path):
     bad = tmp_path / "state.yaml"
     bad.write_text("players: [A, B, C]\nmonasteries: ['11', '', '', '']\n", encoding="utf-8")
     assert_clean_error(cli("scorer", "webofpower", str(bad)), "state.yaml", "row 1 must be a string of 12")
+
+
+def test_court_eligible_json(cli):
+    result = cli("court", "eligible", "3", "3", "3", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["dice"] == [3, 3, 3, 3]
+    assert {"Fool", "Charlatan", "Farmer", "Guard", "Hunter", "Astronomer", "Serving Maid"} <= set(data["eligible"])
+    assert "Pawn Broker" not in data["eligible"]
+
+
+def test_court_eligible_bad_die(cli):
+    assert_clean_error(cli("court", "eligible", "3", "9"), "1 to 6")
+
+
+def test_court_final_round(cli):
+    result = cli("scorer", "court", str(ROOT / "examples" / "court-final.yaml"), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["winners"] == ["Bettina"]
+
+
+def test_court_players_build(cli, tmp_path):
+    from pypdf import PdfReader
+
+    result = cli("build", "court", "--players", "3", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    characters = next(p for p in tmp_path.iterdir() if p.name.startswith("court-characters-3p"))
+    # 3 players: I 5×2, II 3×2, III 4×2, IV 4×2, V 2, Fools 3 = 37 cards → 5 sheets, each with backs
+    assert len(PdfReader(characters).pages) == 10
+    assert_clean_error(cli("build", "court", "--players", "7", "--out", str(tmp_path)), "2–5 players")

@@ -72,8 +72,7 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
     canvas.clipPath(_card_outline(canvas, layout, slot, bleed), stroke=0, fill=0)
     width, height = slot.width + 2 * bleed, slot.height + 2 * bleed
     if art.key:
-        doc.use_form(art.key, width, height, art.draw)
-        doc.draw_form(art.key, slot.x - bleed, slot.y - bleed)
+        doc.draw_form(doc.use_form(art.key, width, height, art.draw), slot.x - bleed, slot.y - bleed)
     else:
         canvas.translate(slot.x - bleed, slot.y - bleed)
         art.draw(canvas, width, height)

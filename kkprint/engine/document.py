@@ -39,20 +39,22 @@ class Document:
         self.paper = paper
         self.fonts = fonts
         self.lang = lang
-        self._forms: set[str] = set()
+        self._forms: dict[str, str] = {}
         self.pages = 0
 
-    def use_form(self, name: str, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
-        """Define ``name`` as a form on first use (drawing it once), then return its name.
+    def use_form(self, key: str, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
+        """Define art ``key`` as a form on first use (drawing it once); return the form's name.
 
         Repeated art — one back design under a thousand cards — is stored once in the PDF.
+        Keys may be any text; the PDF gets plain generated names, numbered in order of use.
         """
-        if name not in self._forms:
+        if key not in self._forms:
+            name = f"KKForm{len(self._forms) + 1}"
             self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
             draw(self.canvas, width, height)
             self.canvas.endForm()
-            self._forms.add(name)
-        return name
+            self._forms[key] = name
+        return self._forms[key]
 
     def draw_form(self, name: str, x: float, y: float) -> None:
         c = self.canvas

@@ -1,0 +1,1 @@
+"""Um Krone und Kragen / To Court the King (RULES §4)."""

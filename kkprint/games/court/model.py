@@ -1,0 +1,74 @@
+"""The To Court the King character list (``data/court/characters.yaml``), typed and checked."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import model_validator
+
+from kkprint.errors import InputError
+from kkprint.games.court.rules import CONDITION_KINDS
+from kkprint.models import Names, Strict, load_model
+from kkprint.paths import DATA_DIR
+
+FOOL, CHARLATAN = "Fool", "Charlatan"
+
+
+class Character(Strict):
+    en: str
+    de: str
+    ja: str
+    tier: str | None
+    copies: int
+    condition: dict[str, Any]
+    shows: Names
+    effect: Names
+
+    def name(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+class CourtGame(Strict):
+    id: str
+    tiers: dict[str, int]
+    copies_by_players: dict[str, dict[int, int]]
+    characters: list[Character]
+    labels: dict[str, Names]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "CourtGame":
+        for character in self.characters:
+            if character.condition.get("kind") not in CONDITION_KINDS:
+                raise ValueError(f"{character.en}: unknown condition kind {character.condition.get('kind')!r}")
+            if character.tier is not None and character.tier not in self.tiers:
+                raise ValueError(f"{character.en}: unknown tier {character.tier!r}")
+        names = [c.en for c in self.characters]
+        if FOOL not in names or CHARLATAN not in names:
+            raise ValueError("the Fool and the Charlatan must be defined")
+        return self
+
+    def character(self, name: str) -> Character:
+        return next(c for c in self.characters if c.en == name)
+
+    def copies(self, character: Character, players: int | None) -> int:
+        """Copies an N-player game uses (RULES §4 table); the full set without N."""
+        if players is None:
+            return character.copies
+        if character.en == FOOL:
+            return players
+        if character.tier is None:
+            return 0
+        return self.copies_by_players[character.tier][players]
+
+    def label(self, key: str, lang: str) -> str:
+        return self.labels[key](lang)
+
+
+@lru_cache(maxsize=2)
+def load_court(path: Path = DATA_DIR / "court" / "characters.yaml") -> CourtGame:
+    game = load_model(CourtGame, path)
+    if game.id != "court":
+        raise InputError(f"expected id 'court', found {game.id!r}", source=str(path))
+    return game

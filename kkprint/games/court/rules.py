@@ -1,0 +1,152 @@
+"""Which characters a dice result may take, and who takes the King in the final round.
+
+Pure functions on lists of die values; every condition is exactly as RULES §4 words it
+("n of a kind" means at least n dice show one value).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+MAX_DICE = 12  # the box holds twelve dice
+
+
+def counts(dice: Sequence[int]) -> Counter:
+    return Counter(dice)
+
+
+def of_a_kind(dice: Sequence[int], n: int) -> bool:
+    return any(c >= n for c in counts(dice).values())
+
+
+def pairs(dice: Sequence[int], n: int) -> bool:
+    """Σ⌊count/2⌋ ≥ n: four of a kind is two pairs, 4+2 and six of a kind are three."""
+    return sum(c // 2 for c in counts(dice).values()) >= n
+
+
+def full_house(dice: Sequence[int]) -> bool:
+    values = sorted(counts(dice).values(), reverse=True)
+    return (len(values) >= 2 and values[0] >= 3 and values[1] >= 2) or (bool(values) and values[0] >= 5)
+
+
+def two_triplets(dice: Sequence[int]) -> bool:
+    values = sorted(counts(dice).values(), reverse=True)
+    return (len(values) >= 2 and values[1] >= 3) or (bool(values) and values[0] >= 6)
+
+
+def straight(dice: Sequence[int], runs: Sequence[Sequence[int]]) -> bool:
+    present = set(dice)
+    return any(set(run) <= present for run in runs)
+
+
+def condition_met(condition: dict, dice: Sequence[int]) -> bool:
+    kind = condition["kind"]
+    if kind == "any":
+        return True
+    if kind == "with_king":
+        return of_a_kind(dice, 7)
+    if kind == "of_a_kind":
+        return of_a_kind(dice, condition["n"])
+    if kind == "pairs":
+        return pairs(dice, condition["n"])
+    if kind == "full_house":
+        return full_house(dice)
+    if kind == "two_triplets":
+        return two_triplets(dice)
+    if kind == "straight":
+        return straight(dice, condition["values"])
+    if kind == "total":
+        return sum(dice) >= condition["at_least"]
+    if kind == "all_odd":
+        return bool(dice) and all(d % 2 for d in dice)
+    if kind == "all_even":
+        return bool(dice) and all(d % 2 == 0 for d in dice)
+    raise ValueError(f"unknown condition kind {kind!r}")
+
+
+CONDITION_KINDS = ("any", "with_king", "of_a_kind", "pairs", "full_house", "two_triplets", "straight",
+                   "total", "all_odd", "all_even")
+
+
+@dataclass(frozen=True, order=True)
+class Strength:
+    """A final-round result's strength: more dice of one value beat fewer, then the higher value."""
+
+    count: int
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.count}×{self.value}" if self.count else "no dice"
+
+
+def strength(dice: Sequence[int]) -> Strength:
+    if not dice:
+        return Strength(0, 0)
+    return max(Strength(c, v) for v, c in counts(dice).items())
+
+
+@dataclass(frozen=True)
+class FinalRoll:
+    name: str
+    dice: tuple[int, ...]
+    strength: Strength
+
+
+@dataclass(frozen=True)
+class FinalResult:
+    rolls: list[FinalRoll]  # in rolling order, the Queen's holder last
+    winner: str
+    reason: str
+
+
+def final_round(rolls: Sequence[tuple[str, Sequence[int]]], queen: str | None) -> FinalResult:
+    """Who takes the King: the best strength, the earlier roller keeping ties; then the Queen's
+    holder, rolling last, takes it back on a strength equal to or better than that best."""
+    ordered = [r for r in rolls if r[0] != queen] + [r for r in rolls if r[0] == queen]
+    results = [FinalRoll(name, tuple(dice), strength(dice)) for name, dice in ordered]
+    challengers = [r for r in results if r.name != queen]
+    best = None
+    for roll in challengers:
+        if best is None or roll.strength > best.strength:
+            best = roll
+    queen_roll = next((r for r in results if r.name == queen), None)
+    if queen_roll is not None and (best is None or queen_roll.strength >= best.strength):
+        reason = "the Queen's holder matches or beats the best result" if best else "the Queen's holder is alone"
+        return FinalResult(results, queen_roll.name, f"{reason} ({queen_roll.strength})")
+    assert best is not None
+    tied_earlier = [r.name for r in challengers if r.strength == best.strength and r is not best]
+    reason = f"strongest result ({best.strength})"
+    if tied_earlier:
+        reason += f"; rolled before {', '.join(tied_earlier)} with equal strength"
+    if queen_roll is not None:
+        reason += f"; the Queen's holder had only {queen_roll.strength}"
+    return FinalResult(results, best.name, reason)
+
+
+def why_not(condition: dict, dice: Sequence[int]) -> str:
+    """Why ``dice`` do not meet ``condition``, in a few words a player understands."""
+    tally = counts(dice)
+    most = max(tally.values(), default=0)
+    kind = condition["kind"]
+    if kind == "with_king":
+        return "comes only with the King (seven of a kind)"
+    if kind == "of_a_kind":
+        return f"needs {condition['n']} of a kind; at most {most} alike"
+    if kind == "pairs":
+        return f"needs {condition['n']} pairs; has {sum(c // 2 for c in tally.values())}"
+    if kind == "full_house":
+        return "needs three of a kind and a pair (or five of a kind)"
+    if kind == "two_triplets":
+        return "needs two triplets (or six of a kind)"
+    if kind == "straight":
+        missing = min((sorted(set(run) - set(dice)) for run in condition["values"]), key=len)
+        return f"straight is missing {', '.join(map(str, missing))}"
+    if kind == "total":
+        return f"needs a total of {condition['at_least']}; has {sum(dice)}"
+    if kind == "all_odd":
+        return f"every die must be odd; {sorted({d for d in dice if d % 2 == 0})} are even"
+    if kind == "all_even":
+        return f"every die must be even; {sorted({d for d in dice if d % 2})} are odd"
+    return "condition not met"

@@ -1,0 +1,71 @@
+"""``kkprint court eligible`` and ``kkprint scorer court`` without the command line around them."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from kkprint.errors import InputError
+from kkprint.games.court.model import CHARLATAN, FOOL, CourtGame
+from kkprint.games.court.rules import MAX_DICE, FinalResult, condition_met, final_round, why_not
+from kkprint.tally import at, mapping, player_names, reject_unknown_keys
+
+
+def parse_die(value: Any, place: str, source: str) -> int:
+    text = unicodedata.normalize("NFKC", str(value)).strip() if not isinstance(value, bool) else ""
+    if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 6:
+        raise InputError(f"a die shows 1 to 6, not {value!r}", source=source, place=place)
+    return int(text)
+
+
+def parse_dice(values: Sequence[Any], place: str, source: str) -> list[int]:
+    if not isinstance(values, list) or not values:
+        raise InputError("needs a list of dice, e.g. [6, 6, 3]", source=source, place=place)
+    if len(values) > MAX_DICE:
+        raise InputError(f"{len(values)} dice; the game has only {MAX_DICE}", source=source, place=place)
+    return [parse_die(v, place, source) for v in values]
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    dice: list[int]
+    eligible: list[str]
+    refused: dict[str, str]  # character → why not
+
+
+def eligible(game: CourtGame, dice: list[int]) -> Eligibility:
+    """Characters the result may take. Fool and Charlatan are always listed (the Charlatan is
+    taken by flipping one's own Fool); the Queen comes with the King."""
+    ok, refused = [], {}
+    for character in game.characters:
+        if character.en in (FOOL, CHARLATAN) or condition_met(character.condition, dice):
+            ok.append(character.en)
+        else:
+            refused[character.en] = why_not(character.condition, dice)
+    return Eligibility(dice, ok, refused)
+
+
+def parse_results(data: Any, source: str) -> tuple[list[tuple[str, list[int]]], str | None]:
+    data = mapping(data, "final-round results", None, source)
+    reject_unknown_keys(data, {"game", "players", "queen"}, source)
+    entries = data.get("players")
+    names = player_names(entries, source, minimum=2, maximum=5)
+    rolls = []
+    for entry, name in zip(entries, names):
+        place = at(entry, "dice", f"player {name!r}")
+        entry = mapping(entry, "a player", place, source)
+        reject_unknown_keys(entry, {"name", "dice"}, source, place)
+        rolls.append((name, parse_dice(entry.get("dice"), place, source)))
+    queen = data.get("queen")
+    if queen is not None:
+        queen = str(queen).strip()
+        if queen not in names:
+            raise InputError(f"the Queen's holder {queen!r} is not among the players", source=source,
+                             place=at(data, "queen", "queen"))
+    return rolls, queen
+
+
+def score_final(data: Any, source: str) -> FinalResult:
+    rolls, queen = parse_results(data, source)
+    return final_round(rolls, queen)
