@@ -59,6 +59,7 @@ def targets() -> dict[str, Target]:
     from kkprint.games.kardinal import components as _kardinal  # noqa: F401
     from kkprint.games.webofpower import components as _webofpower  # noqa: F401
     from kkprint.games.court import components as _court  # noqa: F401
+    from kkprint.games.culdcept import components as _culdcept  # noqa: F401
 
     return dict(_TARGETS)
 

@@ -21,6 +21,8 @@ scorer_app = typer.Typer(no_args_is_help=True, help="Score a finished game from 
 app.add_typer(scorer_app, name="scorer")
 court_app = typer.Typer(no_args_is_help=True, help="To Court the King helpers.")
 app.add_typer(court_app, name="court")
+culdcept_app = typer.Typer(no_args_is_help=True, help="Culdcept-style game helpers.")
+app.add_typer(culdcept_app, name="culdcept")
 
 
 @app.command()
@@ -145,6 +147,39 @@ def scorer_court(
     data, source = _read_input(results)
     result = service.score_final(data, source)
     _emit(report.final_json(result), report.final_text(result), as_json)
+
+
+@scorer_app.command("culdcept")
+def scorer_culdcept(
+    state: Path = typer.Argument(..., help="The 13 squares at the end of the game (YAML or JSON; - for stdin)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the summary."),
+) -> None:
+    """Culdcept-style game: squares per player, and the winner or a draw."""
+    from kkprint.games.culdcept import state as culdcept_state
+    from kkprint.games.culdcept.model import load_culdcept
+
+    data, source = _read_input(state)
+    result = culdcept_state.score_state(data, source, load_culdcept())
+    _emit(culdcept_state.as_json(result), culdcept_state.as_text(result), as_json)
+
+
+@culdcept_app.command("battle")
+def culdcept_battle(
+    on_square: str = typer.Argument(..., help="The card(s) on the square: K, 7, or a support like 5+6."),
+    offered: str = typer.Argument(..., help="The card(s) offered: A, Q, or a support like A+10."),
+    own: bool = typer.Option(False, "--own", help="The square is the mover's own (swapping is always allowed)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Does the offered card or support take the square, and why."""
+    from kkprint.games.culdcept.rules import RuleError, battle, play
+
+    try:
+        defender, attacker = play(on_square), play(offered)
+    except RuleError as err:
+        raise InputError(str(err), source="arguments") from None
+    result = battle(defender, attacker, own)
+    data = {"on_square": str(defender), "offered": str(attacker), "taken": result.taken, "reason": result.reason}
+    _emit(data, f"{'taken' if result.taken else 'not taken'}: {result.reason}", as_json)
 
 
 def _prompt_tally(game, prompt, report, service, lang: str) -> dict:

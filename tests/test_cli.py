@@ -178,3 +178,28 @@ def test_court_players_build(cli, tmp_path):
     # 3 players: I 5×2, II 3×2, III 4×2, IV 4×2, V 2, Fools 3 = 37 cards → 5 sheets, each with backs
     assert len(PdfReader(characters).pages) == 10
     assert_clean_error(cli("build", "court", "--players", "7", "--out", str(tmp_path)), "2–5 players")
+
+
+def test_culdcept_commands(cli):
+    result = cli("scorer", "culdcept", str(ROOT / "examples" / "culdcept-state.yaml"), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["winners"] == ["Aki", "Ben"] and [p["total"] for p in data["players"]] == [4, 4]
+    result = cli("culdcept", "battle", "K", "A", "--json")
+    assert json.loads(result.stdout)["taken"] is True
+    assert_clean_error(cli("culdcept", "battle", "6+7", "J"), "over 11")
+
+
+def test_culdcept_tiled_mat_overlaps(tmp_path):
+    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.tiling import Tiling
+    from kkprint.games.culdcept.components import MAT_H, MAT_W
+    from pypdf import PdfReader
+
+    paths = build_targets(resolve(["culdcept"]), BuildOptions(out_dir=tmp_path))
+    a3 = next(p for p in paths if p.name.endswith("-a3.pdf"))
+    box = PdfReader(a3).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (842, 1191)
+    tiled = next(p for p in paths if "tiled" in p.name)
+    tiling = Tiling(MAT_W, MAT_H, 595.28 - 2 * 28.35, 841.89 - 2 * 28.35 - 17.0, 34.0)
+    assert len(PdfReader(tiled).pages) == tiling.rows * tiling.columns == 4

@@ -26,9 +26,12 @@ ACTUAL_SIZE_NOTE = {
 
 
 BACK_PAGE_NOTE = {"ja": "裏面", "en": "back side"}
+TILE_NOTE = {"ja": "シート", "en": "sheet"}
+TILE_HINT = {"ja": "点線で切り、十字を重ねて貼る", "en": "trim on the dashed line, overlap the crosses, glue"}
 
 # Words the engine itself prints, so every build prepares their characters.
-ENGINE_TEXTS = (*ACTUAL_SIZE_NOTE.values(), *BACK_PAGE_NOTE.values(), "50 mm long-edge short-edge")
+ENGINE_TEXTS = (*ACTUAL_SIZE_NOTE.values(), *BACK_PAGE_NOTE.values(), *TILE_NOTE.values(), *TILE_HINT.values(),
+                "50 mm long-edge short-edge — / ×")
 
 
 class Document:

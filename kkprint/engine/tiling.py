@@ -1,0 +1,118 @@
+"""Art larger than the paper: printed 1:1 over several sheets that overlap and register.
+
+Each sheet shows one window of the big drawing. Neighbouring windows overlap by a strip in
+which crosshair registration marks are drawn at the same place of the drawing, so the strip of
+one sheet lies exactly over the strip of the next; a dashed line shows where to trim the upper
+sheet before gluing. Any large map can use this: the art only has to draw itself.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.engine.document import TILE_HINT, TILE_NOTE, Document
+from kkprint.engine.text import TextBox, draw_text
+
+DrawArt = Callable[[Canvas, float, float], None]
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """How a ``width × height`` drawing (points) is cut into windows of one paper size."""
+
+    width: float
+    height: float
+    window_w: float
+    window_h: float
+    overlap: float
+
+    @property
+    def step_x(self) -> float:
+        return self.window_w - self.overlap
+
+    @property
+    def step_y(self) -> float:
+        return self.window_h - self.overlap
+
+    @property
+    def columns(self) -> int:
+        return max(1, math.ceil((self.width - self.overlap) / self.step_x - 1e-9))
+
+    @property
+    def rows(self) -> int:
+        return max(1, math.ceil((self.height - self.overlap) / self.step_y - 1e-9))
+
+    def window(self, row: int, column: int) -> tuple[float, float]:
+        """Drawing coordinates (x from the left, y from the top) of the window's top-left."""
+        return column * self.step_x, row * self.step_y
+
+    def registration_points(self) -> list[tuple[float, float]]:
+        """Crosshair centres (drawing coordinates from the top-left), in the middle of each
+        overlap strip, repeated along it."""
+        points = []
+        for column in range(1, self.columns):
+            x = column * self.step_x + self.overlap / 2
+            points += [(x, y) for y in _along(self.height)]
+        for row in range(1, self.rows):
+            y = row * self.step_y + self.overlap / 2
+            points += [(x, y) for x in _along(self.width)]
+        return points
+
+
+def _along(length: float, every: float = 60 * mm) -> list[float]:
+    count = max(2, int(length // every) + 1)
+    return [length * (i + 0.5) / count for i in range(count)]
+
+
+def draw_registration(canvas: Canvas, x: float, y: float) -> None:
+    canvas.saveState()
+    canvas.setLineWidth(0.4)
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.circle(x, y, 2.2 * mm, stroke=1, fill=0)
+    canvas.line(x - 3.5 * mm, y, x + 3.5 * mm, y)
+    canvas.line(x, y - 3.5 * mm, x, y + 3.5 * mm)
+    canvas.restoreState()
+
+
+def print_tiled(doc: Document, width: float, height: float, draw: DrawArt, *, overlap_mm: float = 12,
+                margin_mm: float = 10) -> Tiling:
+    """Print ``draw`` (a ``width × height`` drawing) 1:1 over as many sheets as it needs."""
+    page_w, page_h = doc.paper.size
+    margin = margin_mm * mm
+    tiling = Tiling(width, height, page_w - 2 * margin, page_h - 2 * margin - 6 * mm, overlap_mm * mm)
+    c = doc.canvas
+    marks = tiling.registration_points()
+    for row in range(tiling.rows):
+        for column in range(tiling.columns):
+            wx, wy = tiling.window(row, column)
+            left, top = margin, page_h - margin
+            c.saveState()
+            path = c.beginPath()
+            path.rect(left, top - tiling.window_h, tiling.window_w, tiling.window_h)
+            c.clipPath(path, stroke=0, fill=0)
+            # drawing origin is its bottom-left; place its point (wx, wy from top) at the window's top-left
+            c.translate(left - wx, top - (height - wy))
+            draw(c, width, height)
+            for x, y in marks:
+                draw_registration(c, x, height - y)
+            c.restoreState()
+            c.saveState()
+            c.setDash(3, 2)
+            c.setLineWidth(0.4)
+            if column > 0:  # trim line: this sheet's left overlap is cut away and laid under its neighbour
+                c.line(left + tiling.overlap / 2, top, left + tiling.overlap / 2, top - tiling.window_h)
+            if row > 0:
+                c.line(left, top - tiling.overlap / 2, left + tiling.window_w, top - tiling.overlap / 2)
+            c.restoreState()
+            label = f"{TILE_NOTE.get(doc.lang, 'sheet')} {row + 1}-{column + 1} / {tiling.rows}×{tiling.columns} — " \
+                    f"{TILE_HINT.get(doc.lang, TILE_HINT['en'])}"
+            c.setFillColorRGB(0.3, 0.3, 0.3)
+            draw_text(c, label, doc.fonts.regular, TextBox(margin, margin - 1 * mm, page_w - 2 * margin, 5 * mm, "left", "middle"), 7, 5)
+            doc.margin_note("bottom")
+            doc.end_page()
+    return tiling

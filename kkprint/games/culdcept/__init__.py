@@ -1,0 +1,1 @@
+"""A Culdcept-style game for one standard deck (RULES §5)."""

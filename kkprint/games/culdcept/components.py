@@ -1,0 +1,196 @@
+"""Printed parts of the Culdcept-style game: the map mat (A3 or tiled), reference cards, record sheet."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Iterable
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.build import BuildOptions, Target, register
+from kkprint.engine.cards import Art, CardPrint, SheetOptions, print_cards
+from kkprint.engine.colour import colour, lighten
+from kkprint.engine.document import Document, open_pdf
+from kkprint.engine.fonts import FontSet, collect_strings
+from kkprint.engine.geometry import PAPERS, DuplexMode, SheetLayout, card_size
+from kkprint.engine.table import Cell, draw_table
+from kkprint.engine.text import TextBox, draw_text
+from kkprint.engine.tiling import print_tiled
+from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
+
+CARD_W, CARD_H, PAD = 63 * mm, 88 * mm, 2 * mm
+UP_W, UP_H = CARD_W + 2 * PAD, CARD_H + 2 * PAD  # a cell holding an upright card
+FRAME = 3 * mm
+INK = "#2c4a7a"
+
+
+def mat_cells() -> list[tuple[float, float, bool]]:
+    """Cells (x, y of bottom-left in points, rotated?) clockwise from the top left: 4 along the
+    top, 3 down the right, 3 along the bottom, 3 up the left — 13 squares in a loop."""
+    width = 4 * UP_W
+    side = 3 * UP_W
+    bottom, middle, top = FRAME, FRAME + UP_H, FRAME + UP_H + side
+    cells = [(FRAME + i * UP_W, top, False) for i in range(4)]
+    cells += [(FRAME + width - UP_H, middle + side - (i + 1) * UP_W, True) for i in range(3)]
+    left_bottom = FRAME + (width - 3 * UP_W) / 2
+    cells += [(left_bottom + (2 - i) * UP_W, bottom, False) for i in range(3)]
+    cells += [(FRAME, middle + i * UP_W, True) for i in range(3)]
+    return cells
+
+
+MAT_W = 4 * UP_W + 2 * FRAME
+MAT_H = 2 * UP_H + 3 * UP_W + 2 * FRAME
+
+
+def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
+    start_at = {square: card for card, square in game.start_squares.items()}
+
+    def draw(c: Canvas, w: float, h: float) -> None:
+        c.setFillColor(lighten(INK, 0.93))
+        c.setStrokeColor(colour(INK))
+        c.setLineWidth(1.2)
+        c.roundRect(0, 0, w, h, 4 * mm, stroke=1, fill=1)
+        for number, (x, y, rotated) in enumerate(mat_cells(), start=1):
+            cw, ch = (UP_H, UP_W) if rotated else (UP_W, UP_H)
+            start = start_at.get(number)
+            c.setFillColor(lighten("#c9a227", 0.7) if start else colour("#ffffff"))
+            c.setStrokeColor(colour(INK))
+            c.setLineWidth(0.8)
+            c.rect(x, y, cw, ch, stroke=1, fill=1)
+            c.saveState()
+            c.setDash(2, 2)
+            c.setLineWidth(0.5)
+            c.roundRect(x + PAD, y + PAD, cw - 2 * PAD, ch - 2 * PAD, 3 * mm, stroke=1, fill=0)
+            c.restoreState()
+            c.setFillColor(colour(INK))
+            draw_text(c, str(number), fonts.bold, TextBox(x + PAD + 2 * mm, y + ch - PAD - 9 * mm, 12 * mm, 7 * mm, "left", "middle"), 16, 10)
+            if start:
+                draw_text(c, start, fonts.bold, TextBox(x, y + ch / 2 - 5 * mm, cw, 20 * mm, "center", "middle"), 44, 20)
+                draw_text(c, game.label("start", lang), fonts.bold, TextBox(x, y + ch / 2 - 14 * mm, cw, 8 * mm, "center", "middle"), 14, 8)
+        _centre(c, game, lang, fonts)
+
+    return draw
+
+
+def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
+    left, right = FRAME + UP_H + 3 * mm, FRAME + 4 * UP_W - UP_H - 3 * mm
+    bottom, top = FRAME + UP_H + 3 * mm, FRAME + UP_H + 3 * UP_W - 3 * mm
+    width = right - left
+    c.setFillColor(colour(INK))
+    draw_text(c, game.label("title", lang), fonts.bold, TextBox(left, top - 14 * mm, width, 12 * mm, "center", "middle"), 16, 9)
+    # a clockwise arrow
+    cx, cy, radius = (left + right) / 2, top - 48 * mm, 22 * mm
+    c.setStrokeColor(colour(INK))
+    c.setLineWidth(3)
+    c.arc(cx - radius, cy - radius, cx + radius, cy + radius, startAng=100, extent=-300)
+    angle = math.radians(100 - 300)  # where the arc ends; the head points along the clockwise tangent
+    tip_x, tip_y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+    along = (math.sin(angle), -math.cos(angle))
+    across = (math.cos(angle), math.sin(angle))
+    path = c.beginPath()
+    path.moveTo(tip_x + 6 * mm * along[0], tip_y + 6 * mm * along[1])
+    path.lineTo(tip_x + 4 * mm * across[0], tip_y + 4 * mm * across[1])
+    path.lineTo(tip_x - 4 * mm * across[0], tip_y - 4 * mm * across[1])
+    path.close()
+    c.setFillColor(colour(INK))
+    c.drawPath(path, stroke=0, fill=1)
+    draw_text(c, game.label("direction", lang), fonts.bold, TextBox(left, cy - 3 * mm, width, 6 * mm, "center", "middle"), 10, 7)
+    c.setFillColorRGB(0.2, 0.2, 0.2)
+    draw_text(c, game.label("setup", lang), fonts.regular, TextBox(left, cy - radius - 36 * mm, width, 30 * mm, "left", "top"), 8.5, 6)
+    c.saveState()
+    c.setDash(3, 2)
+    c.setStrokeColor(colour(INK))
+    c.setLineWidth(0.8)
+    c.roundRect(left + 4 * mm, bottom + 4 * mm, width - 8 * mm, 60 * mm, 3 * mm, stroke=1, fill=0)
+    c.restoreState()
+    c.setFillColor(colour(INK))
+    draw_text(c, game.label("discard", lang), fonts.regular, TextBox(left + 6 * mm, bottom + 6 * mm, width - 12 * mm, 56 * mm, "center", "middle"), 9, 6)
+
+
+def reference_card(game: CuldceptGame, lang: str, fonts: FontSet) -> Art:
+    def draw(c: Canvas, w: float, h: float) -> None:
+        c.setFillColorRGB(1, 1, 1)
+        c.rect(0, 0, w, h, stroke=0, fill=1)
+        c.setFillColor(colour(INK))
+        c.rect(0, h - 11 * mm, w, 11 * mm, stroke=0, fill=1)
+        c.setFillColorRGB(1, 1, 1)
+        draw_text(c, game.label("reference", lang), fonts.bold, TextBox(4 * mm, h - 10 * mm, w - 8 * mm, 9 * mm, "left", "middle"), 11, 7)
+        y = h - 13 * mm
+        block = (h - 16 * mm) / len(game.reference)
+        for section in game.reference:
+            c.setFillColor(colour(INK))
+            draw_text(c, section["heading"](lang), fonts.bold, TextBox(3.5 * mm, y - 3.6 * mm, w - 7 * mm, 3.6 * mm, "left", "middle"), 7.5, 5.5)
+            c.setFillColorRGB(0.1, 0.1, 0.1)
+            draw_text(c, section["text"](lang), fonts.regular, TextBox(3.5 * mm, y - block + 0.6 * mm, w - 7 * mm, block - 4.4 * mm), 6.8, 4.5, leading=1.15)
+            y -= block
+
+    return Art(draw, key=f"culdcept-reference-{lang}")
+
+
+def draw_record(doc: Document, game: CuldceptGame) -> None:
+    c, fonts, lang = doc.canvas, doc.fonts, doc.lang
+    page_w, page_h = doc.paper.size
+    x, width = 15 * mm, page_w - 30 * mm
+    label = game.label
+    c.setFillColorRGB(0, 0, 0)
+    draw_text(c, f"{game.label('title', lang)} — {label('record', lang)}", fonts.bold,
+              TextBox(x, page_h - 25 * mm, width, 10 * mm, "left", "middle"), 15, 9)
+    players = game.max_players
+    first = 22 * mm
+    per = (width - first) / players
+    widths = [first] + [per * 0.38, per * 0.62] * players
+    shade = lighten(INK, 0.85)
+    rows = [[Cell(label("player", lang), bold=True, size=9, fill=shade)] + [Cell("", span=2) for _ in range(players)],
+            [Cell(label("round", lang), bold=True, size=8.5, fill=shade)]
+            + [cell for _ in range(players) for cell in (Cell(label("squares_owned", lang), size=7.5, fill=shade),
+                                                         Cell(label("notes", lang), size=7.5, fill=shade))]]
+    for number in range(1, game.rounds + 1):
+        rows.append([Cell(str(number), bold=True, size=11)] + [Cell("") for _ in range(2 * players)])
+    rows.append([Cell(label("reincarnation_used", lang), size=7, align="left")] + [Cell("□", span=2, size=14) for _ in range(players)])
+    rows.append([Cell(label("winner", lang), bold=True, size=9, heavy=True)] + [Cell("", span=2 * players, heavy=True)])
+    heights = [12 * mm, 9 * mm] + [17 * mm] * game.rounds + [11 * mm, 12 * mm]
+    draw_table(c, fonts, x, page_h - 30 * mm, widths, heights, rows)
+
+
+def texts(options: BuildOptions) -> Iterable[str]:
+    return collect_strings(load_culdcept().model_dump(), set()) | {"JQK□—"}
+
+
+def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
+    game = load_culdcept()
+    lang = options.lang
+    written = []
+    draw = mat_art(game, lang, fonts)
+    a3 = PAPERS["a3"]
+    path = options.out_dir / f"culdcept-mat-{lang}-a3.pdf"
+    with open_pdf(path, a3, fonts, title=game.label("mat", lang), lang=lang) as doc:
+        page_w, page_h = a3.size
+        doc.canvas.saveState()
+        doc.canvas.translate((page_w - MAT_W) / 2, (page_h - MAT_H) / 2 + 3 * mm)
+        draw(doc.canvas, MAT_W, MAT_H)
+        doc.canvas.restoreState()
+        doc.margin_note("bottom")
+        doc.end_page()
+    written.append(path)
+    path = options.path("culdcept-mat-tiled")
+    with open_pdf(path, options.paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
+        print_tiled(doc, MAT_W, MAT_H, draw)
+    written.append(path)
+    path = options.path("culdcept-reference")
+    with open_pdf(path, options.paper, fonts, title=game.label("reference", lang), lang=lang) as doc:
+        print_cards(doc, SheetLayout(options.paper, card_size("tarot"), margin_mm=6),
+                    [CardPrint(reference_card(game, lang, fonts))] * game.max_players, SheetOptions(duplex=DuplexMode.NONE))
+    written.append(path)
+    path = options.path("culdcept-record")
+    with open_pdf(path, options.paper, fonts, title=game.label("record", lang), lang=lang) as doc:
+        draw_record(doc, game)
+        doc.margin_note("bottom")
+        doc.end_page()
+    written.append(path)
+    return written
+
+
+register(Target("culdcept", "Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet",
+                ("culdcept-mat", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"), texts, build))

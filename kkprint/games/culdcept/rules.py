@@ -1,0 +1,86 @@
+"""Strength, support and taking a square (RULES §5). Pure functions on card ranks."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
+SUPPORT_LIMIT = 11
+
+
+class RuleError(ValueError):
+    """A card or combination the rules do not allow; the message says which rule."""
+
+
+def rank(card: str) -> str:
+    """Normalise a rank as typed: 'a', '1', '１０', 'k' → 'A', 'A', '10', 'K'."""
+    text = unicodedata.normalize("NFKC", str(card)).strip().upper()
+    text = {"1": "A", "T": "10"}.get(text, text)
+    if text not in RANKS:
+        raise RuleError(f"{card!r} is not a card rank (A, 2–10, J, Q, K)")
+    return text
+
+
+@dataclass(frozen=True)
+class Play:
+    """One card, or a support of two, as it lies on a square or is offered."""
+
+    cards: tuple[str, ...]
+
+    @property
+    def strength(self) -> int:
+        return sum(RANKS[c] for c in self.cards)
+
+    @property
+    def single_ace(self) -> bool:
+        return self.cards == ("A",)
+
+    @property
+    def single_king(self) -> bool:
+        return self.cards == ("K",)
+
+    def __str__(self) -> str:
+        return "+".join(self.cards)
+
+
+def play(cards: Sequence[str] | str) -> Play:
+    """A legal single card or support: two cards from A–10 whose sum is at most 11."""
+    items = [cards] if isinstance(cards, str) else list(cards)
+    if len(items) == 1 and isinstance(items[0], str) and "+" in items[0]:
+        items = items[0].split("+")
+    ranks = tuple(rank(c) for c in items)
+    if not ranks:
+        raise RuleError("no card given")
+    if len(ranks) > 2:
+        raise RuleError(f"a support is two cards, not {len(ranks)}")
+    if len(ranks) == 2:
+        if any(RANKS[r] > 10 for r in ranks):
+            raise RuleError(f"support {'+'.join(ranks)}: only A–10 may support")
+        if sum(RANKS[r] for r in ranks) > SUPPORT_LIMIT:
+            raise RuleError(f"support {'+'.join(ranks)} sums to {sum(RANKS[r] for r in ranks)}, over {SUPPORT_LIMIT}")
+    return Play(ranks)
+
+
+@dataclass(frozen=True)
+class Battle:
+    taken: bool
+    reason: str
+
+
+def battle(on_square: Play, offered: Play, own_square: bool = False) -> Battle:
+    """Does ``offered`` take the square holding ``on_square``?"""
+    if own_square:
+        return Battle(True, f"your own square: you may swap {on_square} for {offered}, even a weaker card")
+    if offered.single_ace and on_square.single_king:
+        return Battle(True, "a single A beats K")
+    if "A" in offered.cards and len(offered.cards) == 2 and on_square.single_king:
+        return Battle(False, f"an A inside a support never beats K ({offered} = {offered.strength} < 13)")
+    if offered.strength > on_square.strength:
+        return Battle(True, f"{offered} ({offered.strength}) is stronger than {on_square} ({on_square.strength})")
+    if offered.strength == on_square.strength:
+        return Battle(False, f"equal strength ({offered.strength}) does not take a square")
+    if offered.single_ace:
+        return Battle(False, f"a single A beats only K, not {on_square}")
+    return Battle(False, f"{offered} ({offered.strength}) is weaker than {on_square} ({on_square.strength})")

@@ -1,0 +1,101 @@
+"""Reading an end-of-game map (SPEC §2) and scoring it: squares per player, winner or draw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kkprint.errors import InputError
+from kkprint.games.culdcept.model import CuldceptGame
+from kkprint.games.culdcept.rules import Play, RuleError, play
+from kkprint.tally import at, mapping, player_names, reject_unknown_keys
+
+
+@dataclass(frozen=True)
+class Square:
+    owner: str | None
+    play: Play | None
+
+
+@dataclass(frozen=True)
+class CuldceptResult:
+    names: list[str]
+    squares: list[Square]
+    owned: dict[str, list[int]]  # player → square numbers (1-based, circle order)
+    winners: list[str]
+
+
+def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], list[Square]]:
+    data = mapping(data, "a map state", None, source)
+    reject_unknown_keys(data, {"game", "players", "squares"}, source)
+    names = player_names(data.get("players"), source, minimum=game.min_players, maximum=game.max_players)
+    entries = data.get("squares")
+    if not isinstance(entries, list) or len(entries) != game.squares:
+        found = len(entries) if isinstance(entries, list) else "no list of"
+        raise InputError(f"the map has {game.squares} squares in circle order; found {found} squares",
+                         source=source, place=at(data, "squares", "squares"))
+    squares = []
+    used: dict[str, set[str]] = {name: set() for name in names}
+    for number, entry in enumerate(entries, start=1):
+        place = f"square {number}" + (f" (line {entry.line})" if getattr(entry, "line", None) else "")
+        if entry is None or entry == {}:
+            squares.append(Square(None, None))
+            continue
+        entry = mapping(entry, "a square", place, source)
+        reject_unknown_keys(entry, {"card", "cards", "owner"}, source, place)
+        if "card" in entry and "cards" in entry:
+            raise InputError("give either card or cards, not both", source=source, place=place)
+        raw = entry.get("cards", entry.get("card"))
+        owner = entry.get("owner")
+        if owner is not None and str(owner) not in names:
+            raise InputError(f"owner {owner!r} is not among the players ({', '.join(names)})", source=source, place=place)
+        if raw is None:
+            if owner is not None:
+                raise InputError("an owned square needs the card(s) on it", source=source, place=place)
+            squares.append(Square(None, None))
+            continue
+        if isinstance(raw, (str, int)) and not isinstance(raw, bool):
+            raw = [str(raw)]
+        if not isinstance(raw, list):
+            raise InputError(f"cards must be a rank or a list of ranks, not {raw!r}", source=source, place=place)
+        try:
+            on_square = play([str(c) for c in raw])
+        except RuleError as err:
+            raise InputError(str(err), source=source, place=place) from None
+        if owner is None and len(on_square.cards) > 1:
+            raise InputError("an unowned square holds only its map card", source=source, place=place)
+        if owner is not None:
+            for card in on_square.cards:
+                if card in used[str(owner)]:
+                    raise InputError(f"{owner} has only one {card} (one suit each), but it lies on two squares",
+                                     source=source, place=place)
+                used[str(owner)].add(card)
+        squares.append(Square(str(owner) if owner is not None else None, on_square))
+    return names, squares
+
+
+def score(names: list[str], squares: list[Square]) -> CuldceptResult:
+    """Most squares owned wins; equal counts share the result (a draw)."""
+    owned = {name: [i + 1 for i, sq in enumerate(squares) if sq.owner == name] for name in names}
+    best = max(len(v) for v in owned.values())
+    winners = [name for name in names if len(owned[name]) == best]
+    return CuldceptResult(names, squares, owned, winners)
+
+
+def score_state(data: Any, source: str, game: CuldceptGame) -> CuldceptResult:
+    return score(*parse_state(data, source, game))
+
+
+def as_json(result: CuldceptResult) -> dict:
+    return {
+        "game": "culdcept",
+        "players": [{"name": n, "total": len(result.owned[n]), "squares": result.owned[n]} for n in result.names],
+        "winners": result.winners,
+        "draw": len(result.winners) > 1,
+    }
+
+
+def as_text(result: CuldceptResult) -> str:
+    lines = [f"{n}: {len(result.owned[n])} squares ({', '.join(map(str, result.owned[n])) or '—'})" for n in result.names]
+    outcome = f"Draw: {', '.join(result.winners)}" if len(result.winners) > 1 else f"Winner: {result.winners[0]}"
+    return "\n".join(lines + ["", outcome])
