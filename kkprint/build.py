@@ -8,7 +8,9 @@ from typing import Callable, Iterable
 
 from kkprint.engine.document import ENGINE_TEXTS
 from kkprint.engine.fonts import FontSet, prepare_fonts
+from kkprint.engine.cards import SheetOptions
 from kkprint.engine.geometry import PAPERS, DuplexMode, Paper
+from kkprint.printer import load_profile
 from kkprint.errors import InputError
 
 LANGS = ("ja", "en")
@@ -16,23 +18,38 @@ LANGS = ("ja", "en")
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """What the user asked for. ``None`` means "not said": a deck's own settings, then the
+    saved printer profile, then the defaults apply."""
+
     lang: str = "ja"
-    paper_name: str = "a4"
+    paper_name: str | None = None
     out_dir: Path = Path("output")
-    duplex: DuplexMode = DuplexMode.LONG_EDGE
-    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    duplex: DuplexMode | None = None
+    back_offset_mm: tuple[float, float] | None = None
     players: int | None = None
+    print_shop: bool = False
+    only: str | None = None
+    allow_outside: bool = False
 
     @property
     def paper(self) -> Paper:
-        return PAPERS[self.paper_name]
+        return PAPERS[self.paper_name or "a4"]
 
     def file_name(self, stem: str) -> str:
         """Output names carry language and paper so different builds never overwrite each other."""
-        return f"{stem}-{self.lang}-{self.paper_name}.pdf"
+        return f"{stem}-{self.lang}-{self.paper_name or 'a4'}.pdf"
 
     def path(self, stem: str) -> Path:
         return self.out_dir / self.file_name(stem)
+
+    def sheet_options(self, **overrides) -> SheetOptions:
+        """Sheet options for the games' own cards: duplex long-edge unless asked otherwise,
+        backs shifted by the command line's offset or else the saved printer profile."""
+        profile = load_profile()
+        settings = dict(duplex=self.duplex or DuplexMode.LONG_EDGE,
+                        back_offset_mm=self.back_offset_mm or profile.offset_mm, back_scale=profile.scale)
+        settings.update(overrides)
+        return SheetOptions(**settings)
 
 
 @dataclass(frozen=True)
@@ -65,10 +82,15 @@ def targets() -> dict[str, Target]:
 
 
 def resolve(names: Iterable[str]) -> list[Target]:
+    """Game ids, ``all``, or paths of deck files (anything ending in .yaml/.yml)."""
     known = targets()
     chosen: list[Target] = []
     for name in names or ["all"]:
-        if name == "all":
+        if name.endswith((".yaml", ".yml")):
+            from kkprint.deck.build import deck_target
+
+            chosen.append(deck_target(Path(name)))
+        elif name == "all":
             chosen.extend(t for t in known.values() if t not in chosen)
         elif name in known:
             if known[name] not in chosen:
@@ -82,7 +104,7 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     """Build every chosen target with one font preparation for the whole run."""
     if options.lang not in LANGS:
         raise InputError(f"unknown language {options.lang!r}; use ja or en", source="--lang")
-    if options.paper_name not in PAPERS:
+    if options.paper_name is not None and options.paper_name not in PAPERS:
         raise InputError(f"unknown paper {options.paper_name!r}; use {' or '.join(PAPERS)}", source="--paper")
     texts: list[str] = list(ENGINE_TEXTS)
     for target in chosen:

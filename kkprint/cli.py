@@ -19,6 +19,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Print-and-play PDFs for board games, and scorers for the games you played.")
 scorer_app = typer.Typer(no_args_is_help=True, help="Score a finished game from a tally.")
 app.add_typer(scorer_app, name="scorer")
+new_app = typer.Typer(no_args_is_help=True, help="Start something new from a working example.")
+app.add_typer(new_app, name="new")
 court_app = typer.Typer(no_args_is_help=True, help="To Court the King helpers.")
 app.add_typer(court_app, name="court")
 culdcept_app = typer.Typer(no_args_is_help=True, help="Culdcept-style game helpers.")
@@ -27,19 +29,76 @@ app.add_typer(culdcept_app, name="culdcept")
 
 @app.command()
 def build(
-    target: Optional[List[str]] = typer.Argument(None, help="Game ids (see `kkprint list`) or `all` (default)."),
+    target: Optional[List[str]] = typer.Argument(None, help="Game ids (see `kkprint list`), `all` (default) or deck files."),
     lang: str = typer.Option("ja", "--lang", help="Language of printed labels: ja or en."),
-    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    paper: Optional[str] = typer.Option(None, "--paper", help="Paper size: a4 (default) or letter; a deck's own by default."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the PDFs are written to."),
-    duplex: DuplexMode = typer.Option(DuplexMode.LONG_EDGE, "--duplex", help="How backs are printed."),
-    offset_x: float = typer.Option(0.0, "--back-offset-x", help="Printer profile: shift backs right by this many mm."),
-    offset_y: float = typer.Option(0.0, "--back-offset-y", help="Printer profile: shift backs up by this many mm."),
+    duplex: Optional[DuplexMode] = typer.Option(None, "--duplex", help="How backs are printed (default long-edge)."),
+    offset_x: Optional[float] = typer.Option(None, "--back-offset-x", help="Shift backs right by this many mm."),
+    offset_y: Optional[float] = typer.Option(None, "--back-offset-y", help="Shift backs up by this many mm."),
     players: Optional[int] = typer.Option(None, "--players", help="Print only what an N-player game uses (court)."),
+    print_shop: bool = typer.Option(False, "--print-shop", help="Decks: one card per page with bleed, TrimBox and crop marks."),
+    only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards (names or numbers, e.g. 1-3,Knight)."),
+    allow_outside: bool = typer.Option(False, "--allow-outside", help="Decks: allow art and CSV files outside the deck's folder."),
 ) -> None:
-    """Build PDFs for games (all by default) into the output folder; prints each file written."""
-    options = BuildOptions(lang=lang, paper_name=paper.lower(), out_dir=out, duplex=duplex,
-                           back_offset_mm=(offset_x, offset_y), players=players)
+    """Build PDFs for games (all by default) or deck files into the output folder; prints each file written."""
+    offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
+    options = BuildOptions(lang=lang, paper_name=paper.lower() if paper else None, out_dir=out, duplex=duplex,
+                           back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
+                           allow_outside=allow_outside)
     for path in build_targets(resolve(target or ["all"]), options):
+        typer.echo(str(path))
+
+
+@new_app.command("deck")
+def new_deck(
+    name: str = typer.Argument(..., help="Name of the deck; NAME.yaml and NAME.csv are written."),
+    folder: Path = typer.Option(Path("."), "--dir", help="Folder to write them in."),
+) -> None:
+    """Write a small, commented starter deck (YAML + CSV) that builds at once."""
+    from kkprint.deck.starter import write_starter
+
+    for path in write_starter(name, folder):
+        typer.echo(str(path))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the deck file format (for editors that complete and check YAML)."""
+    from kkprint.deck.model import DeckFile
+
+    typer.echo(json.dumps(DeckFile.model_json_schema(), indent=2, ensure_ascii=False))
+
+
+@app.command()
+def calibrate(
+    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    out: Path = typer.Option(Path("output"), "--out", help="Folder the sheet is written to."),
+    duplex: DuplexMode = typer.Option(DuplexMode.LONG_EDGE, "--duplex", help="long-edge or short-edge."),
+    save: Optional[List[float]] = typer.Option(None, "--save", help="Save the offset you read: --save X --save Y."),
+    lang: str = typer.Option("ja", "--lang", help="Language: ja or en."),
+) -> None:
+    """Print a duplex alignment sheet; read your printer's back-side offset off it and --save it."""
+    from kkprint.calibrate import save_offset, write_sheet
+
+    if save:
+        typer.echo(str(save_offset(save)))
+        return
+    typer.echo(str(write_sheet(out, paper.lower(), duplex, lang)))
+
+
+@app.command()
+def preview(
+    target: List[str] = typer.Argument(..., help="Game ids or deck files, as for build."),
+    out: Path = typer.Option(Path("output/preview"), "--out", help="Folder for the PNG files."),
+    dpi: int = typer.Option(80, "--dpi", min=20, max=300, help="Resolution of the pictures."),
+    lang: str = typer.Option("ja", "--lang", help="Language of printed labels: ja or en."),
+    only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards."),
+) -> None:
+    """Write PNG pictures of every page (no PDF viewer needed)."""
+    from kkprint.preview import preview_targets
+
+    for path in preview_targets(resolve(target), BuildOptions(lang=lang, only=only), out, dpi):
         typer.echo(str(path))
 
 

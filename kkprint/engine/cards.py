@@ -13,7 +13,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.document import BACK_PAGE_NOTE, Document
-from kkprint.engine.geometry import DuplexMode, Shape, SheetLayout, Slot
+from kkprint.engine.geometry import CardSize, DuplexMode, Paper, Shape, SheetLayout, Slot
 from kkprint.engine.marks import CutMarks, draw_cut_marks, note_side
 
 
@@ -40,6 +40,7 @@ class SheetOptions:
     duplex: DuplexMode = DuplexMode.LONG_EDGE
     cut_marks: CutMarks = CutMarks.EDGES
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    back_scale: float = 1.0
     trim_outline: bool = True
     extra_note: str = ""
 
@@ -65,10 +66,15 @@ def _card_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float =
     return path
 
 
-def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bool) -> None:
+def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bool, scale: float = 1.0) -> None:
     canvas = doc.canvas
     bleed = layout.bleed_mm * mm
     canvas.saveState()
+    if scale != 1.0:  # a printer profile's scale, about the card's centre
+        cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
+        canvas.translate(cx, cy)
+        canvas.scale(scale, scale)
+        canvas.translate(-cx, -cy)
     canvas.clipPath(_card_outline(canvas, layout, slot, bleed), stroke=0, fill=0)
     width, height = slot.width + 2 * bleed, slot.height + 2 * bleed
     if art.key:
@@ -86,11 +92,14 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
 
 
 def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], options: SheetOptions) -> int:
-    """Lay ``cards`` out sheet by sheet; with duplex, each fronts page is followed by its backs.
+    """Lay ``cards`` out sheet by sheet; with duplex, each fronts page is followed by its backs;
+    with fold, ``layout`` is one half of the page and the backs fill the other half.
 
     Returns the number of sheets (front pages) printed.
     """
     layout.require_fit()
+    if options.duplex is DuplexMode.FOLD:
+        return _print_folded(doc, layout, cards, options)
     side = note_side(layout)
     sheets = 0
     for chunk in _chunks(cards, layout.per_sheet):
@@ -106,6 +115,87 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
             for index, card in enumerate(chunk):
                 if card.back:
                     slot = layout.back_slot(index, options.duplex, options.back_offset_mm)
-                    _place(doc, layout, slot, card.back, outline=False)
+                    _place(doc, layout, slot, card.back, False, options.back_scale)
             doc.end_page()
     return sheets
+
+
+def fold_layout(layout: SheetLayout) -> SheetLayout:
+    """The half-page layout fold mode uses: fronts on the left half, backs on the right."""
+    half = Paper(layout.paper.name, layout.paper.width_mm / 2, layout.paper.height_mm)
+    return SheetLayout(half, layout.card, layout.gap_mm, layout.margin_mm, layout.bleed_mm)
+
+
+def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], options: SheetOptions) -> int:
+    half = fold_layout(layout)
+    half.require_fit()
+    page_w, page_h = doc.paper.size
+    sheets = 0
+    for chunk in _chunks(cards, half.per_sheet):
+        sheets += 1
+        c = doc.canvas
+        draw_cut_marks(c, half, options.cut_marks)
+        c.saveState()
+        c.translate(page_w, 0)
+        c.scale(-1, 1)  # the right half's marks are the left half's, mirrored across the fold
+        draw_cut_marks(c, half, options.cut_marks)
+        c.restoreState()
+        c.saveState()
+        c.setDash(4, 3)
+        c.setLineWidth(0.5)
+        c.setStrokeGray(0.3)
+        c.line(page_w / 2, 0, page_w / 2, page_h)
+        c.restoreState()
+        doc.margin_note("bottom", options.extra_note)
+        for index, card in enumerate(chunk):
+            _place(doc, half, half.front_slot(index), card.front, options.trim_outline)
+            if card.back:
+                front = half.front_slot(index)
+                dx, dy = options.back_offset_mm
+                slot = Slot(page_w - front.x - front.width + dx * mm, front.y + dy * mm, front.width, front.height)
+                _place(doc, half, slot, card.back, False, options.back_scale)
+        doc.end_page()
+    return sheets
+
+
+def print_shop_pages(doc: Document, card: CardSize, bleed_mm: float, slug_mm: float,
+                     cards: Iterable[CardPrint]) -> int:
+    """One card per page for a print shop: the page is the card plus bleed plus a slug for crop
+    marks; TrimBox and BleedBox tell the shop where to cut. Backs follow their fronts."""
+    bleed, slug = bleed_mm * mm, slug_mm * mm
+    trim = (slug + bleed, slug + bleed, slug + bleed + card.width, slug + bleed + card.height)
+    # the shop cuts (and rounds) corners itself: bleed is a full rectangle around the card
+    square = CardSize(card.width_mm, card.height_mm, card.shape, corner_mm=0)
+    layout = SheetLayout(Paper("card", card.width_mm + 2 * (bleed_mm + slug_mm), card.height_mm + 2 * (bleed_mm + slug_mm)),
+                         square, margin_mm=0, bleed_mm=bleed_mm)
+    slot = Slot(trim[0], trim[1], card.width, card.height)
+    pages = 0
+    for item in cards:
+        for art in (item.front, item.back):
+            if art is None:
+                continue
+            c = doc.canvas
+            c.setTrimBox(trim)
+            c.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
+            _place(doc, layout, slot, art, outline=False)
+            _crop_marks(c, trim, bleed, slug)
+            doc.end_page()
+            pages += 1
+    return pages
+
+
+def _crop_marks(c: Canvas, trim: tuple[float, float, float, float], bleed: float, slug: float) -> None:
+    """Crop marks in line with the trim edges, starting outside the bleed."""
+    x0, y0, x1, y1 = trim
+    gap = bleed + 1 * mm
+    length = slug - 2 * mm
+    c.saveState()
+    c.setLineWidth(0.25)
+    c.setStrokeGray(0)
+    for x in (x0, x1):
+        c.line(x, y0 - gap, x, y0 - gap - length)
+        c.line(x, y1 + gap, x, y1 + gap + length)
+    for y in (y0, y1):
+        c.line(x0 - gap, y, x0 - gap - length, y)
+        c.line(x1 + gap, y, x1 + gap + length, y)
+    c.restoreState()

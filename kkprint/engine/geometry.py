@@ -78,11 +78,13 @@ def card_size(name: str) -> CardSize:
 
 
 class DuplexMode(str, Enum):
-    """How backs are printed. Long-edge flips like a book page, short-edge like a wall calendar."""
+    """How backs are printed. Long-edge flips like a book page, short-edge like a wall calendar;
+    fold puts fronts and backs side by side on one sheet, folded down the middle."""
 
     NONE = "none"
     LONG_EDGE = "long-edge"
     SHORT_EDGE = "short-edge"
+    FOLD = "fold"
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,7 @@ class SheetLayout:
         front = self.front_slot(index)
         page_w, page_h = self.paper.size
         x, y = front.x, front.y
-        if mode is DuplexMode.LONG_EDGE:
+        if mode is DuplexMode.LONG_EDGE or mode is DuplexMode.FOLD:
             x = page_w - front.x - front.width
         elif mode is DuplexMode.SHORT_EDGE:
             y = page_h - front.y - front.height

@@ -181,7 +181,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     with open_pdf(path, paper, fonts, title=game.labels["title"](lang), lang=lang) as doc:
         print_cards(doc, SheetLayout(paper, card_size("poker"), margin_mm=6),
                     character_cards(game, lang, fonts, options.players),
-                    SheetOptions(duplex=options.duplex, back_offset_mm=options.back_offset_mm))
+                    options.sheet_options())
     written.append(path)
     path = options.path("court-summary")
     with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:

@@ -10,7 +10,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.build import BuildOptions, Target, register
-from kkprint.engine.cards import Art, CardPrint, SheetOptions, print_cards
+from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, is_light, lighten
 from kkprint.engine.document import Document, open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
@@ -276,7 +276,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     path = options.path("kardinal-land-cards")
     with open_pdf(path, paper, fonts, title=f"{game.title(lang)} — 56", lang=lang) as doc:
         print_cards(doc, SheetLayout(paper, card_size("poker"), margin_mm=6), land_cards(game, lang, fonts),
-                    SheetOptions(duplex=options.duplex, back_offset_mm=options.back_offset_mm))
+                    options.sheet_options())
     written.append(path)
 
     path = options.path("kardinal-rights-tokens")
@@ -284,7 +284,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
               for p in range(len(game.players)) for _ in range(game.rights_tokens_per_player)]
     with open_pdf(path, paper, fonts, title=game.label("rights_token", lang), lang=lang) as doc:
         print_cards(doc, SheetLayout(paper, card_size("token-25"), gap_mm=4, margin_mm=10), tokens,
-                    SheetOptions(duplex=DuplexMode.NONE))
+                    options.sheet_options(duplex=DuplexMode.NONE))
     written.append(path)
 
     path = options.path("kardinal-law-chips")
@@ -292,7 +292,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
              for i, chip in enumerate(game.law_chips) for _ in range(chip.count)]
     with open_pdf(path, paper, fonts, title=game.label("law_chip", lang), lang=lang) as doc:
         print_cards(doc, SheetLayout(paper, card_size("chip-25"), gap_mm=4, margin_mm=10), chips,
-                    SheetOptions(duplex=options.duplex, back_offset_mm=options.back_offset_mm))
+                    options.sheet_options())
     written.append(path)
 
     written.append(write_chart(options.path("kardinal-chart"), game, options, fonts))

@@ -1,0 +1,100 @@
+"""The duplex alignment sheet: lines on the front, rulers behind them on the back.
+
+Print both pages double-sided, hold the sheet against a window and read, on each back ruler,
+the number the front line falls on. That number is the offset to give as ``--back-offset-x/-y``
+(or to save with ``kkprint calibrate --save X --save Y``): tick ``v`` is printed where the
+back would land if the printer needed an offset of ``v`` mm.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.units import mm
+
+from kkprint.engine.document import ENGINE_TEXTS, open_pdf
+from kkprint.engine.fonts import prepare_fonts
+from kkprint.engine.geometry import PAPERS, DuplexMode
+from kkprint.engine.text import TextBox, draw_text
+from kkprint.errors import InputError
+from kkprint.paths import output_path
+from kkprint.printer import PrinterProfile, load_profile, save_profile
+
+RULER_MM = 5
+INSTRUCTIONS = {
+    "ja": "両面印刷（{mode}）し、窓にかざして裏の目盛りを読む。表の線が重なる数字がずれ（mm）。"
+          "kkprint calibrate --save X --save Y で保存。",
+    "en": "Print double-sided ({mode}), hold against a window and read the back rulers: the number under the "
+          "front line is your offset in mm. Save it with kkprint calibrate --save X --save Y.",
+}
+
+
+def targets(width: float, height: float) -> list[tuple[float, float]]:
+    inset = 35 * mm
+    return [(width / 2, height / 2), (inset, inset), (width - inset, inset), (inset, height - inset),
+            (width - inset, height - inset)]
+
+
+def mirrored(point: tuple[float, float], width: float, height: float, duplex: DuplexMode) -> tuple[float, float]:
+    x, y = point
+    return (width - x, y) if duplex is DuplexMode.LONG_EDGE else (x, height - y)
+
+
+def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -> Path:
+    if paper_name not in PAPERS:
+        raise InputError(f"unknown paper {paper_name!r}", source="--paper")
+    if duplex not in (DuplexMode.LONG_EDGE, DuplexMode.SHORT_EDGE):
+        raise InputError("calibration is for duplex printing: long-edge or short-edge", source="--duplex")
+    paper = PAPERS[paper_name]
+    fonts = prepare_fonts([*ENGINE_TEXTS, *INSTRUCTIONS.values(), "-+0123456789 XY"])
+    path = output_path(out_dir, f"calibration-{duplex.value}-{lang}-{paper_name}.pdf")
+    width, height = paper.size
+    with open_pdf(path, paper, fonts, title="kkprint calibration", lang=lang) as doc:
+        c = doc.canvas
+        c.setFillColorRGB(0, 0, 0)
+        text = INSTRUCTIONS.get(lang, INSTRUCTIONS["en"]).format(mode=duplex.value)
+        draw_text(c, text, fonts.regular, TextBox(20 * mm, height - 30 * mm, width - 40 * mm, 14 * mm), 10, 7)
+        c.setLineWidth(0.3)
+        for x, y in targets(width, height):
+            c.line(x, y - 12 * mm, x, y + 12 * mm)
+            c.line(x - 12 * mm, y, x + 12 * mm, y)
+        doc.margin_note("bottom")
+        doc.end_page()
+        for point in targets(width, height):
+            bx, by = mirrored(point, width, height, duplex)
+            _ruler(c, fonts.regular, bx, by, horizontal=True)
+            _ruler(c, fonts.regular, bx, by, horizontal=False)
+        doc.margin_note("bottom", "X / Y")
+        doc.end_page()
+    return path
+
+
+def _ruler(c, font: str, x: float, y: float, horizontal: bool) -> None:
+    """Ticks every 0.5 mm from −5 to +5, numbered every millimetre; tick v sits v mm from the
+    spot where the front line falls on a perfect printer."""
+    c.saveState()
+    c.setLineWidth(0.25)
+    c.setFont(font, 5)
+    for half in range(-2 * RULER_MM, 2 * RULER_MM + 1):
+        value = half / 2
+        length = (3 if half % 2 == 0 else 1.8) * mm
+        if horizontal:  # reads the x offset of the front's vertical line
+            px = x + value * mm
+            c.line(px, y + 4 * mm, px, y + 4 * mm + length)
+            if half % 2 == 0:
+                c.drawCentredString(px, y + 8 * mm, f"{int(value):+d}" if value else "0")
+        else:  # reads the y offset of the front's horizontal line
+            py = y + value * mm
+            c.line(x + 4 * mm, py, x + 4 * mm + length, py)
+            if half % 2 == 0:
+                c.drawString(x + 8 * mm, py - 1.5, f"{int(value):+d}" if value else "0")
+    c.restoreState()
+
+
+def save_offset(values: list[float]) -> Path:
+    if len(values) != 2:
+        raise InputError("give the x and the y offset: --save X --save Y", source="--save")
+    x, y = values
+    if abs(x) > 20 or abs(y) > 20:
+        raise InputError("an offset beyond ±20 mm is not a printer's misregistration", source="--save")
+    return save_profile(PrinterProfile((x, y), load_profile().scale))
