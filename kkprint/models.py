@@ -54,17 +54,26 @@ def describe_location(location: tuple) -> str:
     return text
 
 
-def validate(model: type[Model], data: Any, source: str) -> Model:
-    """Validate ``data`` as ``model``; the first problem becomes one :class:`InputError` line."""
+def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> Model:
+    """Validate ``data`` as ``model``; the first problem becomes one :class:`InputError` line.
+
+    ``lines`` is the data as read from the file when ``data`` was derived from it (merged
+    templates), so the line numbers still point into the user's own file.
+    """
     try:
         return model.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
         location = tuple(part for part in first["loc"] if not (isinstance(part, str) and part.startswith("function-")))
-        line = line_of(data, location)
+        line = line_of(lines if lines is not None else data, location)
         where = describe_location(location)
         place = ", ".join(p for p in (f"line {line}" if line else "", where) if p) or None
-        message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            message = f"unknown key {location[-1]!r} (a typo?)"
+        elif first["type"] == "missing":
+            message = f"missing {location[-1]!r}"
+        else:
+            message = first["msg"].removeprefix("Value error, ")
         raise InputError(message, source=source, place=place) from None
 
 

@@ -137,7 +137,7 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     source = str(path)
     raw = load_yaml_file(path)
     data = resolve_extends(raw, path, allow_outside)
-    spec = validate(DeckFile, data, source)
+    spec = validate(DeckFile, data, source, lines=raw)
     cards = []
     for index, entry in enumerate(spec.cards):
         fields = {str(k): str(v) for k, v in entry.items() if k != "count"}

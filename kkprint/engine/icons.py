@@ -58,10 +58,10 @@ def die_face(value: int | None) -> IconDraw:
 
     def draw(c: Canvas, size: float) -> None:
         c.setLineWidth(max(0.4, size * 0.06))
-        c.setStrokeColorRGB(0, 0, 0)
-        c.setFillColorRGB(1, 1, 1)
+        c.setStrokeGray(0)
+        c.setFillGray(1)
         c.roundRect(size * 0.04, size * 0.04, size * 0.92, size * 0.92, size * 0.18, stroke=1, fill=1)
-        c.setFillColorRGB(0, 0, 0)
+        c.setFillGray(0)
         for px, py in PIP_LAYOUT.get(value or 0, []):
             c.circle(size * px, size * py, size * 0.085, stroke=0, fill=1)
 

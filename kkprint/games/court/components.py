@@ -28,10 +28,10 @@ def _marked_die(mark: str):
 
     def draw(c: Canvas, s: float) -> None:
         c.setLineWidth(max(0.4, s * 0.06))
-        c.setStrokeColorRGB(0, 0, 0)
-        c.setFillColorRGB(1, 1, 1)
+        c.setStrokeGray(0)
+        c.setFillGray(1)
         c.roundRect(s * 0.04, s * 0.04, s * 0.92, s * 0.92, s * 0.18, stroke=1, fill=1)
-        c.setFillColorRGB(0, 0, 0)
+        c.setFillGray(0)
         if mark == "star":
             c.drawPath(star_path(c, s / 2, s * 0.48, s * 0.32, s * 0.14), stroke=0, fill=1)
         elif mark == "ring":
@@ -61,16 +61,16 @@ def character_front(game: CourtGame, character: Character, lang: str, fonts: Fon
     tint = TIER_COLOURS[character.tier]
 
     def draw(c: Canvas, w: float, h: float) -> None:
-        c.setFillColorRGB(1, 1, 1)
+        c.setFillGray(1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
         band = 17 * mm
         c.setFillColor(colour(tint))
         c.rect(0, h - band, w, band, stroke=0, fill=1)
-        c.setFillColorRGB(1, 1, 1)
+        c.setFillGray(1)
         c.circle(9 * mm, h - band / 2, 5.5 * mm, stroke=0, fill=1)
         c.setFillColor(colour(tint))
         draw_text(c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, h - band / 2 - 4 * mm, 11 * mm, 8 * mm, "center", "middle"), 13, 7)
-        c.setFillColorRGB(1, 1, 1)
+        c.setFillGray(1)
         draw_text(c, character.name(lang), fonts.bold, TextBox(16 * mm, h - 10.5 * mm, w - 19 * mm, 8 * mm, "left", "middle"), 15, 8, max_lines=1)
         draw_text(c, character.de, fonts.regular, TextBox(16 * mm, h - 15.5 * mm, w - 19 * mm, 4.5 * mm, "left", "middle"), 8.5, 6, max_lines=1)
         label_size = 7.5
@@ -129,9 +129,9 @@ def summary_card(game: CourtGame, lang: str, fonts: FontSet) -> Art:
     """Every character by tier: name, condition, effect — enough to play without the cards."""
 
     def draw(c: Canvas, w: float, h: float) -> None:
-        c.setFillColorRGB(1, 1, 1)
+        c.setFillGray(1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
-        c.setFillColorRGB(0, 0, 0)
+        c.setFillGray(0)
         draw_text(c, f"{game.labels['title'](lang)} — {game.label('summary', lang)}", fonts.bold,
                   TextBox(4 * mm, h - 9 * mm, w - 8 * mm, 6 * mm, "left", "middle"), 10, 7)
         rows = [ch for ch in game.characters]
@@ -144,7 +144,7 @@ def summary_card(game: CourtGame, lang: str, fonts: FontSet) -> Art:
             c.rect(3 * mm, y + 0.3 * mm, w - 6 * mm, row_h - 0.6 * mm, stroke=0, fill=1)
             c.setFillColor(colour(tint))
             draw_text(c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, y, 5 * mm, row_h, "center", "middle"), 6.5, 4.5)
-            c.setFillColorRGB(0, 0, 0)
+            c.setFillGray(0)
             draw_text(c, character.name(lang), fonts.bold, TextBox(9 * mm, y, 15 * mm, row_h, "left", "middle"), 6.5, 4, max_lines=2)
             draw_text(c, character.shows(lang), fonts.regular, TextBox(25 * mm, y, 28 * mm, row_h, "left", "middle"), 6.5, 3.6, leading=1.1)
             draw_text(c, character.effect(lang), fonts.regular, TextBox(54 * mm, y, w - 57 * mm, row_h, "left", "middle"), 6.3, 3.6, leading=1.1)

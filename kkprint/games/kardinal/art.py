@@ -14,11 +14,11 @@ from kkprint.engine.icons import register_icon, star_path
 
 
 def _roundel(c: Canvas, s: float) -> None:
-    c.setFillColorRGB(1, 1, 1)
-    c.setStrokeColorRGB(0, 0, 0)
+    c.setFillGray(1)
+    c.setStrokeGray(0)
     c.setLineWidth(max(0.5, s * 0.045))
     c.circle(s / 2, s / 2, s * 0.46, stroke=1, fill=1)
-    c.setFillColorRGB(0, 0, 0)
+    c.setFillGray(0)
 
 
 def arms_cross(c: Canvas, s: float) -> None:
@@ -32,11 +32,11 @@ def arms_fan(c: Canvas, s: float) -> None:
     _roundel(c, s)
     cx, cy = s / 2, s * 0.24
     c.wedge(cx - s * 0.34, cy - s * 0.34, cx + s * 0.34, cy + s * 0.34, 15, 150, stroke=0, fill=1)
-    c.setStrokeColorRGB(1, 1, 1)
+    c.setStrokeGray(1)
     c.setLineWidth(max(0.3, s * 0.025))
     for angle in (45, 75, 105, 135):
         c.line(cx, cy, cx + s * 0.34 * cos(radians(angle)), cy + s * 0.34 * sin(radians(angle)))
-    c.setFillColorRGB(0, 0, 0)
+    c.setFillGray(0)
     c.circle(cx, cy, s * 0.05, stroke=0, fill=1)
 
 
@@ -62,12 +62,12 @@ def arms_crown(c: Canvas, s: float) -> None:
 def arms_moon(c: Canvas, s: float) -> None:
     _roundel(c, s)
     c.circle(s * 0.46, s / 2, s * 0.29, stroke=0, fill=1)
-    c.setFillColorRGB(1, 1, 1)
+    c.setFillGray(1)
     c.circle(s * 0.58, s * 0.56, s * 0.25, stroke=0, fill=1)
 
 
 def road_ship(c: Canvas, s: float) -> None:
-    c.setFillColorRGB(0, 0, 0)
+    c.setFillGray(0)
     hull = c.beginPath()
     hull.moveTo(s * 0.08, s * 0.34)
     hull.lineTo(s * 0.92, s * 0.34)
@@ -91,19 +91,19 @@ def road_ship(c: Canvas, s: float) -> None:
 
 
 def road_carriage(c: Canvas, s: float) -> None:
-    c.setFillColorRGB(0, 0, 0)
+    c.setFillGray(0)
     c.roundRect(s * 0.14, s * 0.36, s * 0.62, s * 0.38, s * 0.06, stroke=0, fill=1)
     c.rect(s * 0.76, s * 0.5, s * 0.14, s * 0.04, stroke=0, fill=1)
-    c.setFillColorRGB(1, 1, 1)
+    c.setFillGray(1)
     c.rect(s * 0.24, s * 0.5, s * 0.16, s * 0.15, stroke=0, fill=1)
     c.rect(s * 0.5, s * 0.5, s * 0.16, s * 0.15, stroke=0, fill=1)
-    c.setStrokeColorRGB(0, 0, 0)
+    c.setStrokeGray(0)
     c.setLineWidth(max(0.5, s * 0.05))
     for cx in (0.28, 0.64):
         c.circle(s * cx, s * 0.24, s * 0.13, stroke=1, fill=1)
-        c.setFillColorRGB(0, 0, 0)
+        c.setFillGray(0)
         c.circle(s * cx, s * 0.24, s * 0.03, stroke=0, fill=1)
-        c.setFillColorRGB(1, 1, 1)
+        c.setFillGray(1)
 
 
 def symbol(c: Canvas, s: float, name: str) -> None:

@@ -1,0 +1,220 @@
+"""Custom decks: starter files, extends, CSV, text fitting, icons, backs, print-shop boxes, errors."""
+
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+
+from conftest import assert_clean_error
+from kkprint.build import BuildOptions, build_targets, resolve
+from kkprint.deck.load import load_deck, merge, resolve_extends, select
+from kkprint.deck.starter import write_starter
+from kkprint.engine.fonts import prepare_fonts
+from kkprint.engine.geometry import PAPERS, DuplexMode, SheetLayout, card_size
+from kkprint.engine.cards import fold_layout
+from kkprint.errors import InputError
+from kkprint.yamlio import load_yaml_file
+
+
+@pytest.fixture
+def starter(tmp_path) -> Path:
+    deck, _ = write_starter("test deck", tmp_path)
+    return deck
+
+
+def build(path: Path, out: Path, **options) -> list[Path]:
+    return build_targets(resolve([str(path)]), BuildOptions(out_dir=out, **options))
+
+
+def test_starter_builds_as_written(starter, tmp_path):
+    [pdf] = build(starter, tmp_path / "out")
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 2  # 8 cards fit one A4 sheet, then their backs
+    text = reader.pages[0].extract_text()
+    assert "Knight" in text and "Wild card" in text
+
+
+def test_starter_edited_by_hand_still_builds(starter, tmp_path):
+    text = starter.read_text(encoding="utf-8").replace("size: poker ", "size: mini  ").replace("extends: poker", "extends: mini")
+    starter.write_text(text, encoding="utf-8")
+    csv = starter.with_suffix(".csv")
+    csv.write_text(csv.read_text(encoding="utf-8") + "Bard,Sing a song.,die:3,1\n", encoding="utf-8")
+    [pdf] = build(starter, tmp_path / "out")
+    assert "Bard" in "".join(page.extract_text() for page in PdfReader(pdf).pages)
+
+
+def test_new_deck_refuses_to_overwrite(starter, tmp_path):
+    with pytest.raises(InputError, match="already exists"):
+        write_starter("test deck", tmp_path)
+
+
+def test_merge_overrides_field_by_field_and_null_removes():
+    base = {"layout": {"title": {"x": 1, "size": 10}, "frame": {"w": 5}}, "card": {"size": "poker"}}
+    child = {"layout": {"title": {"size": 14}, "frame": None}}
+    assert merge(base, child) == {"layout": {"title": {"x": 1, "size": 14}}, "card": {"size": "poker"}}
+
+
+def test_extends_chain_mini_over_poker(tmp_path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("extends: mini\nname: d\nlayout:\n  title: {colour: '#ff0000'}\ncards: [{name: A, text: b}]\n")
+    data = resolve_extends(load_yaml_file(deck), deck)
+    assert data["card"]["size"] == "mini"                      # from mini.yaml
+    assert data["layout"]["title"]["size"] == 12               # mini overrides poker
+    assert data["layout"]["title"]["font"] == "bold"           # inherited from poker
+    assert data["layout"]["title"]["colour"] == "#ff0000"      # the deck's own override
+
+
+def test_extends_errors(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("extends: b.yaml\nname: a\n")
+    b.write_text("extends: a.yaml\nname: b\n")
+    with pytest.raises(InputError, match="loops"):
+        load_deck(a)
+    c = tmp_path / "c.yaml"
+    c.write_text("extends: nosuch\nname: c\n")
+    with pytest.raises(InputError, match="unknown template 'nosuch'"):
+        load_deck(c)
+    d = tmp_path / "d.yaml"
+    d.write_text("extends: ../../etc/passwd.yaml\nname: d\n")
+    with pytest.raises(InputError, match="outside the deck's folder"):
+        load_deck(d)
+
+
+def test_csv_import_counts_and_rows(tmp_path):
+    (tmp_path / "cards.csv").write_text("name,text,count\nA,first,3\n,,\nB,second,\n", encoding="utf-8")
+    deck_file = tmp_path / "d.yaml"
+    deck_file.write_text("extends: poker\nname: d\ncsv: cards.csv\n")
+    deck = load_deck(deck_file)
+    assert [(c.fields["name"], c.count) for c in deck.cards] == [("A", 3), ("B", 1)]
+    assert deck.total == 4
+    assert [c.fields["name"] for c in select(deck, "2").cards] == ["B"]
+    assert [c.fields["name"] for c in select(deck, "B,1").cards] == ["B", "A"]
+    with pytest.raises(InputError, match="no card is named"):
+        select(deck, "Z")
+
+
+def test_csv_with_a_ragged_row(tmp_path):
+    (tmp_path / "cards.csv").write_text("name,text\nA,x,extra\n", encoding="utf-8")
+    deck_file = tmp_path / "d.yaml"
+    deck_file.write_text("extends: poker\nname: d\ncsv: cards.csv\n")
+    with pytest.raises(InputError, match="row 2"):
+        load_deck(deck_file)
+
+
+def test_huge_counts_are_refused(tmp_path):
+    deck_file = tmp_path / "d.yaml"
+    deck_file.write_text("extends: poker\nname: d\ncards: [{name: A, text: x, count: 1000000000}]\n")
+    with pytest.raises(InputError, match="more than the 50,000"):
+        load_deck(deck_file)
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ("layout:\n  title: {colr: '#000000'}\n", "unknown key 'colr'"),
+    ("layout:\n  title: {colour: red}\n", "#1a2b3c"),
+    ("card: {size: huge}\n", "unknown card size"),
+    ("layout:\n  text: {text: '${nosuch}', field: null}\n", "no field 'nosuch'"),
+    ("layout:\n  pic: {type: image, x: 0, y: 0, w: 10, h: 10, src: ../../outside.png}\n", "outside the deck's folder"),
+    ("layout:\n  pic: {type: icon, x: 0, y: 0, w: 10, h: 10, icon: 'nope:1'}\n", "unknown icon"),
+    ("layout:\n  text: {size: 60, min_size: 59}\n", "does not fit"),
+])
+def test_broken_decks_give_clear_errors(tmp_path, body, fragment):
+    deck_file = tmp_path / "d.yaml"
+    deck_file.write_text(f"extends: poker\nname: d\n{body}cards: [{{name: A, text: 'a long enough text to matter'}}]\n")
+    with pytest.raises(InputError) as caught:
+        build(deck_file, tmp_path / "out")
+    assert fragment in str(caught.value)
+    assert str(deck_file) in str(caught.value)
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pdf"))
+
+
+def test_typo_error_names_the_line(tmp_path):
+    deck_file = tmp_path / "d.yaml"
+    deck_file.write_text("extends: poker\nname: d\nsheet:\n  papr: a4\ncards: [{name: A, text: b}]\n")
+    with pytest.raises(InputError) as caught:
+        load_deck(deck_file)
+    assert "line 4" in str(caught.value) and "sheet.papr" in str(caught.value)
+
+
+def test_print_shop_boxes(starter, tmp_path):
+    [pdf] = build(starter, tmp_path / "out", print_shop=True)
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 16  # 8 cards, front and back each
+    page = reader.pages[0]
+    trim, bleed, media = page.trimbox, page.bleedbox, page.mediabox
+    assert float(trim.width) == pytest.approx(63 * mm, abs=0.01) and float(trim.height) == pytest.approx(88 * mm, abs=0.01)
+    assert float(bleed.width) == pytest.approx(69 * mm, abs=0.01)  # default bleed 3 mm each side
+    assert float(media.width) > float(bleed.width)  # room for crop marks outside the bleed
+
+
+def test_print_shop_cmyk(starter, tmp_path):
+    text = starter.read_text(encoding="utf-8") + "print_shop: {bleed_mm: 2, cmyk: true}\n"
+    starter.write_text(text, encoding="utf-8")
+    [pdf] = build(starter, tmp_path / "out", print_shop=True)
+    page = PdfReader(pdf).pages[0]
+    assert float(page.bleedbox.width) == pytest.approx(67 * mm, abs=0.01)
+    reader = PdfReader(pdf)
+    streams = b"".join(x.get_object().get_data() for x in reader.pages[0]["/Resources"]["/XObject"].values())
+    assert b" k" in streams and b" rg" not in streams
+
+
+def test_fold_back_sits_mirrored_across_the_fold():
+    layout = SheetLayout(PAPERS["a4"], card_size("poker"), margin_mm=6)
+    half = fold_layout(layout)
+    assert half.columns == 1 and half.rows == 3
+    width, _ = layout.paper.size
+    front = half.front_slot(0)
+    back_x = width - front.x - front.width
+    assert back_x > width / 2 and front.right < width / 2
+    assert (width / 2 - front.right) == pytest.approx(back_x - width / 2)
+
+
+@pytest.mark.parametrize("mode", ["long-edge", "short-edge", "fold", "none"])
+def test_every_back_mode_builds(starter, tmp_path, mode):
+    [pdf] = build(starter, tmp_path / mode, duplex=DuplexMode(mode), back_offset_mm=(1.0, -0.5))
+    pages = len(PdfReader(pdf).pages)
+    assert pages == {"long-edge": 2, "short-edge": 2, "fold": 3, "none": 1}[mode]
+
+
+def test_schema_is_valid_and_accepts_the_starter(starter, cli):
+    import jsonschema
+
+    result = cli("schema")
+    assert result.returncode == 0
+    schema = json.loads(result.stdout)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    data = resolve_extends(load_yaml_file(starter), starter)
+    jsonschema.validate(json.loads(json.dumps(data)), schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**json.loads(json.dumps(data)), "colours": "x"}, schema)
+
+
+def test_cli_new_deck_then_build(cli, tmp_path):
+    result = cli("new", "deck", "hello", "--dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    result = cli("build", str(tmp_path / "hello.yaml"), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "hello-a4.pdf").exists()
+    assert_clean_error(cli("build", str(tmp_path / "missing.yaml")), "no such file")
+
+
+def test_preview_writes_pngs(cli, starter, tmp_path):
+    result = cli("preview", str(starter), "--out", str(tmp_path / "png"), "--dpi", "30")
+    assert result.returncode == 0, result.stderr
+    pictures = sorted((tmp_path / "png").glob("*.png"))
+    assert len(pictures) == 2 and pictures[0].read_bytes().startswith(b"\x89PNG")
+
+
+def test_calibration_sheet_and_saved_profile(cli, tmp_path, monkeypatch):
+    env_home = tmp_path / "config"
+    result = cli("calibrate", "--out", str(tmp_path))
+    assert result.returncode == 0 and len(PdfReader(result.stdout.strip()).pages) == 2
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(env_home))
+    from kkprint.calibrate import save_offset
+    from kkprint.printer import load_profile
+
+    save_offset([1.5, -0.5])
+    assert load_profile().offset_mm == (1.5, -0.5)
+    assert BuildOptions().sheet_options().back_offset_mm == (1.5, -0.5)
+    assert BuildOptions(back_offset_mm=(0.2, 0.0)).sheet_options().back_offset_mm == (0.2, 0.0)

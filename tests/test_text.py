@@ -1,0 +1,77 @@
+"""Text that fits its box, wraps Japanese by character, and carries icons on its baseline."""
+
+import pytest
+
+from kkprint.engine import text as text_module
+from kkprint.engine.fonts import prepare_fonts
+from kkprint.engine.text import ICON_DROP, ICON_SCALE, TextBox, draw_fitted, fit_text, tokenize
+from kkprint.errors import InputError
+
+FONTS = prepare_fonts(["王と枢機卿の決算チャートを印刷します。紋章"])
+
+
+class RecordingCanvas:
+    """Just enough of a canvas to see where strings land."""
+
+    def __init__(self):
+        self.strings = []
+
+    def setFont(self, name, size):
+        self.size = size
+
+    def drawString(self, x, y, text):
+        self.strings.append((x, y, text, self.size))
+
+
+def record(monkeypatch, text, size, box=TextBox(0, 0, 300, 100)):
+    icons = []
+    monkeypatch.setattr(text_module, "draw_icon", lambda c, name, x, y, s: icons.append((name, x, y, s)))
+    canvas = RecordingCanvas()
+    fitted = fit_text(text, FONTS.regular, box, size, size)
+    draw_fitted(canvas, fitted, FONTS.regular, box)
+    return canvas.strings, icons
+
+
+@pytest.mark.parametrize("size", [8, 16])
+def test_icon_sits_on_the_baseline_and_scales_with_the_font(monkeypatch, size):
+    strings, icons = record(monkeypatch, "Roll {die:5} now", size)
+    baseline = strings[0][1]
+    assert all(y == baseline for _, y, _, _ in strings)
+    [(name, x, y, icon_size)] = icons
+    assert name == "die:5"
+    assert icon_size == pytest.approx(size * ICON_SCALE)
+    assert y == pytest.approx(baseline - size * ICON_DROP)
+    before, after = strings[0], strings[1]
+    assert before[0] < x < after[0]  # between the words, in reading order
+
+
+def test_long_text_shrinks_to_fit():
+    box = TextBox(0, 0, 100, 30)
+    fitted = fit_text("a fairly long sentence that will need to wrap onto several lines", FONTS.regular, box, 14, 5)
+    assert fitted.size < 14
+    height = fitted.size + (len(fitted.lines) - 1) * fitted.size * fitted.leading
+    assert height <= 30 + 1e-6
+
+
+def test_text_that_cannot_fit_is_an_error():
+    with pytest.raises(InputError, match="does not fit"):
+        fit_text("word " * 200, FONTS.regular, TextBox(0, 0, 60, 20), 10, 8)
+
+
+def test_japanese_wraps_between_characters_and_keeps_punctuation():
+    fitted = fit_text("王と枢機卿の決算チャートを印刷します。", FONTS.regular, TextBox(0, 0, 60, 200), 10, 10)
+    lines = ["".join(a.text for a in line) for line in fitted.lines]
+    assert len(lines) > 1
+    assert not any(line.startswith("。") for line in lines)
+    assert "".join(lines) == "王と枢機卿の決算チャートを印刷します。"
+
+
+def test_literal_braces_and_unknown_icons():
+    assert [a.text for a in tokenize("{{x}}")] == ["{x}"]
+    with pytest.raises(InputError, match="unknown icon"):
+        tokenize("{nosuch:icon}")
+
+
+def test_hard_line_breaks():
+    fitted = fit_text("one\ntwo", FONTS.regular, TextBox(0, 0, 300, 100), 10, 10)
+    assert len(fitted.lines) == 2
