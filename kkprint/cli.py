@@ -271,12 +271,10 @@ def main() -> None:
         sys.exit(1)
     except SystemExit:
         raise
+    except typer.TyperException as err:  # usage errors: typer's own message, exit code 2
+        err.show()
+        sys.exit(getattr(err, "exit_code", 2))
     except Exception as err:  # noqa: BLE001 - last line of defence; the message is still one line
-        import click
-
-        if isinstance(err, click.exceptions.ClickException):
-            err.show()
-            sys.exit(err.exit_code)
         if os.environ.get("KKPRINT_DEBUG"):
             raise
         typer.echo(f"kkprint: internal error: {type(err).__name__}: {err} (set KKPRINT_DEBUG=1 for details)", err=True)

@@ -57,7 +57,8 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
             back_face, back_key = default_back, "back"
         if back_face is not None and back_key not in back_arts:
             back_arts[back_key] = back_face.art({}, f"deck-{back_key}", f"{back_key} layout")
-        art = front.art(card.fields, f"deck-front-{index}", where)
+        # a card printed more than once is stored once; a unique card is drawn in place
+        art = front.art(card.fields, f"deck-front-{index}" if card.count > 1 else None, where)
         prints.extend([CardPrint(art, back_arts.get(back_key) if back_face else None)] * card.count)
     return prints
 

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import os
 import tempfile
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
+
+# Compressed streams stay binary: ASCII85 would make every PDF a quarter larger and slower to write.
+rl_config.useA85 = 0
 
 ACTUAL_SIZE_NOTE = {
     "ja": "実寸（100%・拡大縮小なし）で印刷してください",
@@ -34,10 +39,20 @@ ENGINE_TEXTS = (*ACTUAL_SIZE_NOTE.values(), *BACK_PAGE_NOTE.values(), *TILE_NOTE
                 "50 mm long-edge short-edge — / ×")
 
 
+_DOCUMENTS: "weakref.WeakKeyDictionary[Canvas, Document]" = weakref.WeakKeyDictionary()
+
+
+def document_of(canvas: Canvas) -> "Document | None":
+    """The open document a canvas belongs to, so deep drawing code (icons inside a line of text)
+    can reuse forms without every caller passing the document along."""
+    return _DOCUMENTS.get(canvas)
+
+
 class Document:
     """One open PDF: the canvas plus the reusable forms (XObjects) defined in it so far."""
 
     def __init__(self, canvas: Canvas, paper: Paper, fonts: FontSet, lang: str):
+        _DOCUMENTS[canvas] = self
         self.canvas = canvas
         self.paper = paper
         self.fonts = fonts
@@ -53,10 +68,10 @@ class Document:
         """
         if key not in self._forms:
             name = f"KKForm{len(self._forms) + 1}"
+            self._forms[key] = name  # reserved first: drawing it may define other forms inside
             self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
             draw(self.canvas, width, height)
             self.canvas.endForm()
-            self._forms[key] = name
         return self._forms[key]
 
     def draw_form(self, name: str, x: float, y: float) -> None:

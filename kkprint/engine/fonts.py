@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import metadata
 from importlib.resources import files
+from pathlib import Path
 from typing import Iterable
 
 from fontTools import subset as ft_subset
@@ -29,6 +32,8 @@ FACES = {
     "regular": ("noto_cjk_sans_jp_regular", "NotoSansCJKjp-Regular.otf"),
     "bold": ("noto_cjk_sans_jp_bold", "NotoSansCJKjp-Bold.otf"),
 }
+
+CONVERTER_VERSION = 2  # bump when the conversion below changes its output
 
 # Always available so labels, numbers and punctuation never depend on what the data happens to hold.
 BASE_CHARACTERS = (
@@ -85,14 +90,55 @@ def _to_truetype(font: FTFont) -> None:
     font.sfntVersion = "\x00\x01\x00\x00"
 
 
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kkprint" / "fonts"
+
+
+def _cache_key(face: str, characters: str) -> str:
+    """Same font, same fontTools, same characters → same bytes; the key says all three."""
+    import fontTools
+
+    package, _ = FACES[face]
+    try:
+        font_version = metadata.version(package.replace("_", "-"))
+    except metadata.PackageNotFoundError:
+        font_version = "unknown"
+    material = f"{face}|{font_version}|{fontTools.version}|{CONVERTER_VERSION}|{characters}"
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()[:32]
+
+
 @lru_cache(maxsize=8)
 def _truetype_subset(face: str, characters: str) -> bytes:
+    """The TrueType subset for ``characters``, from the on-disk cache when a build made it before.
+
+    Converting CFF outlines costs most of a small build; the cache makes every build after the
+    first skip it. A cache that cannot be read or written is simply not used.
+    """
+    cached = _cache_dir() / f"{_cache_key(face, characters)}.ttf"
+    try:
+        return cached.read_bytes()
+    except OSError:
+        pass
+    data = _make_subset(face, characters)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        temp = cached.with_suffix(f".{os.getpid()}.part")
+        temp.write_bytes(data)
+        os.replace(temp, cached)
+    except OSError:
+        pass
+    return data
+
+
+def _make_subset(face: str, characters: str) -> bytes:
     options = ft_subset.Options()
     options.layout_features = []
     options.hinting = False
-    options.desubroutinize = True
+    options.desubroutinize = False  # the outlines are redrawn as TrueType anyway
     options.notdef_outline = True
     options.name_IDs = ["*"]
+    options.drop_tables += ["GSUB", "GPOS", "GDEF", "VORG", "BASE", "JSTF", "vhea", "vmtx"]
     font = FTFont(str(_font_path(face)), lazy=True)
     subsetter = ft_subset.Subsetter(options)
     subsetter.populate(text=characters)
@@ -155,14 +201,17 @@ def collect_strings(value, out: set[str]) -> set[str]:
 
 @lru_cache(maxsize=8)
 def _register(characters: str) -> FontSet:
+    """Register both faces for ``characters``; the set records what both can really draw."""
     digest = hashlib.sha1(characters.encode("utf-8")).hexdigest()[:10]
-    names = {}
+    names, drawable = {}, set(characters)
     for face in FACES:
         name = f"KKSans-{face}-{digest}"
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(TTFont(name, io.BytesIO(_truetype_subset(face, characters))))
         names[face] = name
-    return FontSet(regular=names["regular"], bold=names["bold"], characters=frozenset(characters))
+        glyphs = pdfmetrics.getFont(name).face.charToGlyph
+        drawable &= {c for c in characters if ord(c) in glyphs}
+    return FontSet(regular=names["regular"], bold=names["bold"], characters=frozenset(drawable))
 
 
 def prepare_fonts(texts: Iterable[str]) -> FontSet:
@@ -174,8 +223,9 @@ def prepare_fonts(texts: Iterable[str]) -> FontSet:
     for text in texts:
         wanted.update(text)
     wanted -= _IGNORED
-    missing = [c for c in wanted if ord(c) not in _cmap("regular") or ord(c) not in _cmap("bold")]
+    fonts = _register("".join(sorted(wanted)))
+    missing = sorted(c for c in wanted if c not in fonts.characters)
     if missing:
-        listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in sorted(missing)[:10])
+        listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:10])
         raise InputError(f"the bundled Noto Sans CJK JP font cannot draw {listed}")
-    return _register("".join(sorted(wanted)))
+    return fonts

@@ -34,10 +34,23 @@ def has_icon(name: str) -> bool:
     return name in _ICONS
 
 
+FORM_UNIT = 100.0  # icons are stored once, at this size, and scaled where they are placed
+
+
 def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float) -> None:
+    """Draw icon ``name`` in a ``size`` square at (x, y); inside a document it is a shared form."""
+    from kkprint.engine.document import document_of
+
+    draw = get_icon(name)
     canvas.saveState()
     canvas.translate(x, y)
-    get_icon(name)(canvas, size)
+    document = document_of(canvas)
+    if document is None:
+        draw(canvas, size)
+    else:
+        form = document.use_form(f"icon:{name}", FORM_UNIT, FORM_UNIT, lambda c, w, h: draw(c, FORM_UNIT))
+        canvas.scale(size / FORM_UNIT, size / FORM_UNIT)
+        canvas.doForm(form)
     canvas.restoreState()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -21,6 +22,7 @@ from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, loa
 
 TIER_COLOURS = {None: "#8b5a2b", "I": "#4f7f52", "II": "#2f6fa8", "III": "#7d4fa0", "IV": "#b03a3a", "V": "#c9a227"}
 SUMMARY_CARD = CardSize(95, 130, corner_mm=3)
+ONLY_ICONS = re.compile(r"(\{[a-z0-9:]+\}\s*)+")  # conditions drawn purely as dice get large dice
 
 
 def _marked_die(mark: str):
@@ -78,7 +80,7 @@ def character_front(game: CourtGame, character: Character, lang: str, fonts: Fon
         draw_text(c, game.label("condition", lang), fonts.bold, TextBox(4 * mm, h - band - 7 * mm, w - 8 * mm, 4 * mm, "left", "middle"), label_size, 6)
         c.setFillColorRGB(0.1, 0.1, 0.1)
         draw_text(c, character.shows(lang), fonts.regular, TextBox(4 * mm, h - band - 26 * mm, w - 8 * mm, 18 * mm, "center", "middle"),
-                  24 if character.shows(lang).startswith("{") else 15, 6)
+                  24 if ONLY_ICONS.fullmatch(character.shows(lang)) else 14, 6)
         c.setStrokeColor(lighten(tint, 0.5))
         c.setLineWidth(0.6)
         c.line(4 * mm, h - band - 28 * mm, w - 4 * mm, h - band - 28 * mm)
