@@ -27,7 +27,18 @@ class LineDict(dict):
 
 
 class _LineLoader(yaml.SafeLoader):
-    """SafeLoader whose mappings become :class:`LineDict` carrying their line numbers."""
+    """SafeLoader whose mappings become :class:`LineDict` carrying their line numbers.
+
+    Aliases (``*name``) are refused: a few lines of nested aliases expand to billions of
+    nodes for any code that walks the data, and no kkprint file needs them.
+    """
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise InputError("YAML aliases (*name) are not supported; write the value out",
+                             place=f"line {mark.line + 1}")
+        return super().compose_node(parent, index)
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:

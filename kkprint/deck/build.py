@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
 from kkprint.build import BuildOptions, Target
 from kkprint.deck.load import Deck, load_deck, select
@@ -31,21 +32,23 @@ def deck_card_size(deck: Deck) -> CardSize:
 
 def deck_texts(deck: Deck) -> set[str]:
     strings = collect_strings(deck.spec.model_dump(exclude={"cards"}), set())
-    for card in deck.cards:
+    for card in deck.iter_cards():
         strings.update(card.fields.values())
     return strings
 
 
-def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: float) -> list[CardPrint]:
-    """Every copy of every card, fronts and backs as shared art: a design used twice is stored once."""
+def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: float) -> Iterator[CardPrint]:
+    """Every copy of every card, fronts and backs as shared art: a design used twice is stored once.
+
+    A generator: the art of a card exists only while its sheet is drawn, so memory stays flat
+    however long the deck."""
     front = Face(painter, doc, deck.spec.layout, "front", width, height)
     backs = {name: Face(painter, doc, layout, f"back-{name}", width, height) for name, layout in deck.spec.backs.items()}
     default_back = Face(painter, doc, deck.spec.back, "back", width, height) if deck.spec.back else None
     for face in [front, *backs.values(), *([default_back] if default_back else [])]:
         face.define_shared()
-    prints = []
     back_arts = {}
-    for index, card in enumerate(deck.cards):
+    for index, card in enumerate(deck.iter_cards()):
         where = card.origin
         chosen = card.fields.get("back")
         if chosen and chosen in backs:
@@ -59,8 +62,9 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
             back_arts[back_key] = back_face.art({}, f"deck-{back_key}", f"{back_key} layout")
         # a card printed more than once is stored once; a unique card is drawn in place
         art = front.art(card.fields, f"deck-front-{index}" if card.count > 1 else None, where)
-        prints.extend([CardPrint(art, back_arts.get(back_key) if back_face else None)] * card.count)
-    return prints
+        item = CardPrint(art, back_arts.get(back_key) if back_face else None)
+        for _ in range(card.count):
+            yield item
 
 
 def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:

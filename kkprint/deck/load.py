@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from kkprint.deck.model import DeckFile
 from kkprint.errors import InputError
@@ -29,15 +29,33 @@ class CardData:
 
 @dataclass(frozen=True)
 class Deck:
+    """A loaded deck. Its cards are read again from the CSV each time they are walked, so a deck
+    of ten thousand cards is never held in memory all at once."""
+
     spec: DeckFile
-    cards: list[CardData]
+    inline: tuple[CardData, ...]
+    csv_path: Path | None
     folder: Path
     source: str
     allow_outside: bool = False
+    chosen: tuple[CardData, ...] | None = None  # set by --only
+
+    def iter_cards(self) -> Iterator[CardData]:
+        if self.chosen is not None:
+            yield from self.chosen
+            return
+        yield from self.inline
+        if self.csv_path is not None:
+            yield from _csv_cards(self.csv_path)
+
+    @property
+    def cards(self) -> list[CardData]:
+        """All distinct cards as a list (for --only and inspection; builds walk iter_cards)."""
+        return list(self.iter_cards())
 
     @property
     def total(self) -> int:
-        return sum(card.count for card in self.cards)
+        return sum(card.count for card in self.iter_cards())
 
     def resolve(self, name: str, what: str, place: str) -> Path:
         """A file the deck names, which must stay inside the deck's folder unless allowed."""
@@ -112,16 +130,20 @@ def _count(value: Any, source: str, place: str) -> int:
     return number
 
 
-def _csv_cards(deck_folder: Path, name: str, source: str, allow_outside: bool) -> list[CardData]:
+def _csv_path(deck_folder: Path, name: str, source: str, allow_outside: bool) -> Path:
     path = (deck_folder / name).resolve()
     if not allow_outside and not path.is_relative_to(deck_folder.resolve()):
         raise InputError(f"CSV file {name!r} is outside the deck's folder (use --allow-outside to permit)",
                          source=source, place="csv")
+    return path
+
+
+def _csv_cards(path: Path) -> Iterator[CardData]:
+    """The CSV's cards, one at a time: a column per field, ``count`` for copies."""
     text = read_text(path)
     reader = csv.DictReader(io.StringIO(text))
     if not reader.fieldnames:
         raise InputError("the CSV file has no header row", source=str(path))
-    cards = []
     for row_number, row in enumerate(reader, start=2):
         if None in row:
             raise InputError("this row has more cells than the header", source=str(path), place=f"row {row_number}")
@@ -129,8 +151,7 @@ def _csv_cards(deck_folder: Path, name: str, source: str, allow_outside: bool) -
         if not any(fields.values()):
             continue
         count = _count(fields.pop("count", "1"), str(path), f"row {row_number}, count")
-        cards.append(CardData(fields, count, f"{path.name} row {row_number}"))
-    return cards
+        yield CardData(fields, count, f"{path.name} row {row_number}")
 
 
 def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
@@ -147,12 +168,16 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
             line = raw_cards[index].line
         place = f"cards[{index}]" + (f" (line {line})" if line else "")
         cards.append(CardData(fields, _count(entry.get("count", 1), source, place), place))
-    if spec.csv:
-        cards.extend(_csv_cards(path.parent, spec.csv, source, allow_outside))
-    deck = Deck(spec, cards, path.parent, source, allow_outside)
-    if deck.total > MAX_CARDS:
-        raise InputError(f"the deck asks for {deck.total:,} cards; at most {MAX_CARDS:,} are printed", source=source)
-    if deck.total == 0:
+    csv_path = _csv_path(path.parent, spec.csv, source, allow_outside) if spec.csv else None
+    deck = Deck(spec, tuple(cards), csv_path, path.parent, source, allow_outside)
+    total = 0
+    for card in deck.iter_cards():  # one pass that checks every row and the total
+        total += card.count
+        if total > MAX_CARDS:
+            break
+    if total > MAX_CARDS:
+        raise InputError(f"the deck asks for more than {MAX_CARDS:,} cards, the most that are printed", source=source)
+    if total == 0:
         raise InputError("the deck has no cards (add cards: or csv:)", source=source)
     return deck
 
@@ -162,17 +187,18 @@ def select(deck: Deck, only: str | None) -> Deck:
     ranges, comma-separated (``1-3,Knight``)."""
     if not only:
         return deck
+    cards = deck.cards
     chosen: list[CardData] = []
     for part in (p.strip() for p in only.split(",") if p.strip()):
         if part.replace("-", "").isdigit() and not part.startswith("-"):
             first, _, last = part.partition("-")
             start, stop = int(first), int(last or first)
-            if not 1 <= start <= stop <= len(deck.cards):
-                raise InputError(f"--only {part}: the deck has cards 1–{len(deck.cards)}", source="--only")
-            picked = deck.cards[start - 1:stop]
+            if not 1 <= start <= stop <= len(cards):
+                raise InputError(f"--only {part}: the deck has cards 1–{len(cards)}", source="--only")
+            picked = cards[start - 1:stop]
         else:
-            picked = [c for c in deck.cards if c.fields.get("name") == part]
+            picked = [c for c in cards if c.fields.get("name") == part]
             if not picked:
                 raise InputError(f"--only: no card is named {part!r}", source="--only")
         chosen.extend(c for c in picked if c not in chosen)
-    return Deck(deck.spec, chosen, deck.folder, deck.source, deck.allow_outside)
+    return replace(deck, chosen=tuple(chosen))

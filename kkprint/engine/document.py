@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -121,6 +122,29 @@ class Document:
     def end_page(self) -> None:
         self.canvas.showPage()
         self.pages += 1
+        _compress_last_page(self.canvas)
+
+
+def _compress_last_page(canvas: Canvas) -> None:
+    """Compress the finished page's content now instead of when the file is saved.
+
+    ReportLab keeps every page's content as uncompressed text until ``save()``, so memory grows
+    with every page of a big deck. The stream is encoded exactly as ReportLab would encode it
+    at save time (same filter, same bytes); only the moment changes. If ReportLab's internals
+    ever differ from what this expects, the page is simply left for ReportLab to handle.
+    """
+    pages = getattr(getattr(canvas._doc, "Pages", None), "pages", None)
+    if not pages:
+        return
+    page = pages[-1]
+    if getattr(page, "Contents", None) or not getattr(page, "stream", None) or not getattr(page, "compression", 0):
+        return
+    stream = pdfdoc.PDFStream()
+    stream.content = pdfdoc.PDFZCompress.encode(page.stream)
+    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+    stream.__Comment__ = "page stream"
+    page.Contents = stream
+    page.stream = None
 
 
 @contextmanager

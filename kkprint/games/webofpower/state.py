@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from kkprint.errors import InputError
@@ -47,6 +48,8 @@ def score_trump_map(data: Any, source: str, game: TrumpMap) -> Result:
                          source=source, place=place)
     owners: list[list[int | None]] = []
     for r, row in enumerate(rows):
+        if isinstance(row, str):
+            row = unicodedata.normalize("NFKC", row).replace(" ", "")  # full-width digits, spaces for readability
         if not isinstance(row, str) or len(row) != grid.width:
             raise InputError(f"row {r + 1} must be a string of {grid.width} squares, got {row!r}", source=source, place=place)
         owners.append([])

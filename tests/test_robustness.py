@@ -1,0 +1,155 @@
+"""Hostile and broken input: every command answers exit 2 and one line, never a traceback,
+never runs code, never writes outside the output folder, never leaves a half-written PDF."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import ROOT
+from kkprint.cli import main
+
+CORPUS = Path(__file__).parent / "corpus"
+COMMANDS = {
+    "kardinal": ["scorer", "kardinal"],
+    "webofpower": ["scorer", "webofpower"],
+    "webofpower-board": ["scorer", "webofpower-board"],
+    "court": ["scorer", "court"],
+    "culdcept": ["scorer", "culdcept"],
+    "deck": ["build"],
+}
+
+
+def run(args, capsys, monkeypatch, stdin=""):
+    """The CLI in this process (fast enough to run the whole corpus)."""
+    import io
+
+    monkeypatch.setattr(sys, "argv", ["kkprint", *args])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = 0
+    try:
+        main()
+    except SystemExit as exit_:
+        code = exit_.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code, out, err, *fragments):
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in err and out == ""
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+def corpus_cases():
+    for folder in sorted(CORPUS.iterdir()):
+        for path in sorted(folder.glob("*.yaml")):
+            yield pytest.param(folder.name, path, id=f"{folder.name}/{path.stem}")
+
+
+@pytest.mark.parametrize("command,path", list(corpus_cases()))
+def test_corpus(command, path, capsys, monkeypatch, tmp_path):
+    expected = path.read_text(encoding="utf-8").splitlines()[0].removeprefix("# expect:").strip()
+    args = [*COMMANDS[command], str(path)] + (["--out", str(tmp_path)] if command == "deck" else [])
+    code, out, err = run(args, capsys, monkeypatch)
+    assert_one_line_error(code, out, err, str(path), expected)
+    assert not list(tmp_path.iterdir())
+
+
+GENERATED = {
+    "empty": (b"", "is empty"),
+    "only-comment": (b"# nothing\n", "is empty"),
+    "binary": (bytes(range(256)) * 4, "binary"),
+    "latin1": ("players: [Jos\xe9]".encode("latin-1"), "not UTF-8"),
+    "control": (b"players: [A\x1b[31m, B, C]\n", "control character"),
+    "number": (b"42\n", "must be a mapping"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("case", sorted(GENERATED))
+def test_generated_garbage(command, case, capsys, monkeypatch, tmp_path):
+    content, expected = GENERATED[case]
+    if command == "deck" and case == "number":
+        expected = "a deck file is a mapping"
+    path = tmp_path / f"{case}.yaml"
+    path.write_bytes(content)
+    out_dir = tmp_path / "out"
+    args = [*COMMANDS[command], str(path)] + (["--out", str(out_dir)] if command == "deck" else [])
+    code, out, err = run(args, capsys, monkeypatch)
+    assert_one_line_error(code, out, err, expected)
+    assert not out_dir.exists()
+
+
+def test_fifty_megabytes_is_refused_without_reading_it(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "huge.yaml"
+    with open(path, "wb") as handle:
+        handle.truncate(50 * 1024 * 1024)
+    code, out, err = run(["scorer", "kardinal", str(path)], capsys, monkeypatch)
+    assert_one_line_error(code, out, err, "52,428,800 bytes")
+
+
+def test_full_width_digits_are_accepted_everywhere(capsys, monkeypatch, tmp_path):
+    tally = tmp_path / "t.yaml"
+    tally.write_text("players:\n  - {name: A, lands: {France: {cards: '５', arms: '３'}}, ships: '０'}\n"
+                     "  - {name: B}\n  - {name: C}\n", encoding="utf-8")
+    code, out, err = run(["scorer", "kardinal", str(tally), "--json"], capsys, monkeypatch)
+    assert code == 0, err
+    code, out, err = run(["court", "eligible", "６", "６", "３", "--json"], capsys, monkeypatch)
+    assert code == 0 and '"dice": [\n    6,\n    6,\n    3\n  ]' in out
+
+
+def test_usage_errors_are_one_line_too(capsys, monkeypatch):
+    code, out, err = run(["scorer", "kardinal", "a.yaml", "--nonsense"], capsys, monkeypatch)
+    assert code == 2 and "Traceback" not in err and "nonsense" in err
+
+
+def test_deck_output_name_cannot_escape(capsys, monkeypatch, tmp_path):
+    deck = tmp_path / "decks" / "evil.yaml"
+    deck.parent.mkdir()
+    deck.write_text("extends: poker\nname: ../../../escaped\ncards: [{name: A, text: b}]\n", encoding="utf-8")
+    out_dir = tmp_path / "out"
+    code, out, err = run(["build", str(deck), "--out", str(out_dir)], capsys, monkeypatch)
+    assert code == 0, err
+    written = Path(out.strip())
+    assert written.parent == out_dir.resolve() and written.exists()
+    assert not list(tmp_path.glob("escaped*")) and not list(tmp_path.parent.glob("escaped*"))
+
+
+def test_outside_files_need_the_flag(capsys, monkeypatch, tmp_path):
+    (tmp_path / "shared.csv").write_text("name,text\nA,b\n", encoding="utf-8")
+    deck = tmp_path / "decks" / "d.yaml"
+    deck.parent.mkdir()
+    deck.write_text("extends: poker\nname: d\ncsv: ../shared.csv\n", encoding="utf-8")
+    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "o")], capsys, monkeypatch)
+    assert_one_line_error(code, out, err, "outside the deck's folder")
+    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "o"), "--allow-outside"], capsys, monkeypatch)
+    assert code == 0, err
+
+
+def test_killed_build_leaves_old_or_new_pdf_never_a_broken_one(tmp_path):
+    out = tmp_path / "out"
+    first = subprocess.run([sys.executable, "-m", "kkprint", "build", "kardinal", "--out", str(out)],
+                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert first.returncode == 0, first.stderr
+    old = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
+    for delay in (0.3, 0.6, 0.9, 1.2):
+        process = subprocess.Popen([sys.executable, "-m", "kkprint", "build", "kardinal", "--lang", "en",
+                                    "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        for path in out.glob("*.pdf"):
+            data = path.read_bytes()
+            assert data.rstrip().endswith(b"%%EOF"), path.name
+            if path.name in old:
+                assert data == old[path.name]
+            PdfReader(path)  # parses
