@@ -132,12 +132,14 @@ def scorer_kardinal(
     sheet: Optional[Path] = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
     lang: str = typer.Option("ja", "--lang", help="Language of labels: ja or en."),
     paper: str = typer.Option("a4", "--paper", help="Paper of the sheet: a4 or letter."),
+    deck: Optional[Path] = typer.Option(None, "--deck", help="Another K&K definition (e.g. a corrected copy of "
+                                                              "data/kardinal/game.yaml); its cards set the limits."),
 ) -> None:
     """Kardinal & König final scores, laid out like the 決算チャート."""
     from kkprint.games.kardinal import prompt, report, service
-    from kkprint.games.kardinal.model import load_game
+    from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
 
-    game = load_game()
+    game = load_game(deck or DEFAULT_PATH)
     if tally is None:
         data = _prompt_tally(game, prompt, report, service, lang)
         source = "<prompt>"

@@ -183,3 +183,43 @@ def test_board_validation(change, fragment):
     with pytest.raises(InputError) as caught:
         score_board(data, "t", load_board())
     assert fragment in str(caught.value)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_map_squares_are_big_enough_to_mark(trump, paper):
+    from reportlab.lib.units import mm
+
+    from kkprint.engine.geometry import PAPERS
+    from kkprint.games.webofpower.components import cardinal_boxes, square_size
+
+    width, height = PAPERS[paper].landscape().size
+    square = square_size(trump, width, height)
+    assert square >= 12 * mm
+    boxes = cardinal_boxes(trump.map, square)
+    for side in ("top", "bottom"):
+        placed = sorted((b.x, b.x + b.width) for b in boxes if b.side == side)
+        assert all(a[1] <= b[0] for a, b in zip(placed, placed[1:])), "cardinal boxes overlap"
+        assert all(0 <= left and right <= trump.map.width * square + 1e-6 for left, right in placed)
+
+
+def test_map_pdf_draws_a_custom_grid(tmp_path):
+    from kkprint.build import BuildOptions
+    from kkprint.engine.document import ENGINE_TEXTS, open_pdf
+    from kkprint.engine.fonts import collect_strings, prepare_fonts
+    from kkprint.games.webofpower.components import draw_trump_map
+    from kkprint.games.webofpower.model import TrumpMap
+    from pypdf import PdfReader
+
+    base = load_map().model_dump()
+    base["grid"] = ["AABBB", "ACCDB", "CCDDD"]
+    base["territories"] = {k: v for k, v in base["territories"].items() if k in "ABCD"}
+    game = TrumpMap.model_validate(base)
+    fonts = prepare_fonts([*ENGINE_TEXTS, *collect_strings(base, set()), *map(str, range(1, 20))])
+    path = tmp_path / "map.pdf"
+    options = BuildOptions()
+    with open_pdf(path, options.paper.landscape(), fonts, title="t", lang="en") as doc:
+        draw_trump_map(doc, game)
+        doc.end_page()
+    text = PdfReader(path).pages[0].extract_text()
+    for number in range(1, len(game.map.alliances) + 1):
+        assert str(number) in text

@@ -74,14 +74,25 @@ def cardinal_boxes(grid: GridMap, square: float) -> list[CardinalBox]:
     return boxes
 
 
+def square_size(game: TrumpMap, page_w: float, page_h: float) -> float:
+    """The side of a map square: as large as the page allows, at most 18 mm."""
+    grid = game.map
+    extra_rows = any(box.side == "extra" for box in cardinal_boxes(grid, 17 * mm))
+    free_h = page_h - 18 * mm - 2 * BAND - _table_height(game) - 16 * mm - (BAND if extra_rows else 0)
+    return min(18 * mm, (page_w - 24 * mm) / grid.width, free_h / grid.height)
+
+
+def _table_height(game: TrumpMap) -> float:
+    return 8 * mm * (1 + game.players) + 6 * mm
+
+
 def draw_trump_map(doc: Document, game: TrumpMap) -> None:
     c, fonts, lang = doc.canvas, doc.fonts, doc.lang
     page_w, page_h = doc.paper.size
     grid = game.map
     extra_rows = any(box.side == "extra" for box in cardinal_boxes(grid, 17 * mm))
-    table_h = 8 * mm * (1 + game.players) + 6 * mm
-    free_h = page_h - 18 * mm - 2 * BAND - table_h - 16 * mm - (BAND if extra_rows else 0)
-    square = min(18 * mm, (page_w - 24 * mm) / grid.width, free_h / grid.height)
+    table_h = _table_height(game)
+    square = square_size(game, page_w, page_h)
     map_w, map_h = grid.width * square, grid.height * square
     left = (page_w - map_w) / 2
     title_y = page_h - 14 * mm
@@ -160,10 +171,12 @@ def draw_trump_map(doc: Document, game: TrumpMap) -> None:
         _draw_cardinal_box(c, fonts, game, box, left + box.x, y, BAND - 3 * mm, lang)
     # the score table at the foot
     table_top = map_bottom - BAND - (BAND if extra_rows else 0) - 3 * mm
-    _score_table(c, fonts, game, left, table_top, map_w, lang)
+    table_w = min(max(map_w, 200 * mm), page_w - 24 * mm)  # a small map still gets a usable table
+    table_left = (page_w - table_w) / 2
+    _score_table(c, fonts, game, table_left, table_top, table_w, lang)
     c.setFillColorRGB(0.3, 0.3, 0.3)
     draw_text(c, game.label("legend", lang), fonts.regular,
-              TextBox(left, table_top - table_h - 8 * mm, map_w, 6 * mm, "left", "top"), 7, 5)
+              TextBox(table_left, table_top - table_h - 8 * mm, table_w, 6 * mm, "left", "top"), 7, 5)
 
 
 def _draw_cardinal_box(c: Canvas, fonts: FontSet, game: TrumpMap, box: CardinalBox, x: float, y: float,
