@@ -11,7 +11,6 @@ from kkprint.errors import InputError
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("KKPRINT_DATA", PROJECT_ROOT / "data"))
 TEMPLATES_DIR = PROJECT_ROOT / "templates"
-DEFAULT_OUTPUT = Path("output")
 
 _UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
 

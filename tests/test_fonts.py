@@ -1,6 +1,6 @@
 import pytest
 
-from kkprint.engine.fonts import ensure_drawable, missing_characters, prepare_fonts
+from kkprint.engine.fonts import ensure_drawable, prepare_fonts
 from kkprint.errors import InputError
 
 
@@ -12,7 +12,6 @@ def test_prepared_characters_draw_and_others_are_refused():
 
 
 def test_a_character_the_font_lacks_is_an_error():
-    assert missing_characters("A\U0001F600") == ["\U0001F600"]
     with pytest.raises(InputError, match="cannot draw"):
         prepare_fonts(["smile \U0001F600"])
 

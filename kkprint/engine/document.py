@@ -174,3 +174,14 @@ def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str)
     finally:
         if os.path.exists(temp_name):
             os.unlink(temp_name)
+
+
+def write_sheet(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str,
+                draw: Callable[[Document], None]) -> Path:
+    """A one-page PDF (a chart, a score pad, a reference): ``draw`` fills the page, the margin
+    note is added, the file is written atomically."""
+    with open_pdf(path, paper, fonts, title=title, lang=lang) as doc:
+        draw(doc)
+        doc.margin_note("bottom")
+        doc.end_page()
+    return path

@@ -49,12 +49,6 @@ def _font_path(face: str):
     return files(package) / filename
 
 
-@lru_cache(maxsize=2)
-def _cmap(face: str) -> dict[int, str]:
-    font = FTFont(str(_font_path(face)), lazy=True)
-    return dict(font.getBestCmap())
-
-
 def _to_truetype(font: FTFont) -> None:
     """Replace the CFF outlines of ``font`` by quadratic TrueType outlines, in place."""
     order = font.getGlyphOrder()
@@ -154,12 +148,6 @@ def _make_subset(face: str, characters: str) -> bytes:
     out = io.BytesIO()
     font.save(out)
     return out.getvalue()
-
-
-def missing_characters(text: str, face: str = "regular") -> list[str]:
-    """Characters of ``text`` the bundled font has no glyph for (so they could never print)."""
-    cmap = _cmap(face)
-    return sorted({c for c in text if c not in _IGNORED and ord(c) not in cmap})
 
 
 @dataclass(frozen=True)

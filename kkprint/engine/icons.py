@@ -66,15 +66,20 @@ PIP_LAYOUT = {
 }
 
 
+def die_body(c: Canvas, size: float) -> None:
+    """The rounded square of a die, outlined; leaves the fill black for what goes on its face."""
+    c.setLineWidth(max(0.4, size * 0.06))
+    c.setStrokeGray(0)
+    c.setFillGray(1)
+    c.roundRect(size * 0.04, size * 0.04, size * 0.92, size * 0.92, size * 0.18, stroke=1, fill=1)
+    c.setFillGray(0)
+
+
 def die_face(value: int | None) -> IconDraw:
     """A die showing ``value`` pips; ``None`` draws a blank die (any value)."""
 
     def draw(c: Canvas, size: float) -> None:
-        c.setLineWidth(max(0.4, size * 0.06))
-        c.setStrokeGray(0)
-        c.setFillGray(1)
-        c.roundRect(size * 0.04, size * 0.04, size * 0.92, size * 0.92, size * 0.18, stroke=1, fill=1)
-        c.setFillGray(0)
+        die_body(c, size)
         for px, py in PIP_LAYOUT.get(value or 0, []):
             c.circle(size * px, size * py, size * 0.085, stroke=0, fill=1)
 

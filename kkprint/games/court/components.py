@@ -15,7 +15,7 @@ from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import CardSize, DuplexMode, SheetLayout, card_size
-from kkprint.engine.icons import draw_icon, register_icon, star_path
+from kkprint.engine.icons import die_body, draw_icon, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
@@ -29,11 +29,7 @@ def _marked_die(mark: str):
     """A die whose face carries a shape instead of pips: equal shapes mean equal values."""
 
     def draw(c: Canvas, s: float) -> None:
-        c.setLineWidth(max(0.4, s * 0.06))
-        c.setStrokeGray(0)
-        c.setFillGray(1)
-        c.roundRect(s * 0.04, s * 0.04, s * 0.92, s * 0.92, s * 0.18, stroke=1, fill=1)
-        c.setFillGray(0)
+        die_body(c, s)
         if mark == "star":
             c.drawPath(star_path(c, s / 2, s * 0.48, s * 0.32, s * 0.14), stroke=0, fill=1)
         elif mark == "ring":

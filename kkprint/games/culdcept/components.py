@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.build import BuildOptions, Target, register
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, print_cards
 from kkprint.engine.colour import colour, lighten
-from kkprint.engine.document import Document, open_pdf
+from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import PAPERS, DuplexMode, SheetLayout, card_size
 from kkprint.engine.table import Cell, draw_table
@@ -183,12 +183,8 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
         print_cards(doc, SheetLayout(options.paper, card_size("tarot"), margin_mm=6),
                     [CardPrint(reference_card(game, lang, fonts))] * game.max_players, SheetOptions(duplex=DuplexMode.NONE))
     written.append(path)
-    path = options.path("culdcept-record")
-    with open_pdf(path, options.paper, fonts, title=game.label("record", lang), lang=lang) as doc:
-        draw_record(doc, game)
-        doc.margin_note("bottom")
-        doc.end_page()
-    written.append(path)
+    written.append(write_sheet(options.path("culdcept-record"), options.paper, fonts, title=game.label("record", lang),
+                               lang=lang, draw=lambda doc: draw_record(doc, game)))
     return written
 
 

@@ -45,8 +45,8 @@ class Play:
         return "+".join(self.cards)
 
 
-def play(cards: Sequence[str] | str) -> Play:
-    """A legal single card or support: two cards from A–10 whose sum is at most 11."""
+def play(cards: Sequence[str] | str, support_limit: int = SUPPORT_LIMIT) -> Play:
+    """A legal single card or support: two cards from A–10 whose sum is at most the limit (11)."""
     items = [cards] if isinstance(cards, str) else list(cards)
     if len(items) == 1 and isinstance(items[0], str) and "+" in items[0]:
         items = items[0].split("+")
@@ -58,8 +58,8 @@ def play(cards: Sequence[str] | str) -> Play:
     if len(ranks) == 2:
         if any(RANKS[r] > 10 for r in ranks):
             raise RuleError(f"support {'+'.join(ranks)}: only A–10 may support")
-        if sum(RANKS[r] for r in ranks) > SUPPORT_LIMIT:
-            raise RuleError(f"support {'+'.join(ranks)} sums to {sum(RANKS[r] for r in ranks)}, over {SUPPORT_LIMIT}")
+        if sum(RANKS[r] for r in ranks) > support_limit:
+            raise RuleError(f"support {'+'.join(ranks)} sums to {sum(RANKS[r] for r in ranks)}, over {support_limit}")
     return Play(ranks)
 
 

@@ -59,7 +59,7 @@ def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], 
         if not isinstance(raw, list):
             raise InputError(f"cards must be a rank or a list of ranks, not {raw!r}", source=source, place=place)
         try:
-            on_square = play([str(c) for c in raw])
+            on_square = play([str(c) for c in raw], game.support_limit)
         except RuleError as err:
             raise InputError(str(err), source=source, place=place) from None
         if owner is None and len(on_square.cards) > 1:

@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.build import BuildOptions, Target, register
 from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, is_light, lighten
-from kkprint.engine.document import Document, open_pdf
+from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import DuplexMode, SheetLayout, card_size
 from kkprint.engine.icons import draw_icon, has_icon
@@ -228,7 +228,7 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
             elif kind == "roads":
                 values = ((str(fill.roads[p]), cell), (f"−{2 * fill.minus[p]}" if fill.minus[p] else "0", cell))
             elif kind in ("subtotal", "total"):
-                values = ((str(getattr(fill, 'subtotals' if kind == 'subtotal' else 'totals')[p]), 2 * cell),)
+                values = ((str((fill.subtotals if kind == "subtotal" else fill.totals)[p]), 2 * cell),)
             offset = 0.0
             font = fonts.bold if kind in ("player", "total") else fonts.regular
             for value, span in values:
@@ -245,11 +245,8 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
 
 
 def write_chart(path: Path, game: KardinalGame, options: BuildOptions, fonts: FontSet, fill: ChartFill | None = None) -> Path:
-    with open_pdf(path, options.paper, fonts, title=game.label("chart", options.lang), lang=options.lang) as doc:
-        draw_chart(doc, game, fill)
-        doc.margin_note("bottom")
-        doc.end_page()
-    return path
+    return write_sheet(path, options.paper, fonts, title=game.label("chart", options.lang), lang=options.lang,
+                       draw=lambda doc: draw_chart(doc, game, fill))
 
 
 # --- the target ---------------------------------------------------------------------------------
@@ -299,7 +296,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     return written
 
 
-TARGET = register(Target(
+register(Target(
     id="kardinal",
     summary="Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 決算チャート",
     products=("kardinal-land-cards", "kardinal-rights-tokens", "kardinal-law-chips", "kardinal-chart"),

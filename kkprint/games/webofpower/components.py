@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.build import BuildOptions, Target, register
 from kkprint.engine.colour import colour, lighten
-from kkprint.engine.document import Document, open_pdf
+from kkprint.engine.document import Document, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.gridmap import GridMap
 from kkprint.engine.table import Cell, draw_table
@@ -147,7 +147,7 @@ def draw_trump_map(doc: Document, game: TrumpMap) -> None:
     # alliance numbers on the middle edge each pair shares
     for number, pair in enumerate(grid.alliances, start=1):
         edges = grid.border_edges[pair]
-        (r1, c1), (r2, c2) = edges[len(edges) // 2]
+        (r1, c1), (r2, _) = edges[len(edges) // 2]
         x1, y1 = cell_xy(r1, c1)
         if r1 == r2:
             mx, my = x1 + square, y1 + square / 2
@@ -286,12 +286,8 @@ def map_texts(options: BuildOptions) -> Iterable[str]:
 
 def build_map(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_map()
-    path = options.path("webofpower-map")
-    with open_pdf(path, options.paper.landscape(), fonts, title=game.label("title", options.lang), lang=options.lang) as doc:
-        draw_trump_map(doc, game)
-        doc.margin_note("bottom")
-        doc.end_page()
-    return [path]
+    return [write_sheet(options.path("webofpower-map"), options.paper.landscape(), fonts,
+                        title=game.label("title", options.lang), lang=options.lang, draw=lambda doc: draw_trump_map(doc, game))]
 
 
 def board_texts(options: BuildOptions) -> Iterable[str]:
@@ -300,20 +296,13 @@ def board_texts(options: BuildOptions) -> Iterable[str]:
 
 def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_board()
-    written = []
-    path = options.path("webofpower-board-score-pad")
-    with open_pdf(path, options.paper, fonts, title=game.label("title", options.lang), lang=options.lang) as doc:
-        draw_score_pad(doc, game)
-        doc.margin_note("bottom")
-        doc.end_page()
-    written.append(path)
-    path = options.path("webofpower-board-reference")
-    with open_pdf(path, options.paper, fonts, title=game.label("reference_title", options.lang), lang=options.lang) as doc:
-        draw_reference(doc, game)
-        doc.margin_note("bottom")
-        doc.end_page()
-    written.append(path)
-    return written
+    lang = options.lang
+    return [
+        write_sheet(options.path("webofpower-board-score-pad"), options.paper, fonts, title=game.label("title", lang),
+                    lang=lang, draw=lambda doc: draw_score_pad(doc, game)),
+        write_sheet(options.path("webofpower-board-reference"), options.paper, fonts,
+                    title=game.label("reference_title", lang), lang=lang, draw=lambda doc: draw_reference(doc, game)),
+    ]
 
 
 register(Target("webofpower", "Web of Power with a standard deck: the 4×12 trump map with its score table",
