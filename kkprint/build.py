@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
 from kkprint.engine.document import ENGINE_TEXTS
 from kkprint.engine.fonts import FontSet, prepare_fonts
 from kkprint.engine.cards import SheetOptions
-from kkprint.engine.geometry import PAPERS, DuplexMode, Paper
+from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout
+from kkprint.engine.marks import CutMarks
 from kkprint.printer import load_profile
 from kkprint.errors import InputError
 
@@ -30,6 +31,9 @@ class BuildOptions:
     print_shop: bool = False
     only: str | None = None
     allow_outside: bool = False
+    card_pages: bool = False  # decks: one card per page, edge to edge (single-card previews)
+    gap_mm: float | None = None
+    cut_marks: CutMarks | None = None
 
     @property
     def paper(self) -> Paper:
@@ -42,11 +46,15 @@ class BuildOptions:
     def path(self, stem: str) -> Path:
         return self.out_dir / self.file_name(stem)
 
+    def layout(self, card: CardSize, *, gap_mm: float = 0.0, margin_mm: float = 6.0) -> SheetLayout:
+        """A games' card sheet on the chosen paper; ``--gap`` replaces the component's own gap."""
+        return SheetLayout(self.paper, card, self.gap_mm if self.gap_mm is not None else gap_mm, margin_mm)
+
     def sheet_options(self, **overrides) -> SheetOptions:
         """Sheet options for the games' own cards: duplex long-edge unless asked otherwise,
         backs shifted by the command line's offset or else the saved printer profile."""
         profile = load_profile()
-        settings = dict(duplex=self.duplex or DuplexMode.LONG_EDGE,
+        settings = dict(duplex=self.duplex or DuplexMode.LONG_EDGE, cut_marks=self.cut_marks or CutMarks.EDGES,
                         back_offset_mm=self.back_offset_mm or profile.offset_mm, back_scale=profile.scale)
         settings.update(overrides)
         return SheetOptions(**settings)

@@ -12,6 +12,7 @@ import typer
 
 from kkprint.build import BuildOptions, build_targets, resolve, targets
 from kkprint.engine.geometry import DuplexMode
+from kkprint.engine.marks import CutMarks
 from kkprint.errors import InputError
 from kkprint.yamlio import load_yaml_file, parse_yaml
 
@@ -40,12 +41,14 @@ def build(
     print_shop: bool = typer.Option(False, "--print-shop", help="Decks: one card per page with bleed, TrimBox and crop marks."),
     only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards (names or numbers, e.g. 1-3,Knight)."),
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Decks: allow art and CSV files outside the deck's folder."),
+    gap: Optional[float] = typer.Option(None, "--gap", min=0, max=30, help="Games: mm of space between cards."),
+    cut_marks: Optional[CutMarks] = typer.Option(None, "--cut-marks", help="Cut marks in the margins, or none."),
 ) -> None:
     """Build PDFs for games (all by default) or deck files into the output folder; prints each file written."""
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
     options = BuildOptions(lang=lang, paper_name=paper.lower() if paper else None, out_dir=out, duplex=duplex,
                            back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
-                           allow_outside=allow_outside)
+                           allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks)
     for path in build_targets(resolve(target or ["all"]), options):
         typer.echo(str(path))
 
@@ -94,11 +97,15 @@ def preview(
     dpi: int = typer.Option(80, "--dpi", min=20, max=300, help="Resolution of the pictures."),
     lang: str = typer.Option("ja", "--lang", help="Language of printed labels: ja or en."),
     only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards."),
+    cards: bool = typer.Option(False, "--cards", help="Decks: one picture per card (front, then back) instead of sheets."),
 ) -> None:
     """Write PNG pictures of every page (no PDF viewer needed)."""
     from kkprint.preview import preview_targets
 
-    for path in preview_targets(resolve(target), BuildOptions(lang=lang, only=only), out, dpi):
+    chosen = resolve(target)
+    if cards and any(not t.id.endswith((".yaml", ".yml")) for t in chosen):
+        raise InputError("--cards pictures single cards of deck files; games preview as sheets", source="--cards")
+    for path in preview_targets(chosen, BuildOptions(lang=lang, only=only, card_pages=cards), out, dpi):
         typer.echo(str(path))
 
 

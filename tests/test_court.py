@@ -122,3 +122,12 @@ def test_results_validation():
         score_final({"players": [{"name": "A", "dice": [9]}, {"name": "B", "dice": [2]}]}, "t")
     with pytest.raises(InputError, match="1 players"):
         score_final({"players": [{"name": "A", "dice": [1]}]}, "t")
+
+
+def test_json_keeps_input_order_even_when_the_queen_is_listed_first():
+    from kkprint.games.court.report import final_json
+
+    data = {"players": [{"name": "Q", "dice": [2, 2]}, {"name": "A", "dice": [2, 2]}], "queen": "Q"}
+    result = final_json(score_final(data, "t"))
+    assert [p["name"] for p in result["players"]] == ["Q", "A"]
+    assert result["rolling_order"] == ["A", "Q"] and result["winners"] == ["Q"]

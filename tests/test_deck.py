@@ -11,7 +11,6 @@ from conftest import assert_clean_error
 from kkprint.build import BuildOptions, build_targets, resolve
 from kkprint.deck.load import load_deck, merge, resolve_extends, select
 from kkprint.deck.starter import write_starter
-from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import PAPERS, DuplexMode, SheetLayout, card_size
 from kkprint.engine.cards import fold_layout
 from kkprint.errors import InputError
@@ -218,3 +217,56 @@ def test_calibration_sheet_and_saved_profile(cli, tmp_path, monkeypatch):
     assert load_profile().offset_mm == (1.5, -0.5)
     assert BuildOptions().sheet_options().back_offset_mm == (1.5, -0.5)
     assert BuildOptions(back_offset_mm=(0.2, 0.0)).sheet_options().back_offset_mm == (0.2, 0.0)
+
+
+def test_svg_and_png_images_are_drawn(tmp_path):
+    from PIL import Image
+
+    Image.new("RGB", (40, 20), (200, 30, 30)).save(tmp_path / "art.png")
+    (tmp_path / "logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
+                                       '<circle cx="10" cy="10" r="8" fill="#0000ff"/></svg>', encoding="utf-8")
+    deck = tmp_path / "d.yaml"
+    deck.write_text("extends: poker\nname: d\nlayout:\n"
+                    "  photo: {type: image, x: 5, y: 18, w: 30, h: 20, field: picture}\n"
+                    "  logo: {type: image, x: 40, y: 18, w: 15, h: 15, src: logo.svg, rotation: 30}\n"
+                    "cards: [{name: A, text: b, picture: art.png}, {name: B, text: c, picture: art.png}]\n", encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out", duplex=DuplexMode.NONE)
+    page = PdfReader(pdf).pages[0]
+    images = list(page.images)
+    assert len(images) == 1 and images[0].image.size == (40, 20)  # one picture, stored once
+    content = page.get_contents().get_data()
+    assert content.count(images[0].name.removesuffix(".png").encode() + b" Do") == 2  # placed on both cards
+    assert b"0 0 1 rg" in content or b"0 0 1 RG" in content or _svg_in_forms(page)
+
+
+def _svg_in_forms(page) -> bool:
+    def streams(resources):
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            yield xobject.get_data()
+            if "/Resources" in xobject:
+                yield from streams(xobject["/Resources"])
+    return any(b"0 0 1 rg" in data for data in streams(page["/Resources"]))
+
+
+def test_broken_images_are_clear_errors(tmp_path):
+    (tmp_path / "bad.png").write_bytes(b"not a png")
+    (tmp_path / "bad.svg").write_text("<nonsense", encoding="utf-8")
+    for name, fragment in (("bad.png", "cannot read PNG"), ("bad.svg", "cannot read SVG"), ("x.gif", "not found")):
+        deck = tmp_path / "d.yaml"
+        deck.write_text(f"extends: poker\nname: d\nlayout:\n  pic: {{type: image, x: 1, y: 1, w: 9, h: 9, src: {name}}}\n"
+                        "cards: [{name: A, text: b}]\n", encoding="utf-8")
+        with pytest.raises(InputError, match=fragment):
+            build(deck, tmp_path / "out")
+
+
+def test_preview_single_cards(cli, starter, tmp_path):
+    result = cli("preview", str(starter), "--cards", "--only", "Knight", "--out", str(tmp_path / "png"), "--dpi", "30")
+    assert result.returncode == 0, result.stderr
+    pictures = sorted((tmp_path / "png").glob("*.png"))
+    assert len(pictures) == 4  # two Knights, front and back each
+    from PIL import Image
+
+    width, height = Image.open(pictures[0]).size
+    assert abs(width / height - 63 / 88) < 0.02
+    assert_clean_error(cli("preview", "kardinal", "--cards", "--out", str(tmp_path / "x")), "--cards")

@@ -1,7 +1,5 @@
 """The shipped Kardinal & König definition against RULES §1."""
 
-from collections import Counter
-
 from kkprint.games.kardinal.model import ROADS
 
 COUNTS = {"france": 8, "saxony": 7, "castile": 7, "franconia": 7, "hungary": 6, "bavaria": 6,

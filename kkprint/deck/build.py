@@ -71,26 +71,29 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     spec = deck.spec
     size = deck_card_size(deck)
     out_dir = options.out_dir
-    if options.print_shop:
-        bleed = spec.print_shop.bleed_mm
-        path = output_path(out_dir, f"{spec.name}-printshop.pdf")
-        page = (size.width_mm + 2 * (bleed + SLUG_MM), size.height_mm + 2 * (bleed + SLUG_MM))
+    if options.print_shop or options.card_pages:
+        bleed = spec.print_shop.bleed_mm if options.print_shop else 0.0
+        slug = SLUG_MM if options.print_shop else 0.0
+        path = output_path(out_dir, f"{spec.name}-{'printshop' if options.print_shop else 'cards'}.pdf")
+        page = (size.width_mm + 2 * (bleed + slug), size.height_mm + 2 * (bleed + slug))
         with open_pdf(path, Paper("card", *page), fonts, title=spec.name, lang=options.lang) as doc:
             painter = RegionPainter(deck, fonts, Palette(cmyk=spec.print_shop.cmyk), bleed=bleed * mm)
             w, h = size.width + 2 * painter.bleed, size.height + 2 * painter.bleed
-            print_shop_pages(doc, size, bleed, SLUG_MM, card_prints(deck, doc, painter, w, h))
+            print_shop_pages(doc, size, bleed, slug, card_prints(deck, doc, painter, w, h))
         return [path]
     paper = PAPERS[options.paper_name or spec.sheet.paper]
     mode = options.duplex or DuplexMode(spec.print.backs)
     profile = load_profile()
     offset = options.back_offset_mm or spec.print.offset_mm or profile.offset_mm
     scale = spec.print.scale if spec.print.scale != 1.0 else profile.scale
-    layout = SheetLayout(paper, size, spec.sheet.gap_mm, spec.sheet.margin_mm)
+    gap = options.gap_mm if options.gap_mm is not None else spec.sheet.gap_mm
+    layout = SheetLayout(paper, size, gap, spec.sheet.margin_mm)
     path = output_path(out_dir, f"{spec.name}-{options.paper_name or spec.sheet.paper}.pdf")
     with open_pdf(path, paper, fonts, title=spec.name, lang=options.lang) as doc:
         painter = RegionPainter(deck, fonts, Palette())
         prints = card_prints(deck, doc, painter, size.width, size.height)
-        print_cards(doc, layout, prints, SheetOptions(duplex=mode, cut_marks=CutMarks(spec.sheet.cut_marks),
+        marks = options.cut_marks or CutMarks(spec.sheet.cut_marks)
+        print_cards(doc, layout, prints, SheetOptions(duplex=mode, cut_marks=marks,
                                                       back_offset_mm=tuple(offset), back_scale=scale))
     return [path]
 

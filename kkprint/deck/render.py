@@ -5,15 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import Callable
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.deck.load import CardData, Deck
+from kkprint.deck.load import Deck
 from kkprint.deck.model import ImageRegion, IconRegion, Layout, ShapeRegion, TextRegion
 from kkprint.engine.cards import Art
 from kkprint.engine.document import Document

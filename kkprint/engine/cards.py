@@ -6,7 +6,7 @@ to draw itself into a box at the origin; :func:`print_cards` decides where that 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from reportlab.lib.units import mm
@@ -178,7 +178,8 @@ def print_shop_pages(doc: Document, card: CardSize, bleed_mm: float, slug_mm: fl
             c.setTrimBox(trim)
             c.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
             _place(doc, layout, slot, art, outline=False)
-            _crop_marks(c, trim, bleed, slug)
+            if slug > 0:
+                _crop_marks(c, trim, bleed, slug)
             doc.end_page()
             pages += 1
     return pages

@@ -10,11 +10,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.build import BuildOptions, Target, register
-from kkprint.engine.cards import Art, CardPrint, SheetOptions, print_cards
+from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
-from kkprint.engine.geometry import CardSize, DuplexMode, SheetLayout, card_size
+from kkprint.engine.geometry import CardSize, DuplexMode, card_size
 from kkprint.engine.icons import die_body, draw_icon, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
@@ -177,17 +177,17 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     written = []
     path = options.path(f"court-characters{suffix}")
     with open_pdf(path, paper, fonts, title=game.labels["title"](lang), lang=lang) as doc:
-        print_cards(doc, SheetLayout(paper, card_size("poker"), margin_mm=6),
+        print_cards(doc, options.layout(card_size("poker")),
                     character_cards(game, lang, fonts, options.players),
                     options.sheet_options())
     written.append(path)
     path = options.path("court-summary")
     with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:
         summary = summary_card(game, lang, fonts)
-        print_cards(doc, SheetLayout(paper, SUMMARY_CARD, margin_mm=6), [CardPrint(summary)] * 5,
-                    SheetOptions(duplex=DuplexMode.NONE))
-        print_cards(doc, SheetLayout(paper, card_size("poker"), margin_mm=6), [CardPrint(start_marker(game, lang, fonts))],
-                    SheetOptions(duplex=DuplexMode.NONE))
+        print_cards(doc, options.layout(SUMMARY_CARD), [CardPrint(summary)] * 5,
+                    options.sheet_options(duplex=DuplexMode.NONE))
+        print_cards(doc, options.layout(card_size("poker")), [CardPrint(start_marker(game, lang, fonts))],
+                    options.sheet_options(duplex=DuplexMode.NONE))
     written.append(path)
     return written
 

@@ -23,8 +23,10 @@ def eligibility_json(result: Eligibility) -> dict:
 
 
 def final_text(result: FinalResult) -> str:
-    rows: list = [["order", "player", "dice", "strength"], None]
-    for order, roll in enumerate(result.rolls, start=1):
+    rows: list = [["rolls", "player", "dice", "strength"], None]
+    by_name = {roll.name: roll for roll in result.rolls}
+    for order, name in enumerate(result.rolling_order, start=1):
+        roll = by_name[name]
         rows.append([str(order), roll.name, " ".join(map(str, roll.dice)), str(roll.strength)])
     return f"{render(rows, ['right', 'left', 'left', 'left'])}\n\nThe King goes to {result.winner}: {result.reason}"
 
@@ -35,5 +37,6 @@ def final_json(result: FinalResult) -> dict:
         "players": [{"name": r.name, "total": r.strength.count, "dice": list(r.dice),
                      "strength": {"count": r.strength.count, "value": r.strength.value}} for r in result.rolls],
         "winners": [result.winner],
+        "rolling_order": result.rolling_order,
         "reason": result.reason,
     }

@@ -96,7 +96,8 @@ class FinalRoll:
 
 @dataclass(frozen=True)
 class FinalResult:
-    rolls: list[FinalRoll]  # in rolling order, the Queen's holder last
+    rolls: list[FinalRoll]  # as given (the input order)
+    rolling_order: list[str]  # who rolled when: the Queen's holder last
     winner: str
     reason: str
 
@@ -104,9 +105,9 @@ class FinalResult:
 def final_round(rolls: Sequence[tuple[str, Sequence[int]]], queen: str | None) -> FinalResult:
     """Who takes the King: the best strength, the earlier roller keeping ties; then the Queen's
     holder, rolling last, takes it back on a strength equal to or better than that best."""
-    ordered = [r for r in rolls if r[0] != queen] + [r for r in rolls if r[0] == queen]
-    results = [FinalRoll(name, tuple(dice), strength(dice)) for name, dice in ordered]
+    results = [FinalRoll(name, tuple(dice), strength(dice)) for name, dice in rolls]
     challengers = [r for r in results if r.name != queen]
+    order = [r.name for r in challengers] + ([queen] if queen is not None else [])
     best = None
     for roll in challengers:
         if best is None or roll.strength > best.strength:
@@ -114,7 +115,7 @@ def final_round(rolls: Sequence[tuple[str, Sequence[int]]], queen: str | None) -
     queen_roll = next((r for r in results if r.name == queen), None)
     if queen_roll is not None and (best is None or queen_roll.strength >= best.strength):
         reason = "the Queen's holder matches or beats the best result" if best else "the Queen's holder is alone"
-        return FinalResult(results, queen_roll.name, f"{reason} ({queen_roll.strength})")
+        return FinalResult(results, order, queen_roll.name, f"{reason} ({queen_roll.strength})")
     assert best is not None
     tied_earlier = [r.name for r in challengers if r.strength == best.strength and r is not best]
     reason = f"strongest result ({best.strength})"
@@ -122,7 +123,7 @@ def final_round(rolls: Sequence[tuple[str, Sequence[int]]], queen: str | None) -
         reason += f"; rolled before {', '.join(tied_earlier)} with equal strength"
     if queen_roll is not None:
         reason += f"; the Queen's holder had only {queen_roll.strength}"
-    return FinalResult(results, best.name, reason)
+    return FinalResult(results, order, best.name, reason)
 
 
 def why_not(condition: dict, dice: Sequence[int]) -> str:

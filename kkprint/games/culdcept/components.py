@@ -10,11 +10,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.build import BuildOptions, Target, register
-from kkprint.engine.cards import Art, CardPrint, SheetOptions, print_cards
+from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
-from kkprint.engine.geometry import PAPERS, DuplexMode, SheetLayout, card_size
+from kkprint.engine.geometry import PAPERS, DuplexMode, card_size
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.engine.tiling import print_tiled
@@ -180,8 +180,8 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     written.append(path)
     path = options.path("culdcept-reference")
     with open_pdf(path, options.paper, fonts, title=game.label("reference", lang), lang=lang) as doc:
-        print_cards(doc, SheetLayout(options.paper, card_size("tarot"), margin_mm=6),
-                    [CardPrint(reference_card(game, lang, fonts))] * game.max_players, SheetOptions(duplex=DuplexMode.NONE))
+        print_cards(doc, options.layout(card_size("tarot")),
+                    [CardPrint(reference_card(game, lang, fonts))] * game.max_players, options.sheet_options(duplex=DuplexMode.NONE))
     written.append(path)
     written.append(write_sheet(options.path("culdcept-record"), options.paper, fonts, title=game.label("record", lang),
                                lang=lang, draw=lambda doc: draw_record(doc, game)))

@@ -14,7 +14,7 @@ from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, is_light, lighten
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
-from kkprint.engine.geometry import DuplexMode, SheetLayout, card_size
+from kkprint.engine.geometry import DuplexMode, card_size
 from kkprint.engine.icons import draw_icon, has_icon
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
@@ -272,7 +272,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
 
     path = options.path("kardinal-land-cards")
     with open_pdf(path, paper, fonts, title=f"{game.title(lang)} — 56", lang=lang) as doc:
-        print_cards(doc, SheetLayout(paper, card_size("poker"), margin_mm=6), land_cards(game, lang, fonts),
+        print_cards(doc, options.layout(card_size("poker")), land_cards(game, lang, fonts),
                     options.sheet_options())
     written.append(path)
 
@@ -280,7 +280,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     tokens = [CardPrint(rights_token(game, p, lang, fonts))
               for p in range(len(game.players)) for _ in range(game.rights_tokens_per_player)]
     with open_pdf(path, paper, fonts, title=game.label("rights_token", lang), lang=lang) as doc:
-        print_cards(doc, SheetLayout(paper, card_size("token-25"), gap_mm=4, margin_mm=10), tokens,
+        print_cards(doc, options.layout(card_size("token-25"), gap_mm=4, margin_mm=10), tokens,
                     options.sheet_options(duplex=DuplexMode.NONE))
     written.append(path)
 
@@ -288,7 +288,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     chips = [CardPrint(law_chip(game, i, lang, fonts), law_back(game, lang, fonts))
              for i, chip in enumerate(game.law_chips) for _ in range(chip.count)]
     with open_pdf(path, paper, fonts, title=game.label("law_chip", lang), lang=lang) as doc:
-        print_cards(doc, SheetLayout(paper, card_size("chip-25"), gap_mm=4, margin_mm=10), chips,
+        print_cards(doc, options.layout(card_size("chip-25"), gap_mm=4, margin_mm=10), chips,
                     options.sheet_options())
     written.append(path)
 
