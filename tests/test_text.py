@@ -75,3 +75,9 @@ def test_literal_braces_and_unknown_icons():
 def test_hard_line_breaks():
     fitted = fit_text("one\ntwo", FONTS.regular, TextBox(0, 0, 300, 100), 10, 10)
     assert len(fitted.lines) == 2
+
+
+def test_a_lone_character_on_the_last_line_is_avoided():
+    box = TextBox(0, 0, 20 * 2.8346, 12 * 2.8346)
+    fitted = fit_text("権利証を戻す", FONTS.regular, box, 10, 5)
+    assert len("".join(a.text for a in fitted.lines[-1])) > 1 or len(fitted.lines) == 1

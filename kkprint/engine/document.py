@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 import weakref
 from contextlib import contextmanager
 from pathlib import Path
@@ -147,10 +148,26 @@ def _compress_last_page(canvas: Canvas) -> None:
     page.stream = None
 
 
+STALE_AFTER_S = 600
+
+
+def _remove_stale_parts(path: Path) -> None:
+    """Temporary files a killed build left behind for this PDF (older than ten minutes, so a
+    build running at the same time keeps its own)."""
+    now = time.time()
+    for stale in path.parent.glob(f".{path.stem}-*.part"):
+        try:
+            if now - stale.stat().st_mtime > STALE_AFTER_S:
+                stale.unlink()
+        except OSError:
+            pass
+
+
 @contextmanager
 def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str) -> Iterator[Document]:
     """Open ``path`` for writing as a :class:`Document`; the file appears only on success."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_parts(path)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".part", dir=path.parent)
     os.close(handle)
     try:

@@ -129,6 +129,11 @@ def line_width(line: list[Atom], font: str, size: float) -> float:
     return sum(atom.width(font, size) for atom in line)
 
 
+def _orphan(lines: list[list[Atom]]) -> bool:
+    last = [atom for atom in lines[-1] if not atom.is_space]
+    return len(lines) > 1 and len(last) == 1 and last[0].icon is None and len(last[0].text) <= 2
+
+
 @dataclass(frozen=True)
 class TextBox:
     """Where text goes, in points; ``align`` is left/center/right, ``valign`` top/middle/bottom."""
@@ -154,13 +159,22 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
     min_size = min_size if min_size is not None else max_size * 0.6
     pieces = tokenize(text)
     size = max_size
+    orphaned: FittedText | None = None
     while size >= min_size - 1e-6:
         lines = wrap(pieces, font, size, box.width)
         if lines is not None and (max_lines is None or len(lines) <= max_lines):
             height = size + (len(lines) - 1) * size * leading
             if height <= box.height + 1e-6:
-                return FittedText(lines, size, leading)
+                fitted = FittedText(lines, size, leading)
+                if not _orphan(lines):
+                    return fitted
+                # one lone character on the last line reads badly; a slightly smaller size may avoid it
+                orphaned = orphaned or fitted
+                if size <= orphaned.size * 0.8:
+                    return orphaned
         size = round(size - 0.25, 4)
+    if orphaned is not None:
+        return orphaned
     raise InputError(f"text {text[:40]!r} does not fit its {box.width / 2.8346:.0f}×{box.height / 2.8346:.0f} mm box "
                      f"even at {min_size:g} pt")
 
