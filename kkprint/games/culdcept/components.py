@@ -123,7 +123,7 @@ def reference_card(game: CuldceptGame, lang: str, fonts: FontSet) -> Art:
             c.setFillColor(colour(INK))
             draw_text(c, section["heading"](lang), fonts.bold, TextBox(3.5 * mm, y - 3.6 * mm, w - 7 * mm, 3.6 * mm, "left", "middle"), 7.5, 5.5)
             c.setFillColorRGB(0.1, 0.1, 0.1)
-            draw_text(c, section["text"](lang), fonts.regular, TextBox(3.5 * mm, y - block + 0.6 * mm, w - 7 * mm, block - 4.4 * mm), 6.8, 4.5, leading=1.15)
+            draw_text(c, section["text"](lang), fonts.regular, TextBox(3.5 * mm, y - block + 1.6 * mm, w - 7 * mm, block - 5.4 * mm), 8, 4.5, leading=1.15)
             y -= block
 
     return Art(draw, key=f"culdcept-reference-{lang}")
