@@ -280,6 +280,10 @@ def main() -> None:
         sys.exit(1)
     except SystemExit:
         raise
+    except OSError as err:  # an output folder that cannot be written, a full disk: say which file
+        where = f"{err.filename}: " if err.filename else ""
+        typer.echo(f"kkprint: error: {where}{err.strerror or err}", err=True)
+        sys.exit(2)
     except typer.TyperException as err:  # usage errors: typer's own message, exit code 2
         err.show()
         sys.exit(getattr(err, "exit_code", 2))

@@ -203,3 +203,23 @@ def test_culdcept_tiled_mat_overlaps(tmp_path):
     tiled = next(p for p in paths if "tiled" in p.name)
     tiling = Tiling(MAT_W, MAT_H, 595.28 - 2 * 28.35, 841.89 - 2 * 28.35 - 17.0, 34.0)
     assert len(PdfReader(tiled).pages) == tiling.rows * tiling.columns == 4
+
+
+def test_unwritable_output_folder(cli, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert_clean_error(cli("build", "kardinal", "--out", str(blocker / "sub")), str(blocker))
+
+
+def test_same_bytes_across_processes(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for seed in ("1", "2"):
+        out = tmp_path / seed
+        subprocess.run([sys.executable, "-m", "kkprint", "build", "kardinal", "webofpower", "--out", str(out)],
+                       check=True, capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed})
+        outputs.append({p.name: p.read_bytes() for p in sorted(out.glob("*.pdf"))})
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 5

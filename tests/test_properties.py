@@ -308,3 +308,36 @@ def test_culdcept_random_states_never_crash(squares):
         score_state({"players": ["A", "B"], "squares": squares}, "t", CULDCEPT)
     except InputError:
         pass
+
+
+@SETTINGS
+@given(trump_states(), st.data())
+def test_trump_map_too_many_cardinals_are_rejected(state, extra):
+    broken = copy.deepcopy(state)
+    letter = extra.draw(st.sampled_from(sorted(broken["cardinals"])))
+    cells = MAP.map.territories[letter]
+    highest = max(sum(1 for r, c in cells if broken["monasteries"][r][c] == str(p)) for p in (1, 2, 3))
+    broken["cardinals"][letter] = [highest + extra.draw(st.integers(1, 5)), 0, 0]
+    try:
+        score_trump_map(broken, "t", MAP)
+    except InputError as err:
+        assert "cardinals" in str(err)
+    else:
+        raise AssertionError("more cardinals than the rules allow were accepted")
+
+
+@SETTINGS
+@given(culdcept_states(), st.data())
+def test_culdcept_a_card_twice_is_rejected(state, extra):
+    owned = [s for s in state["squares"] if s.get("owner")]
+    free = [i for i, s in enumerate(state["squares"]) if not s.get("owner")]
+    assume(owned and free)
+    twin = extra.draw(st.sampled_from(owned))
+    broken = copy.deepcopy(state)
+    broken["squares"][free[0]] = dict(twin)
+    try:
+        score_state(broken, "t", CULDCEPT)
+    except InputError as err:
+        assert "only one" in str(err)
+    else:
+        raise AssertionError("one card on two squares was accepted")
