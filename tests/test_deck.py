@@ -270,3 +270,31 @@ def test_preview_single_cards(cli, starter, tmp_path):
     width, height = Image.open(pictures[0]).size
     assert abs(width / height - 63 / 88) < 0.02
     assert_clean_error(cli("preview", "kardinal", "--cards", "--out", str(tmp_path / "x")), "--cards")
+
+
+def test_colours_from_fields_deck_fields_and_double_faced_cards(tmp_path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "extends: poker\nname: d\nback_face_field: flip\nfields: {motto: Shared words}\n"
+        "layout:\n  banner: {fill: '${tint}'}\n  footer: {text: '${motto}'}\n"
+        "back:\n  words: {type: text, x: 5, y: 40, w: 50, h: 10, text: '${motto} on the back'}\n"
+        "cards:\n"
+        "  - {name: Day, text: sun, tint: '#ffcc00', flip: Night}\n"
+        "  - {name: Night, text: moon, tint: '#000066', count: 0}\n"
+        "  - {name: Plain, text: none, tint: '#00aa00'}\n", encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out")
+    reader = PdfReader(pdf)
+    fronts, backs = reader.pages[0].extract_text(), reader.pages[1].extract_text()
+    assert "Day" in fronts and "Night" not in fronts and "Shared words" in fronts  # count 0: only a back
+    assert "Night" in backs and "moon" in backs and "Shared words on the back" in backs
+    with pytest.raises(InputError, match="must look like #1a2b3c"):
+        deck.write_text(deck.read_text(encoding="utf-8").replace("'#00aa00'", "green"), encoding="utf-8")
+        build(deck, tmp_path / "out2")
+
+
+def test_court_fools_are_backed_by_the_charlatan(tmp_path):
+    paths = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path))
+    reader = PdfReader(next(p for p in paths if "characters" in p.name))
+    fronts, backs = reader.pages[0].extract_text(), reader.pages[1].extract_text()
+    assert fronts.count("道化師") == 5 and "ペテン師" not in fronts
+    assert backs.count("ペテン師") == 5

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import repeat
 from pathlib import Path
 from typing import Iterator
 
 from kkprint.build import BuildOptions, Target
-from kkprint.deck.load import Deck, load_deck, select
+from kkprint.deck.load import CardData, Deck, load_deck, select
 from kkprint.deck.render import Face, Palette, RegionPainter
-from kkprint.engine.cards import CardPrint, SheetOptions, print_cards, print_shop_pages
+from kkprint.engine.cards import Art, CardPrint, SheetOptions, print_cards, print_shop_pages
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
 from reportlab.lib.units import mm
@@ -41,30 +42,48 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     """Every copy of every card, fronts and backs as shared art: a design used twice is stored once.
 
     A generator: the art of a card exists only while its sheet is drawn, so memory stays flat
-    however long the deck."""
-    front = Face(painter, doc, deck.spec.layout, "front", width, height)
-    backs = {name: Face(painter, doc, layout, f"back-{name}", width, height) for name, layout in deck.spec.backs.items()}
-    default_back = Face(painter, doc, deck.spec.back, "back", width, height) if deck.spec.back else None
-    for face in [front, *backs.values(), *([default_back] if default_back else [])]:
+    however long the deck. A card's back is, in this order: the front of the card its
+    ``back_face_field`` names (double-faced cards), the named back its ``back`` field picks,
+    or the deck's ``back``.
+    """
+    spec = deck.spec
+    front = Face(painter, doc, spec.layout, "front", width, height)
+    named = {name: Face(painter, doc, layout, f"back-{name}", width, height) for name, layout in spec.backs.items()}
+    default = Face(painter, doc, spec.back, "back", width, height) if spec.back else None
+    for face in [front, *named.values(), *([default] if default else [])]:
         face.define_shared()
-    back_arts = {}
-    for index, card in enumerate(deck.iter_cards()):
-        where = card.origin
+    faces_by_name = {c.fields.get("name"): c for c in deck.iter_cards()} if spec.back_face_field else {}
+    shared: dict[str, Art] = {}
+
+    def once(key: str, make) -> Art:
+        if key not in shared:
+            shared[key] = make()
+        return shared[key]
+
+    def back_of(card: CardData) -> Art | None:
+        other = card.fields.get(spec.back_face_field) if spec.back_face_field else None
+        if other:
+            if other not in faces_by_name:
+                raise InputError(f"back face {other!r} is not the name of a card in this deck",
+                                 source=deck.source, place=card.origin)
+            twin = faces_by_name[other]
+            return once(f"face-{other}", lambda: front.art({**spec.fields, **twin.fields}, f"deck-face-{other}", twin.origin))
         chosen = card.fields.get("back")
-        if chosen and chosen in backs:
-            back_face, back_key = backs[chosen], f"back-{chosen}"
-        elif chosen and deck.spec.backs:
-            raise InputError(f"back {chosen!r} is not among backs: {', '.join(deck.spec.backs)}",
-                             source=deck.source, place=where)
-        else:
-            back_face, back_key = default_back, "back"
-        if back_face is not None and back_key not in back_arts:
-            back_arts[back_key] = back_face.art({}, f"deck-{back_key}", f"{back_key} layout")
-        # a card printed more than once is stored once; a unique card is drawn in place
-        art = front.art(card.fields, f"deck-front-{index}" if card.count > 1 else None, where)
-        item = CardPrint(art, back_arts.get(back_key) if back_face else None)
-        for _ in range(card.count):
-            yield item
+        if chosen and spec.backs:
+            if chosen not in named:
+                raise InputError(f"back {chosen!r} is not among backs: {', '.join(spec.backs)}",
+                                 source=deck.source, place=card.origin)
+            return once(f"back-{chosen}", lambda: named[chosen].art(dict(spec.fields), f"deck-back-{chosen}", f"back {chosen}"))
+        if default is None:
+            return None
+        return once("back", lambda: default.art(dict(spec.fields), "deck-back", "back layout"))
+
+    for index, card in enumerate(deck.iter_cards()):
+        if card.count == 0:
+            continue  # exists only as another card's back face
+        fields = {**spec.fields, **card.fields}
+        art = front.art(fields, f"deck-front-{index}" if card.count > 1 else None, card.origin)
+        yield from repeat(CardPrint(art, back_of(card)), card.count)
 
 
 def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:

@@ -20,11 +20,15 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+FIELD_REF = re.compile(r"^\$\{[^}]+\}$")
+
+
 def _colour(value: str | None) -> str | None:
+    """A colour is ``#rrggbb``, ``none``, or ``${field}`` naming a card field that holds one."""
     if value is None or value == "none":
         return None
-    if not HEX.match(value):
-        raise ValueError(f"colour {value!r} must look like #1a2b3c (or none)")
+    if not (HEX.match(value) or FIELD_REF.match(value)):
+        raise ValueError(f"colour {value!r} must look like #1a2b3c, none, or ${{field}}")
     return value
 
 
@@ -144,6 +148,11 @@ class DeckFile(Strict):
     layout: Layout
     back: Layout | None = Field(None, description="The back of every card")
     backs: dict[str, Layout] = Field(default_factory=dict, description="Named backs a card picks with its `back` field")
+    fields: dict[str, str] = Field(default_factory=dict,
+                                   description="Values every card has unless it sets its own; backs see only these")
     cards: list[dict[str, Union[str, int, float]]] = Field(default_factory=list, description="Card data; count: copies")
     csv: str | None = Field(None, description="CSV file with one row per card, a column per field, optional count")
+    back_face_field: str | None = Field(
+        None, description="A field naming another card (by its name field) whose front is this card's back: "
+                          "double-faced cards; such a card may have count 0 to exist only as a back")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import CMYKColor, Color, HexColor
@@ -21,6 +22,7 @@ from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
 
 FIELD = re.compile(r"\$\{([^}]+)\}")
+HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 EDGE = 0.01  # mm: a region this close to the card edge bleeds past it
 
 
@@ -52,11 +54,11 @@ def fill_fields(text: str, fields: dict[str, str], where: str, source: str) -> s
 
 
 def is_static(region) -> bool:
-    """A region that looks the same on every card (no field, no ${…})."""
+    """A region that looks the same on every card (no field, no ${…} in text or colours)."""
     if getattr(region, "field", None):
         return False
-    text = getattr(region, "text", None)
-    return not (text and FIELD.search(text))
+    return not any(value and FIELD.search(value) for value in
+                   (getattr(region, key, None) for key in ("text", "colour", "fill", "stroke")))
 
 
 @lru_cache(maxsize=64)
@@ -104,12 +106,20 @@ class RegionPainter:
             c.rotate(region.rotation)
             c.translate(-(x + w / 2), -(y + h / 2))
         place = f"{where}, region {name!r}"
+
+        def paint(value: str) -> Color:
+            value = fill_fields(value, fields, place, self.deck.source)
+            if not HEX_COLOUR.match(value):
+                raise InputError(f"colour {value!r} from the card's fields must look like #1a2b3c",
+                                 source=self.deck.source, place=place)
+            return self.palette(value)
+
         try:
             if isinstance(region, TextRegion):
                 text = fields.get(region.field, None) if region.field else fill_fields(region.text, fields, place, self.deck.source)
                 if region.field and text is None:
                     raise InputError(f"the card has no field {region.field!r}", source=self.deck.source, place=place)
-                c.setFillColor(self.palette(region.colour))
+                c.setFillColor(paint(region.colour))
                 font = self.fonts.bold if region.font == "bold" else self.fonts.regular
                 draw_text(c, text, font, TextBox(x, y, w, h, region.align, region.valign), region.size,
                           region.min_size, region.leading, region.max_lines)
@@ -119,7 +129,7 @@ class RegionPainter:
                 size = min(w, h)
                 draw_icon(c, icon, x + (w - size) / 2, y + (h - size) / 2, size)
             elif isinstance(region, ShapeRegion):
-                self._shape(c, region, x, y, w, h)
+                self._shape(c, region, x, y, w, h, paint)
             elif isinstance(region, ImageRegion):
                 src = fields.get(region.field, "") if region.field else region.src
                 self._image(c, region, src, x, y, w, h, place)
@@ -127,11 +137,12 @@ class RegionPainter:
             raise err.located(source=self.deck.source, place=place) from None
         c.restoreState()
 
-    def _shape(self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float) -> None:
+    def _shape(self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float,
+               paint: Callable[[str], Color]) -> None:
         if region.fill:
-            c.setFillColor(self.palette(region.fill))
+            c.setFillColor(paint(region.fill))
         if region.stroke:
-            c.setStrokeColor(self.palette(region.stroke))
+            c.setStrokeColor(paint(region.stroke))
         c.setLineWidth(region.stroke_width)
         stroke, fill = int(bool(region.stroke)), int(bool(region.fill))
         if region.shape == "rect":

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -15,10 +16,16 @@ from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import CardSize, DuplexMode, card_size
-from kkprint.engine.icons import die_body, draw_icon, register_icon, star_path
+from kkprint.engine.icons import die_body, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
+from kkprint.deck.build import card_prints, deck_texts
+from kkprint.deck.load import CardData, Deck
+from kkprint.deck.model import DeckFile
+from kkprint.deck.render import Palette, RegionPainter
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
+from kkprint.models import load_model
+from kkprint.paths import DATA_DIR
 
 TIER_COLOURS = {None: "#8b5a2b", "I": "#4f7f52", "II": "#2f6fa8", "III": "#7d4fa0", "IV": "#b03a3a", "V": "#c9a227"}
 SUMMARY_CARD = CardSize(95, 130, corner_mm=3)
@@ -55,72 +62,42 @@ def _tier_name(character: Character) -> str:
     return character.tier or "–"
 
 
-def character_front(game: CourtGame, character: Character, lang: str, fonts: FontSet) -> Art:
+CARD_LAYOUT = DATA_DIR / "court" / "cards.yaml"
+
+
+@lru_cache(maxsize=1)
+def card_layout() -> DeckFile:
+    return load_model(DeckFile, CARD_LAYOUT)
+
+
+def character_fields(game: CourtGame, character: Character, lang: str) -> dict[str, str]:
+    """One character as the fields of the deck layout in ``data/court/cards.yaml``."""
+    shows = character.shows(lang)
     tint = TIER_COLOURS[character.tier]
-
-    def draw(c: Canvas, w: float, h: float) -> None:
-        c.setFillGray(1)
-        c.rect(0, 0, w, h, stroke=0, fill=1)
-        band = 17 * mm
-        c.setFillColor(colour(tint))
-        c.rect(0, h - band, w, band, stroke=0, fill=1)
-        c.setFillGray(1)
-        c.circle(9 * mm, h - band / 2, 5.5 * mm, stroke=0, fill=1)
-        c.setFillColor(colour(tint))
-        draw_text(c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, h - band / 2 - 4 * mm, 11 * mm, 8 * mm, "center", "middle"), 13, 7)
-        c.setFillGray(1)
-        draw_text(c, character.name(lang), fonts.bold, TextBox(16 * mm, h - 10.5 * mm, w - 19 * mm, 8 * mm, "left", "middle"), 15, 8, max_lines=1)
-        draw_text(c, character.de, fonts.regular, TextBox(16 * mm, h - 15.5 * mm, w - 19 * mm, 4.5 * mm, "left", "middle"), 8.5, 6, max_lines=1)
-        label_size = 7.5
-        c.setFillColor(colour(tint))
-        draw_text(c, game.label("condition", lang), fonts.bold, TextBox(4 * mm, h - band - 7 * mm, w - 8 * mm, 4 * mm, "left", "middle"), label_size, 6)
-        c.setFillColorRGB(0.1, 0.1, 0.1)
-        draw_text(c, character.shows(lang), fonts.regular, TextBox(4 * mm, h - band - 26 * mm, w - 8 * mm, 18 * mm, "center", "middle"),
-                  24 if ONLY_ICONS.fullmatch(character.shows(lang)) else 14, 6)
-        c.setStrokeColor(lighten(tint, 0.5))
-        c.setLineWidth(0.6)
-        c.line(4 * mm, h - band - 28 * mm, w - 4 * mm, h - band - 28 * mm)
-        c.setFillColor(colour(tint))
-        draw_text(c, game.label("effect", lang), fonts.bold, TextBox(4 * mm, h - band - 34 * mm, w - 8 * mm, 4 * mm, "left", "middle"), label_size, 6)
-        c.setFillColorRGB(0.1, 0.1, 0.1)
-        draw_text(c, character.effect(lang), fonts.regular, TextBox(4 * mm, 9 * mm, w - 8 * mm, h - band - 44 * mm), 11, 6.5)
-        if character.tier:
-            c.setFillColorRGB(0.4, 0.4, 0.4)
-            draw_text(c, f"{game.tiers[character.tier]} {game.label('dice', lang)}", fonts.regular,
-                      TextBox(4 * mm, 3.5 * mm, w - 8 * mm, 4 * mm, "right", "middle"), 7, 5)
-
-    return Art(draw, key=f"court-front-{character.en}-{lang}")
+    fields = {
+        "name": character.name(lang), "german": character.de, "tier": _tier_name(character),
+        "tier_colour": tint, "tier_light": _hex(lighten(tint, 0.5)),
+        "condition_label": game.label("condition", lang), "effect_label": game.label("effect", lang),
+        "condition_dice": shows if ONLY_ICONS.fullmatch(shows) else "",
+        "condition_words": "" if ONLY_ICONS.fullmatch(shows) else shows,
+        "effect": character.effect(lang),
+        "dice_label": f"{game.tiers[character.tier]} {game.label('dice', lang)}" if character.tier else "",
+        "back": character.tier or "",
+        "back_face": game.character(CHARLATAN).name(lang) if character.en == FOOL else "",
+    }
+    return fields
 
 
-def tier_back(game: CourtGame, tier: str, lang: str, fonts: FontSet) -> Art:
-    tint = TIER_COLOURS[tier]
-
-    def draw(c: Canvas, w: float, h: float) -> None:
-        c.setFillColor(lighten(tint, 0.82))
-        c.rect(0, 0, w, h, stroke=0, fill=1)
-        c.setStrokeColor(colour(tint))
-        c.setLineWidth(2)
-        c.roundRect(4 * mm, 4 * mm, w - 8 * mm, h - 8 * mm, 2 * mm, stroke=1, fill=0)
-        c.setFillColor(colour(tint))
-        draw_text(c, tier, fonts.bold, TextBox(6 * mm, h / 2 - 5 * mm, w - 12 * mm, 30 * mm, "center", "middle"), 54, 20)
-        dice = game.tiers[tier]
-        size = min(6.5 * mm, (w - 14 * mm) / dice)
-        for i in range(dice):
-            draw_icon(c, "die:any", (w - dice * size) / 2 + i * size, h / 2 - 14 * mm, size * 0.92)
-        draw_text(c, game.labels["title"](lang), fonts.bold, TextBox(6 * mm, 9 * mm, w - 12 * mm, 6 * mm, "center", "middle"), 10, 6)
-
-    return Art(draw, key=f"court-back-{tier}-{lang}")
+def _hex(colour) -> str:
+    return "#" + "".join(f"{round(part * 255):02x}" for part in (colour.red, colour.green, colour.blue))
 
 
-def character_cards(game: CourtGame, lang: str, fonts: FontSet, players: int | None) -> Iterator[CardPrint]:
-    charlatan = character_front(game, game.character(CHARLATAN), lang, fonts)
-    for character in game.characters:
-        if character.en == CHARLATAN:
-            continue  # printed on the back of each Fool
-        back = charlatan if character.en == FOOL else tier_back(game, character.tier, lang, fonts)
-        front = character_front(game, character, lang, fonts)
-        for _ in range(game.copies(character, players)):
-            yield CardPrint(front, back)
+def character_deck(game: CourtGame, lang: str, players: int | None) -> Deck:
+    """The character cards as a deck: the same machinery that builds any user's deck."""
+    spec = card_layout().model_copy(update={"fields": {"title": game.labels["title"](lang)}})
+    cards = tuple(CardData(character_fields(game, character, lang), game.copies(character, players),
+                           f"character {character.en}") for character in game.characters)
+    return Deck(spec, cards, None, CARD_LAYOUT.parent, str(CARD_LAYOUT))
 
 
 def summary_card(game: CourtGame, lang: str, fonts: FontSet) -> Art:
@@ -165,7 +142,7 @@ def start_marker(game: CourtGame, lang: str, fonts: FontSet) -> Art:
 
 def texts(options: BuildOptions) -> Iterable[str]:
     game = load_court()
-    return collect_strings(game.model_dump(), set()) | {"–"}
+    return collect_strings(game.model_dump(), set()) | deck_texts(character_deck(game, options.lang, None)) | {"–"}
 
 
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
@@ -176,10 +153,11 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     suffix = f"-{options.players}p" if options.players else ""
     written = []
     path = options.path(f"court-characters{suffix}")
+    deck = character_deck(game, lang, options.players)
     with open_pdf(path, paper, fonts, title=game.labels["title"](lang), lang=lang) as doc:
-        print_cards(doc, options.layout(card_size("poker")),
-                    character_cards(game, lang, fonts, options.players),
-                    options.sheet_options())
+        size = card_size("poker")
+        print_cards(doc, options.layout(size), card_prints(deck, doc, RegionPainter(deck, fonts, Palette()), size.width,
+                                                            size.height), options.sheet_options())
     written.append(path)
     path = options.path("court-summary")
     with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:
