@@ -125,9 +125,10 @@ class RegionPainter:
                           region.min_size, region.leading, region.max_lines)
             elif isinstance(region, IconRegion):
                 icon = fields.get(region.field, "") if region.field else region.icon
-                get_icon(icon)
-                size = min(w, h)
-                draw_icon(c, icon, x + (w - size) / 2, y + (h - size) / 2, size)
+                if icon:  # a card whose field is empty simply has no icon there
+                    get_icon(icon)
+                    size = min(w, h)
+                    draw_icon(c, icon, x + (w - size) / 2, y + (h - size) / 2, size)
             elif isinstance(region, ShapeRegion):
                 self._shape(c, region, x, y, w, h, paint)
             elif isinstance(region, ImageRegion):

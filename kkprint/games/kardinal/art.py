@@ -132,6 +132,22 @@ def symbol(c: Canvas, s: float, name: str) -> None:
         c.drawPath(star_path(c, m, s * 0.47, s * 0.47, s * 0.2), stroke=1, fill=1)
 
 
+def road_tile(road) -> "callable":
+    """A road on a white rounded tile with a black edge, as in the top-right corner of a card."""
+
+    def draw(c: Canvas, s: float) -> None:
+        c.setFillGray(1)
+        c.setStrokeGray(0)
+        c.setLineWidth(max(0.5, s * 0.02))
+        c.roundRect(s * 0.02, s * 0.02, s * 0.96, s * 0.96, s * 0.16, stroke=1, fill=1)
+        c.saveState()
+        c.translate(s * 0.1, s * 0.1)
+        road(c, s * 0.8)
+        c.restoreState()
+
+    return draw
+
+
 ARMS_ART = {"cross": arms_cross, "fan": arms_fan, "star": arms_star, "crown": arms_crown, "moon": arms_moon}
 ROAD_ART = {"ship": road_ship, "carriage": road_carriage}
 
@@ -139,3 +155,4 @@ for _kind, _draw in ARMS_ART.items():
     register_icon(f"arms:{_kind}", _draw)
 for _road, _draw in ROAD_ART.items():
     register_icon(f"road:{_road}", _draw)
+    register_icon(f"road-tile:{_road}", road_tile(_draw))

@@ -3,95 +3,69 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.build import BuildOptions, Target, register
+from kkprint.deck.build import card_prints, deck_texts
+from kkprint.deck.load import CardData, Deck
+from kkprint.deck.model import DeckFile
+from kkprint.deck.render import Palette, RegionPainter
 from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, is_light, lighten
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import DuplexMode, card_size
-from kkprint.engine.icons import draw_icon, has_icon
+from kkprint.engine.icons import has_icon
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
 from kkprint.games.kardinal import art
 from kkprint.games.kardinal.model import ROADS, KardinalGame, Land, load_game
+from kkprint.models import load_model
+from kkprint.paths import DATA_DIR
 
 BACK_INK = "#7a1f2b"
 
 
 # --- land cards ------------------------------------------------------------------------------
 
-def land_front(game: KardinalGame, land: Land, card: list[str], lang: str, fonts: FontSet) -> Art:
-    arms = [item for item in card if item not in ROADS]
-    road = next((item for item in card if item in ROADS), None)
-    secondary = land.names.de if land.names.de and land.names.de != land.names(lang) else None
-
-    def draw(c: Canvas, w: float, h: float) -> None:
-        band = 25 * mm
-        c.setFillColor(colour(land.colour))
-        c.rect(0, h - band, w, band, stroke=0, fill=1)
-        c.rect(0, 0, w, 5 * mm, stroke=0, fill=1)
-        size = 15 * mm
-        for index, kind in enumerate(arms):
-            draw_icon(c, f"arms:{kind}", 2.5 * mm + index * (size + 1.5 * mm), h - band + (band - size) / 2, size)
-        if road:
-            r = 12.5 * mm
-            x, y = w - r - 2.5 * mm, h - band + (band - r) / 2
-            c.setFillColorRGB(1, 1, 1)
-            c.setStrokeColorRGB(0, 0, 0)
-            c.setLineWidth(0.7)
-            c.roundRect(x, y, r, r, 2 * mm, stroke=1, fill=1)
-            draw_icon(c, f"road:{road}", x + 1.2 * mm, y + 1.2 * mm, r - 2.4 * mm)
-        # the land's value, large, in a ring of the land's colour
-        cx, cy, radius = w / 2, 27 * mm, 11 * mm
-        c.setStrokeColor(colour(land.colour))
-        c.setFillColor(lighten(land.colour, 0.85))
-        c.setLineWidth(2.2)
-        c.circle(cx, cy, radius, stroke=1, fill=1)
-        c.setFillColorRGB(0.1, 0.1, 0.1)
-        c.setFont(fonts.bold, 30)
-        c.drawCentredString(cx, cy - 10.5, str(land.value))
-        name_box = TextBox(4 * mm, h - band - 16 * mm, w - 8 * mm, 12 * mm, align="center", valign="middle")
-        draw_text(c, land.names(lang), fonts.bold, name_box, 17, 9, max_lines=1)
-        if secondary:
-            de_box = TextBox(4 * mm, h - band - 22 * mm, w - 8 * mm, 5 * mm, align="center", valign="middle")
-            c.setFillColorRGB(0.35, 0.35, 0.35)
-            draw_text(c, secondary, fonts.regular, de_box, 9, 6, max_lines=1)
-        c.setFillColorRGB(0.35, 0.35, 0.35)
-        count_box = TextBox(4 * mm, 8 * mm, w - 8 * mm, 4 * mm, align="center", valign="middle")
-        draw_text(c, f"{land.value} {game.label('cards_in_deck', lang)}", fonts.regular, count_box, 7, 5)
-
-    return Art(draw)
+LAND_CARD = DATA_DIR / "kardinal" / "land-card.yaml"
 
 
-def land_back(game: KardinalGame, lang: str, fonts: FontSet) -> Art:
-    def draw(c: Canvas, w: float, h: float) -> None:
-        c.setFillColorRGB(1, 1, 1)
-        c.rect(0, 0, w, h, stroke=0, fill=1)
-        c.setStrokeColor(colour(BACK_INK))
-        c.setLineWidth(2.5)
-        c.roundRect(4 * mm, 4 * mm, w - 8 * mm, h - 8 * mm, 2 * mm, stroke=1, fill=0)
-        c.setLineWidth(0.6)
-        c.roundRect(6 * mm, 6 * mm, w - 12 * mm, h - 12 * mm, 1.5 * mm, stroke=1, fill=0)
-        size = 24 * mm
-        draw_icon(c, "arms:crown", (w - size) / 2, h / 2 + 2 * mm, size)
-        draw_icon(c, "arms:cross", (w - 14 * mm) / 2, h / 2 - 16 * mm, 14 * mm)
-        c.setFillColor(colour(BACK_INK))
-        draw_text(c, game.title.ja, fonts.bold, TextBox(8 * mm, 14 * mm, w - 16 * mm, 7 * mm, "center", "middle"), 12, 7)
-        draw_text(c, "Kardinal & König", fonts.regular, TextBox(8 * mm, 9 * mm, w - 16 * mm, 5 * mm, "center", "middle"), 9, 6)
-
-    return Art(draw, key=f"kardinal-land-back-{lang}")
+@lru_cache(maxsize=1)
+def land_card_layout() -> DeckFile:
+    return load_model(DeckFile, LAND_CARD)
 
 
-def land_cards(game: KardinalGame, lang: str, fonts: FontSet) -> Iterator[CardPrint]:
+def land_fields(game: KardinalGame, land: Land, card: list[str], lang: str) -> dict[str, str]:
+    """One land card as the fields of the layout in ``data/kardinal/land-card.yaml``."""
+    arms = [f"arms:{item}" for item in card if item not in ROADS] + ["", ""]
+    road = next((f"road-tile:{item}" for item in card if item in ROADS), "")
+    german = land.names.de if land.names.de and land.names.de != land.names(lang) else ""
+    light = lighten(land.colour, 0.85)
+    return {
+        "name": land.names(lang), "german": german, "colour": land.colour,
+        "light": "#" + "".join(f"{round(v * 255):02x}" for v in (light.red, light.green, light.blue)),
+        "arms1": arms[0], "arms2": arms[1], "road": road, "value": str(land.value),
+        "count_label": f"{land.value} {game.label('cards_in_deck', lang)}",
+    }
+
+
+def land_deck(game: KardinalGame, lang: str) -> Deck:
+    """The 56 land cards as a deck: identical cards (same land, same arms and road) are one
+    entry with a count, so each design is stored once."""
+    entries: dict[tuple, list] = {}
     for land in game.lands:
         for card in land.cards:
-            yield CardPrint(land_front(game, land, card, lang, fonts), land_back(game, lang, fonts))
+            key = (land.id, tuple(sorted(card)))
+            entries.setdefault(key, [land_fields(game, land, card, lang), 0])[1] += 1
+    spec = land_card_layout().model_copy(update={"fields": {"title": game.title.ja}})
+    cards = tuple(CardData(fields, count, f"{key[0]} card") for key, (fields, count) in entries.items())
+    return Deck(spec, cards, None, LAND_CARD.parent, str(LAND_CARD))
 
 
 # --- rights tokens and law chips ---------------------------------------------------------------
@@ -259,9 +233,7 @@ def _check_art(game: KardinalGame) -> None:
 
 def texts(options: BuildOptions) -> Iterable[str]:
     game = load_game()
-    strings = collect_strings(game.model_dump(), set())
-    strings.update(f"{land.value} " for land in game.lands)
-    return strings
+    return collect_strings(game.model_dump(), set()) | deck_texts(land_deck(game, options.lang))
 
 
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
@@ -271,9 +243,11 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     written = []
 
     path = options.path("kardinal-land-cards")
+    deck = land_deck(game, lang)
     with open_pdf(path, paper, fonts, title=f"{game.title(lang)} — 56", lang=lang) as doc:
-        print_cards(doc, options.layout(card_size("poker")), land_cards(game, lang, fonts),
-                    options.sheet_options())
+        size = card_size("poker")
+        print_cards(doc, options.layout(size), card_prints(deck, doc, RegionPainter(deck, fonts, Palette()), size.width,
+                                                            size.height), options.sheet_options())
     written.append(path)
 
     path = options.path("kardinal-rights-tokens")
