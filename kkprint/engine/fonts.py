@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
@@ -33,7 +35,7 @@ FACES = {
     "bold": ("noto_cjk_sans_jp_bold", "NotoSansCJKjp-Bold.otf"),
 }
 
-CONVERTER_VERSION = 2  # bump when the conversion below changes its output
+CONVERTER_VERSION = 3  # bump when the conversion below changes its output
 
 # Always available so labels, numbers and punctuation never depend on what the data happens to hold.
 BASE_CHARACTERS = (
@@ -102,27 +104,41 @@ def _cache_key(face: str, characters: str) -> str:
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:32]
 
 
-@lru_cache(maxsize=8)
-def _truetype_subset(face: str, characters: str) -> bytes:
-    """The TrueType subset for ``characters``, from the on-disk cache when a build made it before.
+def _subsets(characters: str) -> dict[str, bytes]:
+    """The TrueType subset of every face for ``characters``, from the on-disk cache when a build
+    made it before.
 
     Converting CFF outlines costs most of a small build; the cache makes every build after the
-    first skip it. A cache that cannot be read or written is simply not used.
+    first skip it, and a first build converts the faces side by side on two cores. A cache
+    that cannot be read or written is simply not used.
     """
-    cached = _cache_dir() / f"{_cache_key(face, characters)}.ttf"
-    try:
-        return cached.read_bytes()
-    except OSError:
-        pass
-    data = _make_subset(face, characters)
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        temp = cached.with_suffix(f".{os.getpid()}.part")
-        temp.write_bytes(data)
-        os.replace(temp, cached)
-    except OSError:
-        pass
-    return data
+    found: dict[str, bytes] = {}
+    for face in FACES:
+        try:
+            found[face] = (_cache_dir() / f"{_cache_key(face, characters)}.ttf").read_bytes()
+        except OSError:
+            pass
+    missing = [face for face in FACES if face not in found]
+    made: list[bytes] = []
+    if len(missing) > 1:
+        try:
+            with ProcessPoolExecutor(max_workers=len(missing)) as pool:
+                made = list(pool.map(_make_subset, missing, [characters] * len(missing)))
+        except (OSError, BrokenProcessPool):  # no processes to be had here: one after the other
+            made = []
+    if len(made) != len(missing):
+        made = [_make_subset(face, characters) for face in missing]
+    for face, data in zip(missing, made):
+        found[face] = data
+        cached = _cache_dir() / f"{_cache_key(face, characters)}.ttf"
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            temp = cached.with_suffix(f".{os.getpid()}.part")
+            temp.write_bytes(data)
+            os.replace(temp, cached)
+        except OSError:
+            pass
+    return found
 
 
 def _make_subset(face: str, characters: str) -> bytes:
@@ -133,7 +149,7 @@ def _make_subset(face: str, characters: str) -> bytes:
     options.notdef_outline = True
     options.name_IDs = ["*"]
     options.drop_tables += ["GSUB", "GPOS", "GDEF", "VORG", "BASE", "JSTF", "vhea", "vmtx"]
-    font = FTFont(str(_font_path(face)), lazy=True)
+    font = FTFont(str(_font_path(face)), lazy=True, recalcTimestamp=False)  # same input, same bytes
     subsetter = ft_subset.Subsetter(options)
     subsetter.populate(text=characters)
     subsetter.subset(font)
@@ -192,10 +208,12 @@ def _register(characters: str) -> FontSet:
     """Register both faces for ``characters``; the set records what both can really draw."""
     digest = hashlib.sha1(characters.encode("utf-8")).hexdigest()[:10]
     names, drawable = {}, set(characters)
+    subsets = None
     for face in FACES:
         name = f"KKSans-{face}-{digest}"
         if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, io.BytesIO(_truetype_subset(face, characters))))
+            subsets = subsets or _subsets(characters)
+            pdfmetrics.registerFont(TTFont(name, io.BytesIO(subsets[face])))
         names[face] = name
         glyphs = pdfmetrics.getFont(name).face.charToGlyph
         drawable &= {c for c in characters if ord(c) in glyphs}
