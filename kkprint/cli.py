@@ -115,7 +115,7 @@ def list_targets() -> None:
     for target in targets().values():
         typer.echo(f"{target.id:<18} {target.summary}")
         for product in target.products:
-            typer.echo(f"{'':<18}   {product}-LANG-PAPER.pdf")
+            typer.echo(f"{'':<18}   {product if product.endswith('.pdf') else product + '-LANG-PAPER.pdf'}")
 
 
 def _read_input(path: Path) -> tuple[object, str]:

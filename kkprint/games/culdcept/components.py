@@ -189,4 +189,4 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
 
 
 register(Target("culdcept", "Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet",
-                ("culdcept-mat", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"), texts, build))
+                ("culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"), texts, build))
