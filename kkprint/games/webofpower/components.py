@@ -223,36 +223,31 @@ def _score_table(c: Canvas, fonts: FontSet, game: TrumpMap, x: float, top: float
 
 # --- board game: score pad and quick reference ------------------------------------------------
 
-def draw_score_pad(doc: Document, game: BoardGame, blocks: int = 2) -> None:
+def draw_score_pad(doc: Document, game: BoardGame, blocks: int = 3) -> None:
+    """Score pad: per game a row for each player (up to five) and the columns of both scorings."""
     c, fonts, lang = doc.canvas, doc.fonts, doc.lang
     page_w, page_h = doc.paper.size
     x, width = 15 * mm, page_w - 30 * mm
     label = game.label
-    title_h = 12 * mm
-    top = page_h - 15 * mm
-    block_h = (top - 15 * mm) / blocks
+    title_h = 10 * mm
+    top = page_h - 14 * mm
+    block_h = (top - 16 * mm) / blocks
     shade = lighten("#7a1f2b", 0.85)
+    header_h = 14 * mm
+    row_h = (block_h - title_h - header_h - 6 * mm) / game.max_players
+    shares = [2.6, 1.4, 1.4, 1.4, 1.2, 1.3, 1.5]
+    widths = [width * part / sum(shares) for part in shares]
+    columns = ["player", "interim", "final_monasteries", "alliances", "roads", "total", "game_total"]
+    shaded = {"interim", "game_total"}
     for block in range(blocks):
         block_top = top - block * block_h
         c.setFillColorRGB(0, 0, 0)
-        draw_text(c, label("title", lang), fonts.bold, TextBox(x, block_top - title_h, width * 0.6, title_h, "left", "middle"), 14, 9)
+        draw_text(c, label("title", lang), fonts.bold, TextBox(x, block_top - title_h, width * 0.6, title_h, "left", "middle"), 13, 9)
         draw_text(c, f"{label('game', lang)} ____   {label('date', lang)} ______", fonts.regular,
                   TextBox(x + width * 0.6, block_top - title_h, width * 0.4, title_h, "right", "middle"), 9, 6)
-        first = 42 * mm
-        widths = [first] + [(width - first) / game.max_players] * game.max_players
-        rows = [
-            [Cell(label("player", lang), bold=True, align="left", size=9)] + [Cell("") for _ in range(game.max_players)],
-            [Cell(f"{label('interim', lang)}: {label('monasteries', lang)}", align="left", size=8.5, fill=shade)]
-            + [Cell("") for _ in range(game.max_players)],
-            [Cell(f"{label('final', lang)}: {label('monasteries', lang)}", align="left", size=8.5)] + [Cell("") for _ in range(game.max_players)],
-            [Cell(f"{label('final', lang)}: {label('alliances', lang)}", align="left", size=8.5)] + [Cell("") for _ in range(game.max_players)],
-            [Cell(f"{label('final', lang)}: {label('roads', lang)}", align="left", size=8.5)] + [Cell("") for _ in range(game.max_players)],
-            [Cell(f"{label('final', lang)}: {label('total', lang)}", align="left", size=8.5)] + [Cell("") for _ in range(game.max_players)],
-            [Cell(label("game_total", lang), bold=True, align="left", size=9, heavy=True)]
-            + [Cell("", heavy=True) for _ in range(game.max_players)],
-        ]
-        heights = [11 * mm] + [(block_h - title_h - 11 * mm - 8 * mm) / 6] * 6
-        draw_table(c, fonts, x, block_top - title_h - 1 * mm, widths, heights, rows)
+        header = [Cell(label(key, lang), bold=True, size=8, fill=shade if key in shaded else None) for key in columns]
+        rows = [header] + [[Cell("") for _ in columns] for _ in range(game.max_players)]
+        draw_table(c, fonts, x, block_top - title_h - 1 * mm, widths, [header_h] + [row_h] * game.max_players, rows)
 
 
 def draw_reference(doc: Document, game: BoardGame) -> None:
