@@ -223,3 +223,15 @@ def test_map_pdf_draws_a_custom_grid(tmp_path):
     text = PdfReader(path).pages[0].extract_text()
     for number in range(1, len(game.map.alliances) + 1):
         assert str(number) in text
+
+
+def test_score_pad_and_reference_build_in_both_languages(tmp_path):
+    from kkprint.build import BuildOptions, build_targets, resolve
+    from pypdf import PdfReader
+
+    for lang, words in (("ja", ("中間決算", "同盟", "総合計")), ("en", ("Interim", "Alliances", "Game total"))):
+        pad, reference = build_targets(resolve(["webofpower-board"]), BuildOptions(lang=lang, out_dir=tmp_path))
+        text = PdfReader(pad).pages[0].extract_text()
+        assert all(word in text for word in words) and text.count(words[0]) == 3  # three games a page
+        summary = PdfReader(reference).pages[0].extract_text()
+        assert "Web of Power" in summary and "王と枢機卿" in summary  # the summary in both languages
