@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
@@ -15,6 +15,8 @@ from kkprint.engine.geometry import DuplexMode
 from kkprint.engine.marks import CutMarks
 from kkprint.errors import InputError
 from kkprint.yamlio import load_yaml_file, parse_yaml
+
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of text.")]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Print-and-play PDFs for board games, and scorers for the games you played.")
@@ -132,10 +134,17 @@ def _emit(data: dict, text: str, as_json: bool) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text)
 
 
+def _score_file(path: Path, as_json: bool, score, to_json, to_text) -> None:
+    """Read a tally or a state, score it, print the JSON object or the text for people."""
+    data, source = _read_input(path)
+    result = score(data, source)
+    _emit(to_json(result), to_text(result), as_json)
+
+
 @scorer_app.command("kardinal")
 def scorer_kardinal(
     tally: Optional[Path] = typer.Argument(None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    as_json: AsJson = False,
     sheet: Optional[Path] = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
     lang: str = typer.Option("ja", "--lang", help="Language of labels: ja or en."),
     paper: str = typer.Option("a4", "--paper", help="Paper of the sheet: a4 or letter."),
@@ -162,37 +171,35 @@ def scorer_kardinal(
 @scorer_app.command("webofpower")
 def scorer_webofpower(
     state: Path = typer.Argument(..., help="Marked trump map state (YAML or JSON; - for stdin)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    as_json: AsJson = False,
 ) -> None:
     """Web of Power on the trump map: interim or final scoring of a marked map."""
     from kkprint.games.webofpower import report
     from kkprint.games.webofpower.model import load_map
     from kkprint.games.webofpower.state import score_trump_map
 
-    data, source = _read_input(state)
-    result = score_trump_map(data, source, load_map())
-    _emit(report.as_json(result), report.table(result), as_json)
+    _score_file(state, as_json, lambda data, source: score_trump_map(data, source, load_map()), report.as_json,
+                report.table)
 
 
 @scorer_app.command("webofpower-board")
 def scorer_webofpower_board(
     tally: Path = typer.Argument(..., help="Per-region tally of the board game (YAML or JSON; - for stdin)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    as_json: AsJson = False,
 ) -> None:
     """Web of Power board game: interim or final scoring from per-region tallies."""
     from kkprint.games.webofpower import report
     from kkprint.games.webofpower.model import load_board
     from kkprint.games.webofpower.state import score_board
 
-    data, source = _read_input(tally)
-    result = score_board(data, source, load_board())
-    _emit(report.as_json(result), report.table(result), as_json)
+    _score_file(tally, as_json, lambda data, source: score_board(data, source, load_board()), report.as_json,
+                report.table)
 
 
 @court_app.command("eligible")
 def court_eligible(
     dice: List[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the list."),
+    as_json: AsJson = False,
     lang: str = typer.Option("ja", "--lang", help="Language of character names: ja or en."),
 ) -> None:
     """Which characters a dice result may take, and why the others may not."""
@@ -207,28 +214,25 @@ def court_eligible(
 @scorer_app.command("court")
 def scorer_court(
     results: Path = typer.Argument(..., help="Final-round results (YAML or JSON; - for stdin)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    as_json: AsJson = False,
 ) -> None:
     """To Court the King, final round: who takes the King."""
     from kkprint.games.court import report, service
 
-    data, source = _read_input(results)
-    result = service.score_final(data, source)
-    _emit(report.final_json(result), report.final_text(result), as_json)
+    _score_file(results, as_json, service.score_final, report.final_json, report.final_text)
 
 
 @scorer_app.command("culdcept")
 def scorer_culdcept(
     state: Path = typer.Argument(..., help="The 13 squares at the end of the game (YAML or JSON; - for stdin)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the summary."),
+    as_json: AsJson = False,
 ) -> None:
     """Culdcept-style game: squares per player, and the winner or a draw."""
     from kkprint.games.culdcept import state as culdcept_state
     from kkprint.games.culdcept.model import load_culdcept
 
-    data, source = _read_input(state)
-    result = culdcept_state.score_state(data, source, load_culdcept())
-    _emit(culdcept_state.as_json(result), culdcept_state.as_text(result), as_json)
+    _score_file(state, as_json, lambda data, source: culdcept_state.score_state(data, source, load_culdcept()),
+                culdcept_state.as_json, culdcept_state.as_text)
 
 
 @culdcept_app.command("battle")
@@ -236,7 +240,7 @@ def culdcept_battle(
     on_square: str = typer.Argument(..., help="The card(s) on the square: K, 7, or a support like 5+6."),
     offered: str = typer.Argument(..., help="The card(s) offered: A, Q, or a support like A+10."),
     own: bool = typer.Option(False, "--own", help="The square is the mover's own (swapping is always allowed)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    as_json: AsJson = False,
 ) -> None:
     """Does the offered card or support take the square, and why."""
     from kkprint.games.culdcept.rules import RuleError, battle, play
