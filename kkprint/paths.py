@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 from kkprint.errors import InputError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DATA_DIR = Path(os.environ.get("KKPRINT_DATA", PROJECT_ROOT / "data"))
-TEMPLATES_DIR = PROJECT_ROOT / "templates"
+# A source checkout (or editable install) keeps data/ beside the package; a plain install puts
+# it under <prefix>/share/kkprint. KKPRINT_DATA points elsewhere on purpose (a corrected copy).
+_SHARED = Path(sys.prefix) / "share" / "kkprint"
+_ROOT = PROJECT_ROOT if (PROJECT_ROOT / "data" / "kardinal").is_dir() else _SHARED
+DATA_DIR = Path(os.environ.get("KKPRINT_DATA", _ROOT / "data"))
+TEMPLATES_DIR = _ROOT / "templates"
 
 _UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
 
