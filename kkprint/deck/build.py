@@ -86,6 +86,12 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
         yield from repeat(CardPrint(art, back_of(card)), card.count)
 
 
+def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, fonts: FontSet) -> int:
+    """Print a deck onto home-printer sheets in an open document (games call this too)."""
+    painter = RegionPainter(deck, fonts, Palette())
+    return print_cards(doc, layout, card_prints(deck, doc, painter, layout.card.width, layout.card.height), options)
+
+
 def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     spec = deck.spec
     size = deck_card_size(deck)
@@ -109,11 +115,9 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     layout = SheetLayout(paper, size, gap, spec.sheet.margin_mm)
     path = output_path(out_dir, f"{spec.name}-{options.paper_name or spec.sheet.paper}.pdf")
     with open_pdf(path, paper, fonts, title=spec.name, lang=options.lang) as doc:
-        painter = RegionPainter(deck, fonts, Palette())
-        prints = card_prints(deck, doc, painter, size.width, size.height)
         marks = options.cut_marks or CutMarks(spec.sheet.cut_marks)
-        print_cards(doc, layout, prints, SheetOptions(duplex=mode, cut_marks=marks,
-                                                      back_offset_mm=tuple(offset), back_scale=scale))
+        print_deck(doc, deck, layout, SheetOptions(duplex=mode, cut_marks=marks, back_offset_mm=tuple(offset),
+                                                   back_scale=scale), fonts)
     return [path]
 
 

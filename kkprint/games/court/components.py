@@ -19,10 +19,9 @@ from kkprint.engine.geometry import CardSize, DuplexMode, card_size
 from kkprint.engine.icons import die_body, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
-from kkprint.deck.build import card_prints, deck_texts
+from kkprint.deck.build import deck_texts, print_deck
 from kkprint.deck.load import CardData, Deck
 from kkprint.deck.model import DeckFile
-from kkprint.deck.render import Palette, RegionPainter
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
 from kkprint.models import load_model
 from kkprint.paths import DATA_DIR
@@ -155,9 +154,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     path = options.path(f"court-characters{suffix}")
     deck = character_deck(game, lang, options.players)
     with open_pdf(path, paper, fonts, title=game.labels["title"](lang), lang=lang) as doc:
-        size = card_size("poker")
-        print_cards(doc, options.layout(size), card_prints(deck, doc, RegionPainter(deck, fonts, Palette()), size.width,
-                                                            size.height), options.sheet_options())
+        print_deck(doc, deck, options.layout(card_size("poker")), options.sheet_options(), fonts)
     written.append(path)
     path = options.path("court-summary")
     with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:

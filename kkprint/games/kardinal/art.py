@@ -153,6 +153,18 @@ ROAD_ART = {"ship": road_ship, "carriage": road_carriage}
 
 for _kind, _draw in ARMS_ART.items():
     register_icon(f"arms:{_kind}", _draw)
+def symbol_icon(name: str):
+    def draw(c: Canvas, s: float) -> None:
+        c.setFillGray(1)
+        c.setStrokeGray(0)
+        c.setLineWidth(s * 0.024)
+        symbol(c, s, name)
+
+    return draw
+
+
+for _name in ("circle", "square", "triangle", "diamond", "star"):
+    register_icon(f"player:{_name}", symbol_icon(_name))
 for _road, _draw in ROAD_ART.items():
     register_icon(f"road:{_road}", _draw)
     register_icon(f"road-tile:{_road}", road_tile(_draw))

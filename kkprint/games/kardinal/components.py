@@ -8,14 +8,11 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.build import BuildOptions, Target, register
-from kkprint.deck.build import card_prints, deck_texts
+from kkprint.deck.build import deck_texts, print_deck
 from kkprint.deck.load import CardData, Deck
 from kkprint.deck.model import DeckFile
-from kkprint.deck.render import Palette, RegionPainter
-from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, is_light, lighten
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
@@ -34,11 +31,6 @@ BACK_INK = "#7a1f2b"
 # --- land cards ------------------------------------------------------------------------------
 
 LAND_CARD = DATA_DIR / "kardinal" / "land-card.yaml"
-
-
-@lru_cache(maxsize=1)
-def land_card_layout() -> DeckFile:
-    return load_model(DeckFile, LAND_CARD)
 
 
 def land_fields(game: KardinalGame, land: Land, card: list[str], lang: str) -> dict[str, str]:
@@ -63,66 +55,37 @@ def land_deck(game: KardinalGame, lang: str) -> Deck:
         for card in land.cards:
             key = (land.id, tuple(sorted(card)))
             entries.setdefault(key, [land_fields(game, land, card, lang), 0])[1] += 1
-    spec = land_card_layout().model_copy(update={"fields": {"title": game.title.ja}})
-    cards = tuple(CardData(fields, count, f"{key[0]} card") for key, (fields, count) in entries.items())
-    return Deck(spec, cards, None, LAND_CARD.parent, str(LAND_CARD))
+    cards = [(fields, count, f"{key[0]} card") for key, (fields, count) in entries.items()]
+    return _layout_deck(LAND_CARD, {"title": game.title.ja}, cards)
 
 
 # --- rights tokens and law chips ---------------------------------------------------------------
 
-def rights_token(game: KardinalGame, player_index: int, lang: str, fonts: FontSet) -> Art:
-    player = game.players[player_index]
-
-    def draw(c: Canvas, w: float, h: float) -> None:
-        c.setFillColor(colour(player.colour))
-        c.circle(w / 2, h / 2, w / 2, stroke=0, fill=1)
-        c.setStrokeColorRGB(1, 1, 1) if not is_light(player.colour) else c.setStrokeColorRGB(0, 0, 0)
-        c.setLineWidth(0.8)
-        c.circle(w / 2, h / 2, w / 2 - 1.6 * mm, stroke=1, fill=0)
-        c.setFillColorRGB(1, 1, 1)
-        c.setStrokeColorRGB(0, 0, 0)
-        c.setLineWidth(0.6)
-        s = 9 * mm
-        c.saveState()
-        c.translate((w - s) / 2, h / 2 - 1.5 * mm)
-        art.symbol(c, s, player.symbol)
-        c.restoreState()
-        c.setFillColorRGB(1, 1, 1) if not is_light(player.colour) else c.setFillColorRGB(0, 0, 0)
-        label = game.label("rights_token", lang)
-        draw_text(c, label, fonts.bold, TextBox(5 * mm, 4 * mm, w - 10 * mm, 4 * mm, "center", "middle"), 7.5, 5)
-
-    return Art(draw, key=f"kardinal-rights-{player.id}-{lang}")
+def _layout_deck(path: Path, fields: dict[str, str], cards: list[tuple[dict[str, str], int, str]]) -> Deck:
+    spec = _layout(path).model_copy(update={"fields": fields})
+    return Deck(spec, tuple(CardData(f, count, origin) for f, count, origin in cards), None, path.parent, str(path))
 
 
-def law_chip(game: KardinalGame, chip_index: int, lang: str, fonts: FontSet) -> Art:
-    chip = game.law_chips[chip_index]
-
-    def draw(c: Canvas, w: float, h: float) -> None:
-        c.setFillColorRGB(1, 1, 1)
-        c.rect(0, 0, w, h, stroke=0, fill=1)
-        c.setStrokeColor(colour(BACK_INK))
-        c.setLineWidth(1.2)
-        c.roundRect(1.2 * mm, 1.2 * mm, w - 2.4 * mm, h - 2.4 * mm, 1.2 * mm, stroke=1, fill=0)
-        c.setFillColorRGB(0.1, 0.1, 0.1)
-        draw_text(c, chip.names(lang), fonts.bold, TextBox(2.5 * mm, 8 * mm, w - 5 * mm, 12 * mm, "center", "middle"),
-                  10, 5, leading=1.15)
-        if chip.names.de and lang != "de":
-            c.setFillColorRGB(0.4, 0.4, 0.4)
-            draw_text(c, chip.names.de, fonts.regular, TextBox(2.5 * mm, 3 * mm, w - 5 * mm, 4.5 * mm, "center", "middle"),
-                      5.5, 3.5, leading=1.1)
-
-    return Art(draw, key=f"kardinal-law-{chip.id}-{lang}")
+@lru_cache(maxsize=4)
+def _layout(path: Path) -> DeckFile:
+    return load_model(DeckFile, path)
 
 
-def law_back(game: KardinalGame, lang: str, fonts: FontSet) -> Art:
-    def draw(c: Canvas, w: float, h: float) -> None:
-        c.setFillColor(lighten(BACK_INK, 0.8))
-        c.rect(0, 0, w, h, stroke=0, fill=1)
-        c.setFillColor(colour(BACK_INK))
-        draw_text(c, game.label("law_chip", lang), fonts.bold, TextBox(2 * mm, 10 * mm, w - 4 * mm, 8 * mm, "center", "middle"), 9, 5)
-        draw_text(c, "Gesetz", fonts.regular, TextBox(2 * mm, 5 * mm, w - 4 * mm, 4 * mm, "center", "middle"), 6, 4)
+def rights_deck(game: KardinalGame, lang: str) -> Deck:
+    """Three tokens per player colour; the symbol tells colours apart in black-and-white print."""
+    cards = []
+    for player in game.players:
+        ink = "#000000" if is_light(player.colour) else "#ffffff"
+        fields = {"colour": player.colour, "ink": ink, "symbol": f"player:{player.symbol}",
+                  "label": game.label("rights_token", lang)}
+        cards.append((fields, game.rights_tokens_per_player, f"rights token {player.id}"))
+    return _layout_deck(DATA_DIR / "kardinal" / "rights-token.yaml", {}, cards)
 
-    return Art(draw, key=f"kardinal-law-back-{lang}")
+
+def law_deck(game: KardinalGame, lang: str) -> Deck:
+    cards = [({"name": chip.names(lang), "german": chip.names.de or ""}, chip.count, f"law chip {chip.id}")
+             for chip in game.law_chips]
+    return _layout_deck(DATA_DIR / "kardinal" / "law-chip.yaml", {"title": game.label("law_chip", lang)}, cards)
 
 
 # --- the 決算チャート --------------------------------------------------------------------------
@@ -233,7 +196,8 @@ def _check_art(game: KardinalGame) -> None:
 
 def texts(options: BuildOptions) -> Iterable[str]:
     game = load_game()
-    return collect_strings(game.model_dump(), set()) | deck_texts(land_deck(game, options.lang))
+    decks = (land_deck(game, options.lang), rights_deck(game, options.lang), law_deck(game, options.lang))
+    return collect_strings(game.model_dump(), set()).union(*(deck_texts(deck) for deck in decks))
 
 
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
@@ -242,29 +206,18 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     lang, paper = options.lang, options.paper
     written = []
 
-    path = options.path("kardinal-land-cards")
-    deck = land_deck(game, lang)
-    with open_pdf(path, paper, fonts, title=f"{game.title(lang)} — 56", lang=lang) as doc:
-        size = card_size("poker")
-        print_cards(doc, options.layout(size), card_prints(deck, doc, RegionPainter(deck, fonts, Palette()), size.width,
-                                                            size.height), options.sheet_options())
-    written.append(path)
-
-    path = options.path("kardinal-rights-tokens")
-    tokens = [CardPrint(rights_token(game, p, lang, fonts))
-              for p in range(len(game.players)) for _ in range(game.rights_tokens_per_player)]
-    with open_pdf(path, paper, fonts, title=game.label("rights_token", lang), lang=lang) as doc:
-        print_cards(doc, options.layout(card_size("token-25"), gap_mm=4, margin_mm=10), tokens,
-                    options.sheet_options(duplex=DuplexMode.NONE))
-    written.append(path)
-
-    path = options.path("kardinal-law-chips")
-    chips = [CardPrint(law_chip(game, i, lang, fonts), law_back(game, lang, fonts))
-             for i, chip in enumerate(game.law_chips) for _ in range(chip.count)]
-    with open_pdf(path, paper, fonts, title=game.label("law_chip", lang), lang=lang) as doc:
-        print_cards(doc, options.layout(card_size("chip-25"), gap_mm=4, margin_mm=10), chips,
-                    options.sheet_options())
-    written.append(path)
+    decks = (
+        ("kardinal-land-cards", land_deck(game, lang), options.layout(card_size("poker")), options.sheet_options()),
+        ("kardinal-rights-tokens", rights_deck(game, lang), options.layout(card_size("token-25"), gap_mm=4, margin_mm=10),
+         options.sheet_options(duplex=DuplexMode.NONE)),
+        ("kardinal-law-chips", law_deck(game, lang), options.layout(card_size("chip-25"), gap_mm=4, margin_mm=10),
+         options.sheet_options()),
+    )
+    for stem, deck, layout, sheet in decks:
+        path = options.path(stem)
+        with open_pdf(path, paper, fonts, title=f"{game.title(lang)} — {stem}", lang=lang) as doc:
+            print_deck(doc, deck, layout, sheet, fonts)
+        written.append(path)
 
     written.append(write_chart(options.path("kardinal-chart"), game, options, fonts))
     return written
