@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -15,6 +16,19 @@ from kkprint.printer import load_profile
 from kkprint.errors import InputError
 
 LANGS = ("ja", "en")
+
+
+class Lang(str, Enum):
+    """Languages every printed label exists in."""
+
+    JA = "ja"
+    EN = "en"
+
+
+class PaperName(str, Enum):
+    A4 = "a4"
+    LETTER = "letter"
+    A3 = "a3"
 
 
 @dataclass(frozen=True)

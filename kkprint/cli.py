@@ -10,7 +10,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from kkprint.build import BuildOptions, build_targets, resolve, targets
+from kkprint.build import BuildOptions, Lang, PaperName, build_targets, resolve, targets
 from kkprint.engine.geometry import DuplexMode
 from kkprint.engine.marks import CutMarks
 from kkprint.errors import InputError
@@ -33,8 +33,8 @@ app.add_typer(culdcept_app, name="culdcept")
 @app.command()
 def build(
     target: Optional[List[str]] = typer.Argument(None, help="Game ids (see `kkprint list`), `all` (default) or deck files."),
-    lang: str = typer.Option("ja", "--lang", help="Language of printed labels: ja or en."),
-    paper: Optional[str] = typer.Option(None, "--paper", help="Paper size: a4 (default) or letter; a deck's own by default."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
+    paper: Optional[PaperName] = typer.Option(None, "--paper", help="Paper size (default a4; a deck's own for decks)."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the PDFs are written to."),
     duplex: Optional[DuplexMode] = typer.Option(None, "--duplex", help="How backs are printed (default long-edge)."),
     offset_x: Optional[float] = typer.Option(None, "--back-offset-x", help="Shift backs right by this many mm."),
@@ -48,7 +48,7 @@ def build(
 ) -> None:
     """Build PDFs for games (all by default) or deck files into the output folder; prints each file written."""
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
-    options = BuildOptions(lang=lang, paper_name=paper.lower() if paper else None, out_dir=out, duplex=duplex,
+    options = BuildOptions(lang=lang.value, paper_name=paper.value if paper else None, out_dir=out, duplex=duplex,
                            back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
                            allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks)
     for path in build_targets(resolve(target or ["all"]), options):
@@ -77,11 +77,11 @@ def schema() -> None:
 
 @app.command()
 def calibrate(
-    paper: str = typer.Option("a4", "--paper", help="Paper size: a4 or letter."),
+    paper: PaperName = typer.Option(PaperName.A4, "--paper", help="Paper size: a4 or letter."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the sheet is written to."),
     duplex: DuplexMode = typer.Option(DuplexMode.LONG_EDGE, "--duplex", help="long-edge or short-edge."),
     save: Optional[List[float]] = typer.Option(None, "--save", help="Save the offset you read: --save X --save Y."),
-    lang: str = typer.Option("ja", "--lang", help="Language: ja or en."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language: ja or en."),
 ) -> None:
     """Print a duplex alignment sheet; read your printer's back-side offset off it and --save it."""
     from kkprint.calibrate import save_offset, write_sheet
@@ -89,7 +89,7 @@ def calibrate(
     if save:
         typer.echo(str(save_offset(save)))
         return
-    typer.echo(str(write_sheet(out, paper.lower(), duplex, lang)))
+    typer.echo(str(write_sheet(out, paper.value, duplex, lang.value)))
 
 
 @app.command()
@@ -97,7 +97,7 @@ def preview(
     target: List[str] = typer.Argument(..., help="Game ids or deck files, as for build."),
     out: Path = typer.Option(Path("output/preview"), "--out", help="Folder for the PNG files."),
     dpi: int = typer.Option(80, "--dpi", min=20, max=300, help="Resolution of the pictures."),
-    lang: str = typer.Option("ja", "--lang", help="Language of printed labels: ja or en."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
     only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards."),
     cards: bool = typer.Option(False, "--cards", help="Decks: one picture per card (front, then back) instead of sheets."),
 ) -> None:
@@ -107,7 +107,7 @@ def preview(
     chosen = resolve(target)
     if cards and any(not t.id.endswith((".yaml", ".yml")) for t in chosen):
         raise InputError("--cards pictures single cards of deck files; games preview as sheets", source="--cards")
-    for path in preview_targets(chosen, BuildOptions(lang=lang, only=only, card_pages=cards), out, dpi):
+    for path in preview_targets(chosen, BuildOptions(lang=lang.value, only=only, card_pages=cards), out, dpi):
         typer.echo(str(path))
 
 
@@ -146,8 +146,8 @@ def scorer_kardinal(
     tally: Optional[Path] = typer.Argument(None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."),
     as_json: AsJson = False,
     sheet: Optional[Path] = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
-    lang: str = typer.Option("ja", "--lang", help="Language of labels: ja or en."),
-    paper: str = typer.Option("a4", "--paper", help="Paper of the sheet: a4 or letter."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of labels: ja or en."),
+    paper: PaperName = typer.Option(PaperName.A4, "--paper", help="Paper of the sheet: a4 or letter."),
     deck: Optional[Path] = typer.Option(None, "--deck", help="Another K&K definition (e.g. a corrected copy of "
                                                               "data/kardinal/game.yaml); its cards set the limits."),
 ) -> None:
@@ -157,14 +157,14 @@ def scorer_kardinal(
 
     game = load_game(deck or DEFAULT_PATH)
     if tally is None:
-        data = _prompt_tally(game, prompt, report, service, lang)
+        data = _prompt_tally(game, prompt, report, service, lang.value)
         source = "<prompt>"
     else:
         data, source = _read_input(tally)
     result = service.score(data, source, game)
-    _emit(report.as_json(result), report.table(game, result, lang), as_json)
+    _emit(report.as_json(result), report.table(game, result, lang.value), as_json)
     if sheet is not None:
-        written = service.write_sheet(sheet, game, result, lang, paper.lower())
+        written = service.write_sheet(sheet, game, result, lang.value, paper.value)
         typer.echo(f"wrote {written}", err=True)
 
 
@@ -200,7 +200,7 @@ def scorer_webofpower_board(
 def court_eligible(
     dice: List[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
     as_json: AsJson = False,
-    lang: str = typer.Option("ja", "--lang", help="Language of character names: ja or en."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of character names: ja or en."),
 ) -> None:
     """Which characters a dice result may take, and why the others may not."""
     from kkprint.games.court import report, service
@@ -208,7 +208,7 @@ def court_eligible(
 
     game = load_court()
     result = service.eligible(game, service.parse_dice(list(dice), "dice", "arguments"))
-    _emit(report.eligibility_json(result), report.eligibility_text(game, result, lang), as_json)
+    _emit(report.eligibility_json(result), report.eligibility_text(game, result, lang.value), as_json)
 
 
 @scorer_app.command("court")
@@ -282,14 +282,26 @@ def main() -> None:
     except typer.Abort:
         typer.echo("kkprint: aborted", err=True)
         sys.exit(1)
+    except KeyboardInterrupt:
+        typer.echo("\nkkprint: interrupted; nothing half-written was kept", err=True)
+        sys.exit(130)
     except SystemExit:
         raise
     except OSError as err:  # an output folder that cannot be written, a full disk: say which file
         where = f"{err.filename}: " if err.filename else ""
         typer.echo(f"kkprint: error: {where}{err.strerror or err}", err=True)
         sys.exit(2)
-    except typer.TyperException as err:  # usage errors: typer's own message, exit code 2
-        err.show()
+    except typer.TyperException as err:  # usage errors: one line naming the option, exit code 2
+        if type(err).__name__ == "NoArgsIsHelpError" or not hasattr(err, "format_message"):
+            err.show()  # a bare command: its help is the most useful answer
+        else:
+            words = []
+            for word in sys.argv[1:3]:
+                if word.startswith("-"):
+                    break
+                words.append(word)
+            message = err.format_message().replace("Value error, ", "")
+            typer.echo(f"kkprint: error: {message} (see 'kkprint {' '.join(words)} --help')", err=True)
         sys.exit(getattr(err, "exit_code", 2))
     except Exception as err:  # noqa: BLE001 - last line of defence; the message is still one line
         if os.environ.get("KKPRINT_DEBUG"):

@@ -223,3 +223,9 @@ def test_same_bytes_across_processes(tmp_path):
                        check=True, capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed})
         outputs.append({p.name: p.read_bytes() for p in sorted(out.glob("*.pdf"))})
     assert outputs[0] == outputs[1] and len(outputs[0]) == 5
+
+
+def test_bad_options_are_one_line(cli):
+    assert_clean_error(cli("build", "--lang", "fr"), "--lang", "'fr'")
+    assert_clean_error(cli("scorer", "kardinal", "x.yaml", "--paper", "b5"), "--paper")
+    assert_clean_error(cli("build", "--nope"), "--nope")
