@@ -268,7 +268,7 @@ def _prompt_tally(game, prompt, report, service, lang: str) -> dict:
     done = False
     while not done:
         say(report.table(game, service.score(data, "<prompt>", game), lang))
-        data, done = prompt.correct(game, data, ask, say)
+        data, done = prompt.correct(game, data, ask, say, lang)
     return data
 
 

@@ -14,6 +14,27 @@ from kkprint.errors import InputError
 from kkprint.games.kardinal.model import KardinalGame
 from kkprint.games.kardinal.tally import MAX_PLAYERS, MIN_PLAYERS, parse_tally
 
+MESSAGES = {
+    "names": {"ja": "プレイヤー名を1行に1人ずつ（{low}〜{high}人）。空行で終わり。",
+              "en": "Player names, one per line ({low}–{high}); an empty line ends the list."},
+    "player": {"ja": "プレイヤー{n}: ", "en": "player {n}: "},
+    "too_few": {"ja": "  ! {low}人以上必要です", "en": "  ! at least {low} players"},
+    "twice": {"ja": "  ! {name} はもういます", "en": "  ! {name!r} is already playing"},
+    "lands": {"ja": "国ごとに、そのプレイヤーの枚数と同じ紋章の最多数（例: 3 2、空欄は0）。",
+              "en": "For each land: the player's cards and largest number of identical arms, e.g. '3 2' (empty = 0)."},
+    "ships": {"ja": "船", "en": "ships"},
+    "carriages": {"ja": "馬車", "en": "carriages"},
+    "minus_two": {"ja": "−2チップ", "en": "−2 chips"},
+    "correct": {"ja": "訂正（例: Aki フランス 3 2 / Aki ships 5）、なければ空欄: ",
+                "en": "correction (e.g. 'Aki France 3 2' or 'Aki ships 5'), or empty to finish: "},
+}
+
+
+def message(key: str, lang: str, **values) -> str:
+    texts = MESSAGES[key]
+    return texts.get(lang, texts["en"]).format(**values)
+
+
 Ask = Callable[[str], "str | None"]  # returns None at end of input
 Say = Callable[[str], None]
 SOURCE = "<prompt>"
@@ -55,21 +76,21 @@ def collect(game: KardinalGame, ask: Ask, say: Say, lang: str = "ja") -> dict:
 
 
 def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str) -> dict:
-    say(f"Player names, one per line ({MIN_PLAYERS}–{MAX_PLAYERS}); an empty line ends the list.")
+    say(message("names", lang, low=MIN_PLAYERS, high=MAX_PLAYERS))
     names: list[str] = []
     while len(names) < MAX_PLAYERS:
-        name = _ask(ask, f"player {len(names) + 1}: ")
+        name = _ask(ask, message("player", lang, n=len(names) + 1))
         if not name:
             if len(names) >= MIN_PLAYERS:
                 break
-            say(f"  ! at least {MIN_PLAYERS} players")
+            say(message("too_few", lang, low=MIN_PLAYERS))
             continue
         if name in names:
-            say(f"  ! {name!r} is already playing")
+            say(message("twice", lang, name=name))
             continue
         names.append(name)
     data: dict = {"players": [{"name": n, "lands": {}} for n in names]}
-    say("For each land: the player's cards and largest number of identical arms, e.g. '3 2' (empty = 0).")
+    say(message("lands", lang))
     for land in game.lands:
         for player in data["players"]:
             while True:
@@ -86,10 +107,10 @@ def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str) -> dict:
                     data = trial
                     player = data["players"][names.index(player["name"])]
                     break
-    for key, question in (("ships", "ships"), ("carriages", "carriages"), ("minus_two", "−2 chips")):
+    for key in ("ships", "carriages", "minus_two"):
         for index, name in enumerate(names):
             while True:
-                answer = _ask(ask, f"{question} — {name}: ") or "0"
+                answer = _ask(ask, f"{message(key, lang)} — {name}: ") or "0"
                 trial = copy.deepcopy(data)
                 trial["players"][index][key] = answer
                 if _try(trial, game, say):
@@ -98,12 +119,12 @@ def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str) -> dict:
     return data
 
 
-def correct(game: KardinalGame, data: dict, ask: Ask, say: Say) -> tuple[dict, bool]:
+def correct(game: KardinalGame, data: dict, ask: Ask, say: Say, lang: str = "en") -> tuple[dict, bool]:
     """One round of corrections: 'NAME LAND CARDS [ARMS]' or 'NAME ships|carriages|minus_two N'.
 
     Returns the (possibly changed) data and whether the user is done.
     """
-    answer = ask("correction (e.g. 'Aki France 3 2'), or empty to finish: ")
+    answer = ask(message("correct", lang))
     if answer is None or not answer.strip():
         return data, True
     parts = answer.split()
