@@ -130,8 +130,11 @@ def line_width(line: list[Atom], font: str, size: float) -> float:
 
 
 def _orphan(lines: list[list[Atom]]) -> bool:
+    """A last line of one short word or at most two Japanese characters reads as a stray."""
     last = [atom for atom in lines[-1] if not atom.is_space]
-    return len(lines) > 1 and len(last) == 1 and last[0].icon is None and len(last[0].text) <= 2
+    if len(lines) < 2 or not last or any(atom.icon for atom in last):
+        return False
+    return sum(len(atom.text) for atom in last) <= 2
 
 
 @dataclass(frozen=True)
