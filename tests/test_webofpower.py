@@ -235,3 +235,17 @@ def test_score_pad_and_reference_build_in_both_languages(tmp_path):
         assert all(word in text for word in words) and text.count(words[0]) == 3  # three games a page
         summary = PdfReader(reference).pages[0].extract_text()
         assert "Web of Power" in summary and "王と枢機卿" in summary  # the summary in both languages
+
+
+def test_report_names_who_scored_what(trump):
+    from kkprint.games.webofpower.report import as_json, table
+
+    rows = ["111111111111", EMPTY, "3333.3333...", "2222.3333..."]
+    cardinals = {"A": [1, 0, 1], "B": [2, 0, 0], "E": [0, 1, 1], "F": [0, 0, 2], "G": [0, 0, 3]}
+    result = score_trump_map(state(rows, cardinals), "t", trump)
+    text = table(result)
+    assert "alliance [1] A–B: P1 +4" in text and "alliance [11] F–G: P3 +5" in text
+    assert "road: P1 +12 (row, r1c1–r1c12)" in text and "Winner: P3" in text
+    data = as_json(result)
+    assert data["game"] == "webofpower" and data["winners"] == ["P3"]
+    assert {a["number"] for a in data["alliances"] if a["scorers"]} == {1, 2, 10, 11}
