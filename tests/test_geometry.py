@@ -104,3 +104,26 @@ def test_cut_marks_line_up_with_every_card_edge():
 
 def test_no_marks_when_asked():
     assert mark_segments(layout(), CutMarks.NONE) == []
+
+
+@pytest.mark.parametrize("mode", [DuplexMode.LONG_EDGE, DuplexMode.SHORT_EDGE])
+def test_calibration_sheet_mirrors_like_the_backs(mode):
+    """The alignment sheet's rulers must sit where backs go, or the offset it reads is wrong."""
+    from kkprint.calibrate import mirrored
+
+    sheet = layout()
+    width, height = sheet.paper.size
+    for index in range(sheet.per_sheet):
+        front, back = sheet.front_slot(index), sheet.back_slot(index, mode)
+        centre = (front.x + front.width / 2, front.y + front.height / 2)
+        assert mirrored(centre, width, height, mode) == pytest.approx((back.x + back.width / 2, back.y + back.height / 2))
+
+
+def test_an_offset_read_off_the_ruler_moves_backs_by_that_much():
+    """Tick v of a ruler is printed v mm from the perfect spot; a printer that shifts the back by
+    d lands tick -d under the front line, and passing that reading as the offset cancels d."""
+    shift_by_printer = 1.5 * mm
+    reading = -shift_by_printer / mm
+    sheet = layout()
+    placed = sheet.back_slot(0, DuplexMode.LONG_EDGE, (reading, 0)).x + shift_by_printer
+    assert placed == pytest.approx(sheet.back_slot(0, DuplexMode.LONG_EDGE).x)
