@@ -6,14 +6,14 @@ from itertools import repeat
 from pathlib import Path
 from typing import Iterator
 
+from reportlab.lib.units import mm
+
 from kkprint.build import BuildOptions, Target
 from kkprint.deck.load import CardData, Deck, load_deck, select
 from kkprint.deck.render import Face, Palette, RegionPainter
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, print_cards, print_shop_pages
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
-from reportlab.lib.units import mm
-
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout, card_size
 from kkprint.engine.marks import CutMarks
 from kkprint.errors import InputError
@@ -27,8 +27,9 @@ def deck_card_size(deck: Deck) -> CardSize:
     spec = deck.spec.card
     if spec.size:
         preset = card_size(spec.size)
-        return CardSize(preset.width_mm, preset.height_mm, preset.shape, spec.corner_mm if spec.corner_mm != 3 else preset.corner_mm)
-    return CardSize(spec.width_mm, spec.height_mm, corner_mm=spec.corner_mm)
+        corner = preset.corner_mm if spec.corner_mm is None else spec.corner_mm
+        return CardSize(preset.width_mm, preset.height_mm, preset.shape, corner)
+    return CardSize(spec.width_mm, spec.height_mm, corner_mm=3.0 if spec.corner_mm is None else spec.corner_mm)
 
 
 def deck_texts(deck: Deck) -> set[str]:
@@ -124,8 +125,12 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
 def deck_target(path: Path) -> Target:
     """A deck file as a build target; loading waits until the options (``--only``…) are known."""
 
-    def loaded(options: BuildOptions) -> Deck:
-        return select(load_deck(path, allow_outside=options.allow_outside), options.only)
+    decks: dict[BuildOptions, Deck] = {}
+
+    def loaded(options: BuildOptions) -> Deck:  # read once per build, for its texts and its pages
+        if options not in decks:
+            decks[options] = select(load_deck(path, allow_outside=options.allow_outside), options.only)
+        return decks[options]
 
     return Target(
         id=str(path),

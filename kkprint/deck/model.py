@@ -106,7 +106,7 @@ class CardSpec(Strict):
     size: str | None = Field(None, description=f"Preset: {', '.join(CARD_SIZES)}")
     width_mm: float | None = Field(None, gt=5, le=400)
     height_mm: float | None = Field(None, gt=5, le=400)
-    corner_mm: float = Field(3, ge=0, le=20)
+    corner_mm: float | None = Field(None, ge=0, le=20, description="Corner radius (default: the preset's, or 3)")
 
     @model_validator(mode="after")
     def _size(self) -> "CardSpec":
