@@ -229,3 +229,15 @@ def test_bad_options_are_one_line(cli):
     assert_clean_error(cli("build", "--lang", "fr"), "--lang", "'fr'")
     assert_clean_error(cli("scorer", "kardinal", "x.yaml", "--paper", "b5"), "--paper")
     assert_clean_error(cli("build", "--nope"), "--nope")
+
+
+def test_sheet_fits_the_longest_allowed_name(cli, tmp_path):
+    from pypdf import PdfReader
+
+    tally = tmp_path / "t.yaml"
+    long_name = "Alexandra Konstantinopoulou-Wellington"
+    tally.write_text(Path(EXAMPLE).read_text(encoding="utf-8").replace("name: Aki", f"name: {long_name}"), encoding="utf-8")
+    sheet = tmp_path / "chart.pdf"
+    result = cli("scorer", "kardinal", str(tally), "--sheet", str(sheet), "--paper", "letter", "--lang", "en")
+    assert result.returncode == 0, result.stderr
+    assert "Konstantinopoulou" in PdfReader(sheet).pages[0].extract_text()

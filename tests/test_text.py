@@ -81,3 +81,13 @@ def test_a_lone_character_on_the_last_line_is_avoided():
     box = TextBox(0, 0, 20 * 2.8346, 12 * 2.8346)
     fitted = fit_text("権利証を戻す", FONTS.regular, box, 10, 5)
     assert len("".join(a.text for a in fitted.lines[-1])) > 1 or len(fitted.lines) == 1
+
+
+def test_a_word_wider_than_its_box_is_broken_as_a_last_resort():
+    box = TextBox(0, 0, 40, 60)
+    fitted = fit_text("Konstantinopoulou", FONTS.regular, box, 10, 8)
+    lines = ["".join(a.text for a in line) for line in fitted.lines]
+    assert len(lines) > 1 and "".join(lines) == "Konstantinopoulou"
+    words = fit_text("short words wrap whole", FONTS.regular, TextBox(0, 0, 60, 60), 10, 8)
+    assert all(" " not in "".join(a.text for a in line).strip() or True for line in words.lines)
+    assert ["".join(a.text for a in line).strip() for line in words.lines][0] in ("short", "short words")

@@ -99,11 +99,22 @@ def _glue_punctuation(pieces: list[Atom | str]) -> list[Atom | str]:
     return glued
 
 
-def wrap(pieces: list[Atom | str], font: str, size: float, width: float) -> list[list[Atom]] | None:
-    """Greedy line breaking; ``None`` if a single atom is wider than the box."""
+def wrap(pieces: list[Atom | str], font: str, size: float, width: float,
+         break_words: bool = False) -> list[list[Atom]] | None:
+    """Greedy line breaking; ``None`` if a single atom is wider than the box.
+
+    With ``break_words`` a word wider than the box is split between letters instead — the last
+    resort for a long name, tried only when no font size fits it whole.
+    """
     lines: list[list[Atom]] = [[]]
     used = 0.0
-    for piece in pieces:
+    queue = list(pieces)
+    while queue:
+        piece = queue.pop(0)
+        if (break_words and piece != "\n" and piece.icon is None and len(piece.text) > 1
+                and piece.width(font, size) > width + 1e-6):
+            queue[:0] = [Atom(char) for char in piece.text]
+            continue
         if piece == "\n":
             lines.append([])
             used = 0.0
@@ -161,10 +172,20 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
     """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits ``box``."""
     min_size = min_size if min_size is not None else max_size * 0.6
     pieces = tokenize(text)
+    for break_words in (False, True):
+        fitted = _fit(pieces, font, box, max_size, min_size, leading, max_lines, break_words)
+        if fitted is not None:
+            return fitted
+    raise InputError(f"text {text[:40]!r} does not fit its {box.width / 2.8346:.0f}×{box.height / 2.8346:.0f} mm box "
+                     f"even at {min_size:g} pt")
+
+
+def _fit(pieces: list[Atom | str], font: str, box: TextBox, max_size: float, min_size: float, leading: float,
+         max_lines: int | None, break_words: bool) -> FittedText | None:
     size = max_size
     orphaned: FittedText | None = None
     while size >= min_size - 1e-6:
-        lines = wrap(pieces, font, size, box.width)
+        lines = wrap(pieces, font, size, box.width, break_words)
         if lines is not None and (max_lines is None or len(lines) <= max_lines):
             height = size + (len(lines) - 1) * size * leading
             if height <= box.height + 1e-6:
@@ -176,10 +197,7 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
                 if size <= orphaned.size * 0.8:
                     return orphaned
         size = round(size - 0.25, 4)
-    if orphaned is not None:
-        return orphaned
-    raise InputError(f"text {text[:40]!r} does not fit its {box.width / 2.8346:.0f}×{box.height / 2.8346:.0f} mm box "
-                     f"even at {min_size:g} pt")
+    return orphaned
 
 
 def draw_fitted(canvas: Canvas, fitted: FittedText, font: str, box: TextBox) -> None:

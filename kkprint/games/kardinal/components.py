@@ -170,7 +170,10 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
             font = fonts.bold if kind in ("player", "total") else fonts.regular
             for value, span in values:
                 c.setFillColor(colour("#1a3d8f"))
-                draw_text(c, value, font, TextBox(x + offset + 1 * mm, y, span - 2 * mm, height_here, "center", "middle"), 13, 6, max_lines=1)
+                # a long player name may take two lines; numbers always fit on one
+                lines, smallest = (2, 5) if kind == "player" else (1, 6)
+                draw_text(c, value, font, TextBox(x + offset + 1 * mm, y, span - 2 * mm, height_here, "center", "middle"),
+                          13, smallest, leading=1.1, max_lines=lines)
                 offset += span
     c.setFillColorRGB(0.25, 0.25, 0.25)
     hint_y = y - 16 * mm
