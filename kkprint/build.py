@@ -15,14 +15,14 @@ from kkprint.engine.marks import CutMarks
 from kkprint.printer import load_profile
 from kkprint.errors import InputError
 
-LANGS = ("ja", "en")
-
-
 class Lang(str, Enum):
     """Languages every printed label exists in."""
 
     JA = "ja"
     EN = "en"
+
+
+LANGS = tuple(lang.value for lang in Lang)
 
 
 class PaperName(str, Enum):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -180,6 +181,18 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     if total == 0:
         raise InputError("the deck has no cards (add cards: or csv:)", source=source)
     return deck
+
+
+@lru_cache(maxsize=16)
+def _layout(path: Path) -> DeckFile:
+    return validate(DeckFile, load_yaml_file(path), str(path))
+
+
+def layout_deck(path: Path, fields: dict[str, str], cards: list[tuple[dict[str, str], int, str]]) -> Deck:
+    """A deck from a layout file and card data made by code (a game's own cards): ``cards`` are
+    (fields, count, origin) triples, ``fields`` the deck-wide fields."""
+    spec = _layout(path).model_copy(update={"fields": fields})
+    return Deck(spec, tuple(CardData(f, count, origin) for f, count, origin in cards), None, path.parent, str(path))
 
 
 def select(deck: Deck, only: str | None) -> Deck:

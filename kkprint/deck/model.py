@@ -7,7 +7,7 @@ y downwards), the way a designer measures a card.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, Union
+from typing import Annotated, ClassVar, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
@@ -44,8 +44,22 @@ class Box(Strict):
     rotation: float = Field(0, description="Degrees, counter-clockwise about the region's centre")
 
 
-class TextRegion(Box):
+class FixedOrField(Box):
+    """A region whose content is fixed (``text``, ``icon``, ``src``) or comes from a card field."""
+
+    fixed_key: ClassVar[str]
+    field: str | None = Field(None, description="Card field holding the content")
+
+    @model_validator(mode="after")
+    def _has_content(self):
+        if getattr(self, self.fixed_key) is None and self.field is None:
+            raise ValueError(f"a {self.type} region needs {self.fixed_key} or field")
+        return self
+
+
+class TextRegion(FixedOrField):
     type: Literal["text"]
+    fixed_key: ClassVar[str] = "text"
     text: str | None = Field(None, description="Text; ${field} inserts a card field, {icon} an inline icon")
     field: str | None = Field(None, description="Print this card field (same as text: ${field})")
     font: Literal["regular", "bold"] = "regular"
@@ -57,23 +71,12 @@ class TextRegion(Box):
     leading: float = Field(1.25, gt=0.5, le=3)
     max_lines: int | None = Field(None, ge=1)
 
-    @model_validator(mode="after")
-    def _has_text(self) -> "TextRegion":
-        if self.text is None and self.field is None:
-            raise ValueError("a text region needs text or field")
-        return self
 
-
-class IconRegion(Box):
+class IconRegion(FixedOrField):
     type: Literal["icon"]
+    fixed_key: ClassVar[str] = "icon"
     icon: str | None = Field(None, description="Icon name, e.g. die:6 or arms:cross")
     field: str | None = Field(None, description="Card field holding the icon name")
-
-    @model_validator(mode="after")
-    def _has_icon(self) -> "IconRegion":
-        if self.icon is None and self.field is None:
-            raise ValueError("an icon region needs icon or field")
-        return self
 
 
 class ShapeRegion(Box):
@@ -85,17 +88,12 @@ class ShapeRegion(Box):
     radius_mm: float = Field(2, ge=0)
 
 
-class ImageRegion(Box):
+class ImageRegion(FixedOrField):
     type: Literal["image"]
+    fixed_key: ClassVar[str] = "src"
     src: str | None = Field(None, description="SVG or PNG file, relative to the deck file")
     field: str | None = Field(None, description="Card field holding the file name")
     fit: Literal["contain", "stretch"] = "contain"
-
-    @model_validator(mode="after")
-    def _has_src(self) -> "ImageRegion":
-        if self.src is None and self.field is None:
-            raise ValueError("an image region needs src or field")
-        return self
 
 
 Region = Annotated[Union[TextRegion, IconRegion, ShapeRegion, ImageRegion], Field(discriminator="type")]

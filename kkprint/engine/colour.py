@@ -16,6 +16,12 @@ def lighten(value: str, amount: float) -> Color:
                  base.blue + (1 - base.blue) * amount)
 
 
+def tint(value: str, amount: float) -> str:
+    """``lighten`` as ``#rrggbb``, for places that take colours as text (deck fields)."""
+    light = lighten(value, amount)
+    return "#" + "".join(f"{round(part * 255):02x}" for part in (light.red, light.green, light.blue))
+
+
 def is_light(value: str) -> bool:
     base = HexColor(value)
     return 0.299 * base.red + 0.587 * base.green + 0.114 * base.blue > 0.6

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -12,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.build import BuildOptions, Target, register
 from kkprint.engine.cards import Art, CardPrint, print_cards
-from kkprint.engine.colour import colour, lighten
+from kkprint.engine.colour import colour, lighten, tint
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import CardSize, DuplexMode, card_size
@@ -20,10 +19,8 @@ from kkprint.engine.icons import die_body, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
 from kkprint.deck.build import deck_texts, print_deck
-from kkprint.deck.load import CardData, Deck
-from kkprint.deck.model import DeckFile
+from kkprint.deck.load import Deck, layout_deck
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
-from kkprint.models import load_model
 from kkprint.paths import DATA_DIR
 
 TIER_COLOURS = {None: "#8b5a2b", "I": "#4f7f52", "II": "#2f6fa8", "III": "#7d4fa0", "IV": "#b03a3a", "V": "#c9a227"}
@@ -64,18 +61,13 @@ def _tier_name(character: Character) -> str:
 CARD_LAYOUT = DATA_DIR / "court" / "cards.yaml"
 
 
-@lru_cache(maxsize=1)
-def card_layout() -> DeckFile:
-    return load_model(DeckFile, CARD_LAYOUT)
-
-
 def character_fields(game: CourtGame, character: Character, lang: str) -> dict[str, str]:
     """One character as the fields of the deck layout in ``data/court/cards.yaml``."""
     shows = character.shows(lang)
-    tint = TIER_COLOURS[character.tier]
+    colour_of_tier = TIER_COLOURS[character.tier]
     fields = {
         "name": character.name(lang), "german": character.de, "tier": _tier_name(character),
-        "tier_colour": tint, "tier_light": _hex(lighten(tint, 0.5)),
+        "tier_colour": colour_of_tier, "tier_light": tint(colour_of_tier, 0.5),
         "condition_label": game.label("condition", lang), "effect_label": game.label("effect", lang),
         "condition_dice": shows if ONLY_ICONS.fullmatch(shows) else "",
         "condition_words": "" if ONLY_ICONS.fullmatch(shows) else shows,
@@ -87,16 +79,11 @@ def character_fields(game: CourtGame, character: Character, lang: str) -> dict[s
     return fields
 
 
-def _hex(colour) -> str:
-    return "#" + "".join(f"{round(part * 255):02x}" for part in (colour.red, colour.green, colour.blue))
-
-
 def character_deck(game: CourtGame, lang: str, players: int | None) -> Deck:
     """The character cards as a deck: the same machinery that builds any user's deck."""
-    spec = card_layout().model_copy(update={"fields": {"title": game.labels["title"](lang)}})
-    cards = tuple(CardData(character_fields(game, character, lang), game.copies(character, players),
-                           f"character {character.en}") for character in game.characters)
-    return Deck(spec, cards, None, CARD_LAYOUT.parent, str(CARD_LAYOUT))
+    cards = [(character_fields(game, character, lang), game.copies(character, players), f"character {character.en}")
+             for character in game.characters]
+    return layout_deck(CARD_LAYOUT, {"title": game.labels["title"](lang)}, cards)
 
 
 def summary_card(game: CourtGame, lang: str, fonts: FontSet) -> Art:

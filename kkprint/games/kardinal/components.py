@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -11,9 +10,8 @@ from reportlab.lib.units import mm
 
 from kkprint.build import BuildOptions, Target, register
 from kkprint.deck.build import deck_texts, print_deck
-from kkprint.deck.load import CardData, Deck
-from kkprint.deck.model import DeckFile
-from kkprint.engine.colour import colour, is_light, lighten
+from kkprint.deck.load import Deck, layout_deck
+from kkprint.engine.colour import colour, is_light, lighten, tint
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import DuplexMode, card_size
@@ -22,11 +20,7 @@ from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
 from kkprint.games.kardinal import art
 from kkprint.games.kardinal.model import ROADS, KardinalGame, Land, load_game
-from kkprint.models import load_model
 from kkprint.paths import DATA_DIR
-
-BACK_INK = "#7a1f2b"
-
 
 # --- land cards ------------------------------------------------------------------------------
 
@@ -38,10 +32,9 @@ def land_fields(game: KardinalGame, land: Land, card: list[str], lang: str) -> d
     arms = [f"arms:{item}" for item in card if item not in ROADS] + ["", ""]
     road = next((f"road-tile:{item}" for item in card if item in ROADS), "")
     german = land.names.de if land.names.de and land.names.de != land.names(lang) else ""
-    light = lighten(land.colour, 0.85)
     return {
         "name": land.names(lang), "german": german, "colour": land.colour,
-        "light": "#" + "".join(f"{round(v * 255):02x}" for v in (light.red, light.green, light.blue)),
+        "light": tint(land.colour, 0.85),
         "arms1": arms[0], "arms2": arms[1], "road": road, "value": str(land.value),
         "count_label": f"{land.value} {game.label('cards_in_deck', lang)}",
     }
@@ -56,20 +49,10 @@ def land_deck(game: KardinalGame, lang: str) -> Deck:
             key = (land.id, tuple(sorted(card)))
             entries.setdefault(key, [land_fields(game, land, card, lang), 0])[1] += 1
     cards = [(fields, count, f"{key[0]} card") for key, (fields, count) in entries.items()]
-    return _layout_deck(LAND_CARD, {"title": game.title.ja}, cards)
+    return layout_deck(LAND_CARD, {"title": game.title.ja}, cards)
 
 
 # --- rights tokens and law chips ---------------------------------------------------------------
-
-def _layout_deck(path: Path, fields: dict[str, str], cards: list[tuple[dict[str, str], int, str]]) -> Deck:
-    spec = _layout(path).model_copy(update={"fields": fields})
-    return Deck(spec, tuple(CardData(f, count, origin) for f, count, origin in cards), None, path.parent, str(path))
-
-
-@lru_cache(maxsize=4)
-def _layout(path: Path) -> DeckFile:
-    return load_model(DeckFile, path)
-
 
 def rights_deck(game: KardinalGame, lang: str) -> Deck:
     """Three tokens per player colour; the symbol tells colours apart in black-and-white print."""
@@ -79,13 +62,13 @@ def rights_deck(game: KardinalGame, lang: str) -> Deck:
         fields = {"colour": player.colour, "ink": ink, "symbol": f"player:{player.symbol}",
                   "label": game.label("rights_token", lang)}
         cards.append((fields, game.rights_tokens_per_player, f"rights token {player.id}"))
-    return _layout_deck(DATA_DIR / "kardinal" / "rights-token.yaml", {}, cards)
+    return layout_deck(DATA_DIR / "kardinal" / "rights-token.yaml", {}, cards)
 
 
 def law_deck(game: KardinalGame, lang: str) -> Deck:
     cards = [({"name": chip.names(lang), "german": chip.names.de or ""}, chip.count, f"law chip {chip.id}")
              for chip in game.law_chips]
-    return _layout_deck(DATA_DIR / "kardinal" / "law-chip.yaml", {"title": game.label("law_chip", lang)}, cards)
+    return layout_deck(DATA_DIR / "kardinal" / "law-chip.yaml", {"title": game.label("law_chip", lang)}, cards)
 
 
 # --- the 決算チャート --------------------------------------------------------------------------
