@@ -127,3 +127,12 @@ def test_an_offset_read_off_the_ruler_moves_backs_by_that_much():
     sheet = layout()
     placed = sheet.back_slot(0, DuplexMode.LONG_EDGE, (reading, 0)).x + shift_by_printer
     assert placed == pytest.approx(sheet.back_slot(0, DuplexMode.LONG_EDGE).x)
+
+
+def test_a_part_filled_sheet_gets_marks_only_for_its_cards():
+    sheet = layout("token-25", gap_mm=4, margin_mm=10)
+    full = mark_segments(sheet, CutMarks.EDGES)
+    first_row = mark_segments(sheet, CutMarks.EDGES, sheet.columns)
+    ys = {round(s[1], 3) for s in first_row if s[1] == s[3]}
+    assert len(first_row) < len(full)
+    assert ys == {round(v, 3) for slot in sheet.slots()[:sheet.columns] for v in (slot.y, slot.top)}

@@ -104,7 +104,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
     sheets = 0
     for chunk in _chunks(cards, layout.per_sheet):
         sheets += 1
-        draw_cut_marks(doc.canvas, layout, options.cut_marks)
+        draw_cut_marks(doc.canvas, layout, options.cut_marks, len(chunk))
         doc.margin_note(side, options.extra_note)
         for index, card in enumerate(chunk):
             _place(doc, layout, layout.front_slot(index), card.front, options.trim_outline)
@@ -134,11 +134,11 @@ def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint]
     for chunk in _chunks(cards, half.per_sheet):
         sheets += 1
         c = doc.canvas
-        draw_cut_marks(c, half, options.cut_marks)
+        draw_cut_marks(c, half, options.cut_marks, len(chunk))
         c.saveState()
         c.translate(page_w, 0)
         c.scale(-1, 1)  # the right half's marks are the left half's, mirrored across the fold
-        draw_cut_marks(c, half, options.cut_marks)
+        draw_cut_marks(c, half, options.cut_marks, len(chunk))
         c.restoreState()
         c.saveState()
         c.setDash(4, 3)

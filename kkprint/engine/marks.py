@@ -41,16 +41,17 @@ def note_side(layout: SheetLayout) -> str:
     return max(room, key=lambda side: (room[side], side))
 
 
-def edge_positions(layout: SheetLayout) -> tuple[list[float], list[float]]:
-    """x of every card's left and right trim, y of every card's bottom and top trim."""
+def edge_positions(layout: SheetLayout, used: int | None = None) -> tuple[list[float], list[float]]:
+    """x of every card's left and right trim, y of every card's bottom and top trim — of the
+    first ``used`` cards only, so a half-empty sheet gets no marks for cards it does not hold."""
     xs, ys = set(), set()
-    for slot in layout.slots():
+    for slot in layout.slots()[:used]:
         xs.update((round(slot.x, 4), round(slot.right, 4)))
         ys.update((round(slot.y, 4), round(slot.top, 4)))
     return sorted(xs), sorted(ys)
 
 
-def mark_segments(layout: SheetLayout, style: CutMarks) -> list[tuple[float, float, float, float]]:
+def mark_segments(layout: SheetLayout, style: CutMarks, used: int | None = None) -> list[tuple[float, float, float, float]]:
     """The cut-mark lines (x1, y1, x2, y2), all outside the grid of cards and its bleed."""
     if style is CutMarks.NONE or layout.per_sheet == 0:
         return []
@@ -64,7 +65,7 @@ def mark_segments(layout: SheetLayout, style: CutMarks) -> list[tuple[float, flo
     def outer(side: str) -> float:
         return NOTE_BAND if side == reserved else MARK_OUTER_LIMIT
 
-    xs, ys = edge_positions(layout)
+    xs, ys = edge_positions(layout, used)
     segments = []
     for x in xs:
         low_end, low_start = outer("bottom"), grid_bottom - MARK_CLEARANCE
@@ -83,10 +84,10 @@ def mark_segments(layout: SheetLayout, style: CutMarks) -> list[tuple[float, flo
     return segments
 
 
-def draw_cut_marks(canvas: Canvas, layout: SheetLayout, style: CutMarks) -> None:
+def draw_cut_marks(canvas: Canvas, layout: SheetLayout, style: CutMarks, used: int | None = None) -> None:
     canvas.saveState()
     canvas.setLineWidth(0.3)
     canvas.setStrokeGray(0.2)
-    for x1, y1, x2, y2 in mark_segments(layout, style):
+    for x1, y1, x2, y2 in mark_segments(layout, style, used):
         canvas.line(x1, y1, x2, y2)
     canvas.restoreState()
