@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 
 class InputError(Exception):
     """Bad input or usage: the CLI prints ``source: place: message`` and exits with code 2.
@@ -24,3 +26,15 @@ class InputError(Exception):
     def __str__(self) -> str:
         parts = [p for p in (self.source, self.place) if p]
         return ": ".join(parts + [self.message])
+
+
+def suggest(name: str, known) -> str:
+    """"; did you mean 'x'?" for the closest known name, or the list of known names."""
+    known = sorted(set(known))
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    if not known:
+        return ""
+    listed = ", ".join(known[:12]) + (" …" if len(known) > 12 else "")
+    return f"; known: {listed}"

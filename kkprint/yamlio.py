@@ -6,6 +6,8 @@ plain data (dicts, lists, strings, numbers), never objects or code.
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -82,22 +84,54 @@ def parse_yaml(text: str, source: str) -> Any:
         raise InputError("nested too deeply", source=source) from None
 
 
-def read_text(path: Path, *, limit: int = MAX_INPUT_BYTES) -> str:
-    """Read a user's text file, refusing huge, binary and non-UTF-8 files with a clear message."""
+def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input files") -> bytes:
+    """A user's file, whole, if it is a regular file of at most ``limit`` bytes.
+
+    Opened without blocking and checked after opening, so a FIFO, a device such as /dev/zero or a
+    file swapped for one is refused at once instead of hanging or filling memory; at most
+    ``limit + 1`` bytes are ever read, whatever the file claims its size is.
+    """
     source = str(path)
     try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise InputError("is a folder, not a file", source=source)
-        if size > limit:
-            raise InputError(f"is {size:,} bytes; input files are limited to {limit:,}", source=source)
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise InputError("no such file", source=source) from None
     except PermissionError:
         raise InputError("not allowed to read this file", source=source) from None
     except IsADirectoryError:
         raise InputError("is a folder, not a file", source=source) from None
+    except OSError as err:
+        raise InputError(f"cannot open: {err.strerror or err}", source=source) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError("is a folder, not a file", source=source)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError("is not a regular file (a device, pipe or socket)", source=source)
+        if info.st_size > limit:
+            raise InputError(f"is {info.st_size:,} bytes; {what} are limited to {limit:,}", source=source)
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", source=source) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror or err}", source=source) from None
+    finally:
+        os.close(fd)
+    if total > limit:
+        raise InputError(f"is larger than {limit:,} bytes; {what} are limited to that", source=source)
+    return b"".join(chunks)
+
+
+def read_text(path: Path, *, limit: int = MAX_INPUT_BYTES) -> str:
+    """Read a user's text file, refusing huge, binary and non-UTF-8 files with a clear message."""
+    source = str(path)
+    data = read_bytes(path, limit=limit)
     if b"\x00" in data:
         raise InputError("is a binary file, not YAML or JSON text", source=source)
     try:

@@ -252,7 +252,7 @@ def _svg_in_forms(page) -> bool:
 def test_broken_images_are_clear_errors(tmp_path):
     (tmp_path / "bad.png").write_bytes(b"not a png")
     (tmp_path / "bad.svg").write_text("<nonsense", encoding="utf-8")
-    for name, fragment in (("bad.png", "cannot read PNG"), ("bad.svg", "cannot read SVG"), ("x.gif", "not found")):
+    for name, fragment in (("bad.png", "bad.png: not a readable PNG"), ("bad.svg", "cannot read SVG"), ("x.gif", "not found")):
         deck = tmp_path / "d.yaml"
         deck.write_text(f"extends: poker\nname: d\nlayout:\n  pic: {{type: image, x: 1, y: 1, w: 9, h: 9, src: {name}}}\n"
                         "cards: [{name: A, text: b}]\n", encoding="utf-8")

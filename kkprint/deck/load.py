@@ -1,53 +1,52 @@
-"""Reading a deck: ``extends`` resolution, CSV data, limits, and paths kept inside the deck folder."""
+"""Reading a deck: ``extends`` and ``layouts`` resolution, card data, limits, and every file
+reference kept inside the deck's folder (links resolved)."""
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from kkprint.deck.model import DeckFile
-from kkprint.errors import InputError
+from kkprint.deck import data as card_data
+from kkprint.deck.data import CardData
+from kkprint.deck.expr import compile_condition, parse_ranges
+from kkprint.deck.model import DeckFile, IconRegion, Layout, TextRegion
+from kkprint.engine.icons import has_icon, icon_names
+from kkprint.engine.text import parse_font
+from kkprint.errors import InputError, suggest
 from kkprint.models import validate
 from kkprint.paths import TEMPLATES_DIR
-from kkprint.yamlio import LineDict, load_yaml_file, read_text
+from kkprint.yamlio import LineDict, load_yaml_file
 
-MAX_CARDS = 50_000
+MAX_CARDS = card_data.MAX_CARDS
 MAX_EXTENDS = 8
 
-
-@dataclass(frozen=True)
-class CardData:
-    """One distinct card: its fields, how many copies, and where it was defined."""
-
-    fields: dict[str, str]
-    count: int
-    origin: str
+__all__ = ["CardData", "Deck", "load_deck", "layout_deck", "merge", "resolve_extends", "select"]
 
 
 @dataclass(frozen=True)
 class Deck:
-    """A loaded deck. Its cards are read again from the CSV each time they are walked, so a deck
+    """A loaded deck. Cards from a data file are read again each time they are walked, so a deck
     of ten thousand cards is never held in memory all at once."""
 
     spec: DeckFile
     inline: tuple[CardData, ...]
-    csv_path: Path | None
+    data_path: Path | None
     folder: Path
     source: str
     allow_outside: bool = False
     chosen: tuple[CardData, ...] | None = None  # set by --only
+    lines: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> YAML line
 
     def iter_cards(self) -> Iterator[CardData]:
         if self.chosen is not None:
             yield from self.chosen
             return
         yield from self.inline
-        if self.csv_path is not None:
-            yield from _csv_cards(self.csv_path)
+        if self.data_path is not None:
+            spec = self.spec.data_file
+            yield from card_data.read_cards(self.data_path, spec.sheet if spec else None, self.spec.copies_field)
 
     @property
     def cards(self) -> list[CardData]:
@@ -60,13 +59,33 @@ class Deck:
 
     def resolve(self, name: str, what: str, place: str) -> Path:
         """A file the deck names, which must stay inside the deck's folder unless allowed."""
-        path = (self.folder / name).resolve()
-        if not self.allow_outside and not path.is_relative_to(self.folder.resolve()):
-            raise InputError(f"{what} {name!r} is outside the deck's folder (use --allow-outside to permit)",
-                             source=self.source, place=place)
-        if not path.is_file():
-            raise InputError(f"{what} {name!r} not found", source=self.source, place=place)
-        return path
+        return confined(self.folder, name, what, self.source, place, self.allow_outside)
+
+    def region_place(self, section: tuple, name: str) -> str:
+        line = self.lines.get((*section, name))
+        return f"region {name!r}" + (f" (line {line})" if line else "")
+
+
+def confined(folder: Path, name: str, what: str, source: str, place: str, allow_outside: bool = False) -> Path:
+    """``name`` relative to ``folder``, links resolved; outside the folder (unless allowed),
+    missing, or not a regular file is an error naming the deck and the place."""
+    if "\x00" in name:
+        raise InputError(f"{what} name contains a NUL character", source=source, place=place)
+    shown = name if len(name) <= 80 else name[:77] + "…"
+    try:
+        path = (folder / name).resolve()
+        inside = path.is_relative_to(folder.resolve())
+        regular = path.is_file()
+    except (OSError, RuntimeError, ValueError):
+        raise InputError(f"{what} {shown!r} cannot be resolved (a link loop or a bad name)", source=source, place=place) from None
+    if not allow_outside and not inside:
+        raise InputError(f"{what} {shown!r} is outside the deck's folder (use --allow-outside to permit)",
+                         source=source, place=place)
+    if not regular:
+        exists = path.exists()
+        raise InputError(f"{what} {shown!r} {'is not a regular file' if exists else 'not found'}",
+                         source=source, place=place)
+    return path
 
 
 def merge(base: Any, override: Any) -> Any:
@@ -83,19 +102,15 @@ def merge(base: Any, override: Any) -> Any:
     return override
 
 
-def _template_path(name: str, folder: Path, source: str, allow_outside: bool) -> Path:
+def _template_path(name: str, folder: Path, source: str, allow_outside: bool, place: str = "extends") -> Path:
     if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
-        for candidate in (folder / f"{name}.yaml", TEMPLATES_DIR / f"{name}.yaml"):
-            if candidate.is_file():
-                return candidate
-        known = ", ".join(sorted(p.stem for p in TEMPLATES_DIR.glob("*.yaml")))
-        raise InputError(f"unknown template {name!r}; known: {known}", source=source, place="extends")
-    path = (folder / name).resolve()
-    if not allow_outside and not path.is_relative_to(folder.resolve()):
-        raise InputError(f"template {name!r} is outside the deck's folder", source=source, place="extends")
-    if not path.is_file():
-        raise InputError(f"template {name!r} not found", source=source, place="extends")
-    return path
+        if (folder / f"{name}.yaml").exists():
+            return confined(folder, f"{name}.yaml", "template", source, place, allow_outside)
+        if (TEMPLATES_DIR / f"{name}.yaml").is_file():
+            return TEMPLATES_DIR / f"{name}.yaml"
+        known = [p.stem for p in TEMPLATES_DIR.glob("*.yaml")]
+        raise InputError(f"unknown template {name!r}{suggest(name, known)}", source=source, place=place)
+    return confined(folder, name, "template", source, place, allow_outside)
 
 
 def resolve_extends(data: Any, path: Path, allow_outside: bool = False, depth: int = 0, seen: tuple = ()) -> dict:
@@ -119,67 +134,138 @@ def resolve_extends(data: Any, path: Path, allow_outside: bool = False, depth: i
     return merge(parent_data, child)
 
 
-def _count(value: Any, source: str, place: str) -> int:
-    try:
-        number = int(str(value).strip() or "1")
-    except ValueError:
-        raise InputError(f"count must be a whole number, not {value!r}", source=source, place=place) from None
-    if number < 0:
-        raise InputError(f"count cannot be negative ({number})", source=source, place=place)
-    if number > MAX_CARDS:
-        raise InputError(f"count {number:,} is more than the {MAX_CARDS:,} cards a deck may have", source=source, place=place)
-    return number
+def _resolve_layouts(data: dict, path: Path, allow_outside: bool) -> dict:
+    """``layouts`` entries with their ``extends`` chains merged, so each is a whole layout.
+
+    A layout extends another of this deck's layouts or a template's ``layout`` (poker, a file).
+    """
+    layouts = data.get("layouts")
+    if not isinstance(layouts, dict):
+        return data
+    source = str(path)
+    done: dict[str, dict] = {}
+
+    def regions_of(name: str, chain: tuple[str, ...]) -> dict:
+        if name in done:
+            return done[name]
+        place = f"layouts.{chain[-1] if chain else name}.extends"
+        if name in chain:
+            raise InputError(f"layout {name!r} extends itself through {' → '.join(chain)}", source=source, place=place)
+        if len(chain) > MAX_EXTENDS:
+            raise InputError(f"layouts extend each other more than {MAX_EXTENDS} deep", source=source, place=place)
+        entry = layouts.get(name)
+        if entry is None:  # a template
+            template = resolve_extends(load_yaml_file(_template_path(name, path.parent, source, allow_outside, place)),
+                                       path, allow_outside)
+            return template.get("layout") or {}
+        if not isinstance(entry, dict):
+            raise InputError("a layout is a mapping with regions (and extends)", source=source, place=f"layouts.{name}")
+        parent = entry.get("extends")
+        own = entry.get("regions") or {}
+        if parent is None:
+            merged = own
+        elif not isinstance(parent, str):
+            raise InputError("extends names one layout or template", source=source, place=f"layouts.{name}.extends")
+        else:
+            merged = merge(regions_of(parent, chain + (name,)), own)
+        done[name] = merged
+        return merged
+
+    resolved = {}
+    for name, entry in layouts.items():
+        extras = {k: v for k, v in entry.items() if k not in ("extends", "regions")} if isinstance(entry, dict) else {}
+        resolved[name] = {"regions": regions_of(name, ()), **extras}
+    return {**data, "layouts": resolved}
 
 
-def _csv_path(deck_folder: Path, name: str, source: str, allow_outside: bool) -> Path:
-    path = (deck_folder / name).resolve()
-    if not allow_outside and not path.is_relative_to(deck_folder.resolve()):
-        raise InputError(f"CSV file {name!r} is outside the deck's folder (use --allow-outside to permit)",
-                         source=source, place="csv")
-    return path
+def _region_lines(raw: Any) -> dict:
+    """Where each region is written in the user's file, for error messages."""
+    lines: dict = {}
+    if not isinstance(raw, LineDict):
+        return lines
+
+    def take(section: tuple, mapping: Any) -> None:
+        if isinstance(mapping, LineDict):
+            for name in mapping:
+                lines[(*section, name)] = mapping.line_of(name)
+
+    take(("layout",), raw.get("layout"))
+    take(("back",), raw.get("back"))
+    for group in ("layouts", "backs"):
+        entries = raw.get(group)
+        if isinstance(entries, dict):
+            for name, entry in entries.items():
+                inner = entry.get("regions") if group == "layouts" and isinstance(entry, dict) else entry
+                take((group, name), inner)
+    return lines
 
 
-def _csv_cards(path: Path) -> Iterator[CardData]:
-    """The CSV's cards, one at a time: a column per field, ``count`` for copies."""
-    text = read_text(path)
-    reader = csv.DictReader(io.StringIO(text))
-    if not reader.fieldnames:
-        raise InputError("the CSV file has no header row", source=str(path))
-    for row_number, row in enumerate(reader, start=2):
-        if None in row:
-            raise InputError("this row has more cells than the header", source=str(path), place=f"row {row_number}")
-        fields = {k.strip(): (v or "").strip() for k, v in row.items() if k}
-        if not any(fields.values()):
-            continue
-        count = _count(fields.pop("count", "1"), str(path), f"row {row_number}, count")
-        yield CardData(fields, count, f"{path.name} row {row_number}")
+def faces_of(spec: DeckFile) -> Iterator[tuple[tuple, Layout]]:
+    """Every layout of a deck with its section key: fronts, layouts, the back and named backs."""
+    if spec.layout is not None:
+        yield ("layout",), spec.layout
+    for name, entry in spec.layouts.items():
+        yield ("layouts", name), entry.regions
+    if spec.back is not None:
+        yield ("back",), spec.back
+    for name, layout in spec.backs.items():
+        yield ("backs", name), layout
+
+
+def _check_regions(deck: Deck) -> None:
+    """What can be checked before any card is drawn: conditions, ranges, font and icon names."""
+    spec = deck.spec
+    for section, layout in faces_of(spec):
+        for name, region in layout.items():
+            place = f"{'.'.join(section)}, {deck.region_place(section, name)}"
+            try:
+                if region.when is not None:
+                    compile_condition(region.when)
+                if region.cards is not None:
+                    parse_ranges(region.cards)
+                if isinstance(region, TextRegion) and "${" not in region.font:
+                    family, _, _ = parse_font(region.font)
+                    if family is not None and family not in spec.fonts:
+                        raise InputError(f"unknown font family {family!r}{suggest(family, spec.fonts)}"
+                                         + ("" if spec.fonts else " (add it under fonts:)"))
+                if isinstance(region, IconRegion) and region.icon and "${" not in region.icon:
+                    if region.icon not in spec.icons and not has_icon(region.icon):
+                        raise InputError(f"unknown icon {region.icon!r}{suggest(region.icon, [*spec.icons, *icon_names()])}")
+            except InputError as err:
+                raise err.located(source=deck.source, place=place) from None
 
 
 def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     source = str(path)
     raw = load_yaml_file(path)
-    data = resolve_extends(raw, path, allow_outside)
+    data = _resolve_layouts(resolve_extends(raw, path, allow_outside), path, allow_outside)
     spec = validate(DeckFile, data, source, lines=raw)
+    raw_cards = raw.get("cards") if isinstance(raw, dict) else None
     cards = []
     for index, entry in enumerate(spec.cards):
-        fields = {str(k): str(v) for k, v in entry.items() if k != "count"}
         line = None
-        raw_cards = raw.get("cards") if isinstance(raw, dict) else None
         if isinstance(raw_cards, list) and index < len(raw_cards) and isinstance(raw_cards[index], LineDict):
             line = raw_cards[index].line
         place = f"cards[{index}]" + (f" (line {line})" if line else "")
-        cards.append(CardData(fields, _count(entry.get("count", 1), source, place), place))
-    csv_path = _csv_path(path.parent, spec.csv, source, allow_outside) if spec.csv else None
-    deck = Deck(spec, tuple(cards), csv_path, path.parent, source, allow_outside)
+        cards.append(card_data.card_from(entry, spec.copies_field, source, place))
+    data_spec = spec.data_file
+    data_path = None
+    if data_spec is not None:
+        data_path = confined(path.parent, data_spec.file, "data file", source, "data", allow_outside)
+    deck = Deck(spec, tuple(cards), data_path, path.parent, source, allow_outside, lines=_region_lines(raw))
+    _check_regions(deck)
+    columns: set[str] = set()
     total = 0
     for card in deck.iter_cards():  # one pass that checks every row and the total
         total += card.count
+        columns.update(card.fields)
         if total > MAX_CARDS:
             break
     if total > MAX_CARDS:
         raise InputError(f"the deck asks for more than {MAX_CARDS:,} cards, the most that are printed", source=source)
     if total == 0:
-        raise InputError("the deck has no cards (add cards: or csv:)", source=source)
+        raise InputError("the deck has no cards (add cards: or data:)", source=source)
+    card_data.warn_about_copies(columns, spec.copies_field, source)
     return deck
 
 
@@ -198,13 +284,16 @@ def layout_deck(path: Path, fields: dict[str, str], cards: list[tuple[dict[str, 
 def select(deck: Deck, only: str | None) -> Deck:
     """Keep the cards picked by ``--only``: names (the ``name`` field) and 1-based numbers or
     ranges, comma-separated (``1-3,Knight``)."""
-    if not only:
+    if only is None:
         return deck
+    parts = [p.strip() for p in only.split(",") if p.strip()]
+    if not parts:
+        raise InputError("--only names no card; give names or numbers like 1-3,Knight", source="--only")
     cards = deck.cards
     chosen: list[CardData] = []
-    for part in (p.strip() for p in only.split(",") if p.strip()):
-        if part.replace("-", "").isdigit() and not part.startswith("-"):
-            first, _, last = part.partition("-")
+    for part in parts:
+        first, dash, last = part.partition("-")
+        if first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit())):
             start, stop = int(first), int(last or first)
             if not 1 <= start <= stop <= len(cards):
                 raise InputError(f"--only {part}: the deck has cards 1–{len(cards)}", source="--only")
@@ -212,6 +301,7 @@ def select(deck: Deck, only: str | None) -> Deck:
         else:
             picked = [c for c in cards if c.fields.get("name") == part]
             if not picked:
-                raise InputError(f"--only: no card is named {part!r}", source="--only")
+                names = [c.fields.get("name", "") for c in cards if c.fields.get("name")]
+                raise InputError(f"no card is named {part!r}{suggest(part, names)}", source="--only")
         chosen.extend(c for c in picked if c not in chosen)
     return replace(deck, chosen=tuple(chosen))

@@ -1,29 +1,38 @@
-"""Drawing a deck's regions onto a card: text, icons, shapes and images, for fronts and backs."""
+"""Drawing a deck's regions onto a card: text, icons, shapes and pictures, for fronts and backs.
+
+A :class:`Face` is one layout; it knows which card fields its regions read, so the art of two
+cards that read the same values is the same drawing, stored once (a back that shows only the
+card's colour is stored once per colour, not once per card).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterable
 
-from reportlab.graphics import renderPDF
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from kkprint.deck.expr import compile_condition, parse_ranges
 from kkprint.deck.load import Deck
-from kkprint.deck.model import ImageRegion, IconRegion, Layout, ShapeRegion, TextRegion
+from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
 from kkprint.engine.cards import Art
 from kkprint.engine.document import Document
-from kkprint.engine.fonts import FontSet
-from kkprint.engine.icons import draw_icon, get_icon
-from kkprint.engine.text import TextBox, draw_text
-from kkprint.errors import InputError
+from kkprint.engine.fonts import FontSet, register_font_file
+from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, register_icon
+from kkprint.engine.pictures import check_picture, draw_picture
+from kkprint.engine.text import FontBook, TextBox, Typeface, Typesetting, draw_text, parse_font
+from kkprint.errors import InputError, suggest
 
-FIELD = re.compile(r"\$\{([^}]+)\}")
+FIELD = re.compile(r"\$\{([^}]*)\}")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 EDGE = 0.01  # mm: a region this close to the card edge bleeds past it
+STRING_KEYS = ("text", "src", "icon", "colour", "fill", "stroke", "font")
 
 
 @dataclass(frozen=True)
@@ -44,50 +53,99 @@ class Palette:
 
 def fill_fields(text: str, fields: dict[str, str], where: str, source: str) -> str:
     def value(match: re.Match) -> str:
-        name = match.group(1)
+        name = match.group(1).strip()
         if name not in fields:
-            raise InputError(f"the card has no field {name!r} (fields: {', '.join(fields) or 'none'})",
-                             source=source, place=where)
+            raise InputError(f"the card has no field {name!r}{suggest(name, fields)}", source=source, place=where)
         return fields[name]
 
-    return FIELD.sub(value, text)
+    return FIELD.sub(value, text) if "${" in text else text
 
 
-def is_static(region) -> bool:
-    """A region that looks the same on every card (no field, no ${…} in text or colours)."""
+def refs_of(region: Region) -> frozenset[str]:
+    """The card fields a region reads (through field:, ${…} anywhere, or its condition)."""
+    names = set()
     if getattr(region, "field", None):
-        return False
-    return not any(value and FIELD.search(value) for value in
-                   (getattr(region, key, None) for key in ("text", "colour", "fill", "stroke")))
+        names.add(region.field)
+    for key in STRING_KEYS:
+        value = getattr(region, key, None)
+        if isinstance(value, Gradient):
+            value = f"{value.from_} {value.to}"
+        if isinstance(value, str):
+            names.update(name.strip() for name in FIELD.findall(value))
+    if region.when is not None:
+        names.update(compile_condition(region.when).names)
+    return frozenset(names)
 
 
-@lru_cache(maxsize=64)
-def _svg(path: str):
-    from svglib.svglib import svg2rlg
+def is_static(region: Region) -> bool:
+    """A region that looks the same on every card."""
+    return not refs_of(region) and region.when is None and region.cards is None
 
-    try:
-        drawing = svg2rlg(path)
-    except Exception as err:  # svglib raises many kinds for broken files  # noqa: BLE001
-        raise InputError(f"cannot read SVG: {err}", source=path) from None
-    if drawing is None or not drawing.width or not drawing.height:
-        raise InputError("cannot read SVG (empty or not SVG)", source=path)
-    return drawing
 
+# --- the deck's own fonts and icons -----------------------------------------------------------
+
+def font_book(deck: Deck, fonts: FontSet, characters: str) -> FontBook:
+    """Register the deck's font families for the characters the build prints."""
+    families = []
+    for family, files in deck.spec.fonts.items():
+        names = {}
+        for face in ("regular", "bold", "italic", "bold_italic"):
+            name = getattr(files, face)
+            if name:
+                place = f"fonts.{family}.{face.replace('_', '-')}"
+                path = deck.resolve(name, "font", place)
+                try:
+                    names[face] = register_font_file(path, characters, name)
+                except InputError as err:
+                    raise err.located(source=deck.source, place=place) from None
+        families.append((family, Typeface(**names)))
+    return FontBook(fonts.regular, fonts.bold, tuple(families))
+
+
+def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
+    """Register the deck's icons under private names; returns (name in the deck, registered name)."""
+    aliases = []
+    root = None if deck.allow_outside else deck.folder.resolve()
+    for name, file in deck.spec.icons.items():
+        path = deck.resolve(file, "icon", f"icons.{name}")
+        digest = hashlib.sha1(f"{path}|{path.stat().st_mtime_ns}".encode()).hexdigest()[:12]
+        registered = f"{PRIVATE}{digest}~{name}"
+
+        def draw(c: Canvas, size: float, path=path) -> None:
+            draw_picture(c, path, root, 0, 0, size, size, "contain")
+
+        try:  # read it now, so a broken icon is named here and not on some card later
+            check_picture(path, root)
+        except InputError as err:
+            raise err.located(source=deck.source, place=f"icons.{name}") from None
+        register_icon(registered, draw)
+        aliases.append((name, registered))
+    return tuple(aliases)
+
+
+# --- painting regions -------------------------------------------------------------------------
 
 @dataclass
 class RegionPainter:
-    """Draws regions of one deck into a card box; knows the deck (for files) and the fonts."""
+    """Draws regions of one deck into a card box; knows the deck (for files), fonts and icons."""
 
     deck: Deck
     fonts: FontSet
     palette: Palette
     bleed: float = 0.0  # points
+    book: FontBook | None = None
+    icons: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self):
+        self.book = self.book or FontBook(self.fonts.regular, self.fonts.bold)
+        self._icon_names = dict(self.icons)
+        self._root = None if self.deck.allow_outside else self.deck.folder.resolve()
 
     def _box(self, region, card_w: float, card_h: float) -> tuple[float, float, float, float]:
         """ReportLab box (x, y, w, h) of a region, grown into the bleed where it touches an edge."""
         x, y = region.x * mm, card_h - (region.y + region.h) * mm
         w, h = region.w * mm, region.h * mm
-        if self.bleed and isinstance(region, (ShapeRegion, ImageRegion)):
+        if self.bleed and region.bleed and isinstance(region, (ShapeRegion, ImageRegion)):
             if region.x <= EDGE:
                 x, w = x - self.bleed, w + self.bleed
             if region.y <= EDGE:
@@ -98,17 +156,22 @@ class RegionPainter:
                 y, h = y - self.bleed, h + self.bleed
         return x, y, w, h
 
-    def draw(self, c: Canvas, name: str, region, fields: dict[str, str], card_w: float, card_h: float, where: str) -> None:
+    def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str) -> None:
         x, y, w, h = self._box(region, card_w, card_h)
         c.saveState()
         if region.rotation:
             c.translate(x + w / 2, y + h / 2)
             c.rotate(region.rotation)
             c.translate(-(x + w / 2), -(y + h / 2))
-        place = f"{where}, region {name!r}"
+        if region.opacity < 1:
+            c.setFillAlpha(region.opacity)
+            c.setStrokeAlpha(region.opacity)
+
+        def text_of(value: str) -> str:
+            return fill_fields(value, fields, place, self.deck.source)
 
         def paint(value: str) -> Color:
-            value = fill_fields(value, fields, place, self.deck.source)
+            value = text_of(value)
             if not HEX_COLOUR.match(value):
                 raise InputError(f"colour {value!r} from the card's fields must look like #1a2b3c",
                                  source=self.deck.source, place=place)
@@ -116,68 +179,117 @@ class RegionPainter:
 
         try:
             if isinstance(region, TextRegion):
-                text = fields.get(region.field, None) if region.field else fill_fields(region.text, fields, place, self.deck.source)
-                if region.field and text is None:
-                    raise InputError(f"the card has no field {region.field!r}", source=self.deck.source, place=place)
-                c.setFillColor(paint(region.colour))
-                font = self.fonts.bold if region.font == "bold" else self.fonts.regular
-                draw_text(c, text, font, TextBox(x, y, w, h, region.align, region.valign), region.size,
-                          region.min_size, region.leading, region.max_lines)
+                self._text(c, region, fields, (x, y, w, h), text_of, paint)
             elif isinstance(region, IconRegion):
-                icon = fields.get(region.field, "") if region.field else region.icon
+                icon = fields.get(region.field, "") if region.field else text_of(region.icon)
                 if icon:  # a card whose field is empty simply has no icon there
-                    get_icon(icon)
+                    registered = self._icon_names.get(icon, icon)
+                    if not has_icon(registered):
+                        raise InputError(f"unknown icon {icon!r}{suggest(icon, [*self._icon_names, *icon_names()])}")
                     size = min(w, h)
-                    draw_icon(c, icon, x + (w - size) / 2, y + (h - size) / 2, size)
+                    draw_icon(c, registered, x + (w - size) / 2, y + (h - size) / 2, size)
             elif isinstance(region, ShapeRegion):
                 self._shape(c, region, x, y, w, h, paint)
             elif isinstance(region, ImageRegion):
-                src = fields.get(region.field, "") if region.field else region.src
-                self._image(c, region, src, x, y, w, h, place)
+                src = fields.get(region.field, "") if region.field else text_of(region.src)
+                if src:
+                    path = self.deck.resolve(src, "image", place)
+                    draw_picture(c, path, self._root, x, y, w, h, region.fit)
         except InputError as err:
             raise err.located(source=self.deck.source, place=place) from None
         c.restoreState()
 
+    def _text(self, c: Canvas, region: TextRegion, fields, box, text_of, paint) -> None:
+        if region.field:
+            if region.field not in fields:
+                raise InputError(f"the card has no field {region.field!r}{suggest(region.field, fields)}")
+            text = fields[region.field]
+        else:
+            text = text_of(region.text)
+        family, bold, italic = parse_font(text_of(region.font))
+        self.book.family(family)  # an unknown family is an error here, with the region named
+        setting = Typesetting(self.book, family, bold, italic, region.markup, self.icons)
+        c.setFillColor(paint(region.colour))
+        font, _ = self.book.family(family).face(bold, italic)
+        x, y, w, h = box
+        draw_text(c, text, font, TextBox(x, y, w, h, region.align, region.valign), region.size,
+                  region.min_size, region.leading, region.max_lines, setting, self.palette)
+
     def _shape(self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float,
                paint: Callable[[str], Color]) -> None:
-        if region.fill:
+        gradient = region.fill if isinstance(region.fill, Gradient) else None
+        if region.fill and not gradient:
             c.setFillColor(paint(region.fill))
         if region.stroke:
             c.setStrokeColor(paint(region.stroke))
         c.setLineWidth(region.stroke_width)
-        stroke, fill = int(bool(region.stroke)), int(bool(region.fill))
-        if region.shape == "rect":
-            c.rect(x, y, w, h, stroke=stroke, fill=fill)
-        elif region.shape == "roundrect":
-            c.roundRect(x, y, w, h, region.radius_mm * mm, stroke=stroke, fill=fill)
-        elif region.shape == "ellipse":
-            c.ellipse(x, y, x + w, y + h, stroke=stroke, fill=fill)
-        else:
-            c.line(x, y + h / 2, x + w, y + h / 2)
+        if region.dash is not None:
+            dashes = region.dash if isinstance(region.dash, list) else [region.dash]
+            c.setDash([max(0.01, d) * mm for d in dashes])
+        stroke = int(bool(region.stroke) or region.shape == "line")  # a line with no colour is black
+        fill = int(bool(region.fill) and not gradient and region.shape != "line")
+        path = self._outline(c, region, x, y, w, h)
+        if gradient:
+            c.saveState()
+            c.clipPath(path, stroke=0, fill=0)
+            colours = (paint(gradient.from_), paint(gradient.to))
+            if gradient.gradient == "radial":
+                c.radialGradient(x + w / 2, y + h / 2, max(w, h) / 2, colours, extend=True)
+            else:
+                angle = math.radians(-gradient.angle)  # 90° runs from the top down
+                reach = (abs(w * math.cos(angle)) + abs(h * math.sin(angle))) / 2
+                cx, cy = x + w / 2, y + h / 2
+                dx, dy = math.cos(angle) * reach, math.sin(angle) * reach
+                c.linearGradient(cx - dx, cy - dy, cx + dx, cy + dy, colours, extend=True)
+            c.restoreState()
+            path = self._outline(c, region, x, y, w, h)
+        if stroke or fill:
+            c.drawPath(path, stroke=stroke, fill=fill)
 
-    def _image(self, c: Canvas, region: ImageRegion, src: str, x: float, y: float, w: float, h: float, place: str) -> None:
-        if not src:
-            return
-        path = self.deck.resolve(src, "image", place)
-        suffix = path.suffix.lower()
-        if suffix == ".svg":
-            drawing = _svg(str(path))
-            sx, sy = w / drawing.width, h / drawing.height
-            if region.fit == "contain":
-                sx = sy = min(sx, sy)
-            c.translate(x + (w - drawing.width * sx) / 2, y + (h - drawing.height * sy) / 2)
-            c.scale(sx, sy)
-            renderPDF.draw(drawing, c, 0, 0)
-        elif suffix == ".png":
-            try:
-                c.drawImage(str(path), x, y, w, h, preserveAspectRatio=region.fit == "contain", anchor="c", mask="auto")
-            except Exception as err:  # noqa: BLE001 - PIL's many errors for a broken file
-                raise InputError(f"cannot read PNG {src!r}: {err}", source=self.deck.source, place=place) from None
-        else:
-            raise InputError(f"image {src!r}: only .svg and .png are supported", source=self.deck.source, place=place)
+    @staticmethod
+    def _outline(c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float):
+        path = c.beginPath()
+        shape = region.shape
+        if shape == "rect":
+            path.rect(x, y, w, h)
+        elif shape == "roundrect":
+            path.roundRect(x, y, w, h, min(region.radius_mm * mm, w / 2, h / 2))
+        elif shape == "ellipse":
+            path.ellipse(x, y, w, h)
+        elif shape == "circle":
+            path.circle(x + w / 2, y + h / 2, min(w, h) / 2)
+        elif shape == "line":
+            (x1, y1), (x2, y2) = region.points or ((0, region.h / 2), (region.w, region.h / 2))
+            path.moveTo(x + x1 * mm, y + h - y1 * mm)
+            path.lineTo(x + x2 * mm, y + h - y2 * mm)
+        elif shape == "polygon" and region.points:
+            for index, (px, py) in enumerate(region.points):
+                point = (x + px * mm, y + h - py * mm)
+                path.moveTo(*point) if index == 0 else path.lineTo(*point)
+            path.close()
+        else:  # regular polygon, hexagon or star, inscribed in the box, first corner at the top
+            sides = region.sides or (6 if shape == "hexagon" else 5)
+            corners = _star(sides, region.inner) if shape == "star" else _regular(sides, shape == "hexagon")
+            for index, (px, py) in enumerate(corners):
+                point = (x + w / 2 + px * w / 2, y + h / 2 + py * h / 2)
+                path.moveTo(*point) if index == 0 else path.lineTo(*point)
+            path.close()
+        return path
 
 
-def runs_of(layout: Layout) -> list[tuple[bool, list[tuple[str, object]]]]:
+def _regular(sides: int, flat_top: bool) -> list[tuple[float, float]]:
+    start = 0.0 if flat_top and sides == 6 else math.pi / 2
+    return [(math.cos(start + i * 2 * math.pi / sides), math.sin(start + i * 2 * math.pi / sides)) for i in range(sides)]
+
+
+def _star(points: int, inner: float) -> list[tuple[float, float]]:
+    return [((1 if i % 2 == 0 else inner) * math.cos(math.pi / 2 + i * math.pi / points),
+             (1 if i % 2 == 0 else inner) * math.sin(math.pi / 2 + i * math.pi / points)) for i in range(points * 2)]
+
+
+# --- faces ------------------------------------------------------------------------------------
+
+def runs_of(layout: Layout) -> list[tuple[bool, list[tuple[str, Region]]]]:
     """Consecutive regions grouped by whether they are the same on every card (keeps draw order)."""
     runs: list[tuple[bool, list]] = []
     for name, region in layout.items():
@@ -190,25 +302,45 @@ def runs_of(layout: Layout) -> list[tuple[bool, list[tuple[str, object]]]]:
 
 
 class Face:
-    """One layout (the front, or a back) of a deck, ready to make the art of any card.
+    """One layout (a front, or a back) of a deck, ready to make the art of any card.
 
     Runs of regions that never change are drawn once as shared forms; they must be defined
     (:meth:`define_shared`) before card forms are, because PDF forms cannot be defined inside
     one another — only used.
     """
 
-    def __init__(self, painter: RegionPainter, doc: Document, layout: Layout, ident: str, width: float, height: float):
+    def __init__(self, painter: RegionPainter, doc: Document, layout: Layout, ident: str, width: float,
+                 height: float, section: tuple = ()):
         self.painter, self.doc, self.ident = painter, doc, ident
         self.width, self.height = width, height
         self.runs = runs_of(layout)
+        self.section = section
+        self.places = {name: f"{painter.deck.region_place(section, name)}" for name in layout}
+        self.refs = sorted(set().union(*(refs_of(r) for r in layout.values())) if layout else set())
+        self.ranges = [(name, parse_ranges(r.cards)) for name, r in layout.items() if r.cards is not None]
+        self.conditions = {name: compile_condition(r.when) for name, r in layout.items() if r.when is not None}
         self.shared: dict[int, str] = {}
 
-    def _draw(self, c: Canvas, regions: list, fields: dict[str, str], where: str) -> None:
+    @property
+    def numbered(self) -> bool:
+        return bool(self.ranges)
+
+    def _draw(self, c: Canvas, regions: Iterable, fields: dict[str, str], number: int, where: str) -> None:
         bleed = self.painter.bleed
         c.saveState()
         c.translate(bleed, bleed)
         for name, region in regions:
-            self.painter.draw(c, name, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, where)
+            place = f"{where}, {self.places[name]}"
+            if region.cards is not None and number not in parse_ranges(region.cards):
+                continue
+            condition = self.conditions.get(name)
+            if condition is not None:
+                try:
+                    if not condition.holds(fields):
+                        continue
+                except InputError as err:
+                    raise err.located(source=self.painter.deck.source, place=place) from None
+            self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
         c.restoreState()
 
     def define_shared(self) -> None:
@@ -216,14 +348,21 @@ class Face:
             if static:
                 self.shared[index] = self.doc.use_form(
                     f"deck-{self.ident}-shared-{index}", self.width, self.height,
-                    lambda c, w, h, regions=regions: self._draw(c, regions, {}, f"{self.ident} layout"))
+                    lambda c, w, h, regions=regions: self._draw(c, regions, {}, 0, f"{self.ident} layout"))
 
-    def art(self, fields: dict[str, str], key: str | None, where: str) -> Art:
+    def key(self, fields: dict[str, str], number: int) -> str:
+        """Names the drawing by what it depends on: equal keys are equal pictures."""
+        values = [fields.get(name) for name in self.refs]
+        mask = [number in ranges for _, ranges in self.ranges]
+        digest = hashlib.sha1(json.dumps([values, mask], ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
+        return f"deck-{self.ident}-{digest}"
+
+    def art(self, fields: dict[str, str], number: int, where: str, shared: bool) -> Art:
         def draw(c: Canvas, w: float, h: float) -> None:
             for index, (static, regions) in enumerate(self.runs):
                 if static:
                     c.doForm(self.shared[index])
                 else:
-                    self._draw(c, regions, fields, where)
+                    self._draw(c, regions, fields, number, where)
 
-        return Art(draw, key=key)
+        return Art(draw, key=self.key(fields, number) if shared else None)

@@ -60,6 +60,15 @@ def _card_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float =
     path = canvas.beginPath()
     if layout.card.shape is Shape.CIRCLE:
         path.circle(slot.x + slot.width / 2, slot.y + slot.height / 2, slot.width / 2 + grow)
+    elif layout.card.shape is Shape.HEXAGON:
+        cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
+        rx, ry = slot.width / 2 + grow, slot.height / 2 + grow
+        corners = [(cx + rx, cy), (cx + rx / 2, cy + ry), (cx - rx / 2, cy + ry), (cx - rx, cy),
+                   (cx - rx / 2, cy - ry), (cx + rx / 2, cy - ry)]
+        path.moveTo(*corners[0])
+        for corner in corners[1:]:
+            path.lineTo(*corner)
+        path.close()
     else:
         radius = layout.card.corner_mm * mm + (grow if layout.card.corner_mm else 0)
         path.roundRect(slot.x - grow, slot.y - grow, slot.width + 2 * grow, slot.height + 2 * grow, radius)

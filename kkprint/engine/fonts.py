@@ -235,3 +235,54 @@ def prepare_fonts(texts: Iterable[str]) -> FontSet:
         listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:10])
         raise InputError(f"the bundled Noto Sans CJK JP font cannot draw {listed}")
     return fonts
+
+
+MAX_FONT_BYTES = 40 * 1024 * 1024
+
+
+def register_font_file(path: Path, characters: str, label: str) -> str:
+    """Register a user's TTF or OTF file for the characters a build prints; returns its font name.
+
+    CFF-outlined OpenType (what most ``.otf`` files are) is subset and converted to TrueType
+    exactly as the bundled font is; TrueType-outlined files are embedded as they are (ReportLab
+    subsets them itself). The name depends on the file's bytes and the characters, so two
+    builds in one process never share a face by accident.
+    """
+    try:
+        data = path.read_bytes() if path.stat().st_size <= MAX_FONT_BYTES else None
+    except OSError as err:
+        raise InputError(f"cannot read font {label!r}: {err.strerror}") from None
+    if data is None:
+        raise InputError(f"font {label!r} is larger than {MAX_FONT_BYTES // 2**20} MB")
+    digest = hashlib.sha1(data + characters.encode("utf-8")).hexdigest()[:10]
+    name = f"KKDeck-{digest}"
+    if name in pdfmetrics.getRegisteredFontNames():
+        return name
+    try:
+        font = FTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False, fontNumber=0)
+        if "glyf" not in font and "CFF " not in font:
+            raise InputError(f"font {label!r} has neither TrueType nor CFF outlines (CFF2 and bitmap fonts are not supported)")
+        if "CFF " in font:
+            options = ft_subset.Options()
+            options.layout_features = []
+            options.hinting = False
+            options.notdef_outline = True
+            options.name_IDs = ["*"]
+            options.drop_tables += ["GSUB", "GPOS", "GDEF", "VORG", "BASE", "JSTF", "vhea", "vmtx"]
+            subsetter = ft_subset.Subsetter(options)
+            subsetter.populate(text=characters)
+            subsetter.subset(font)
+            _to_truetype(font)
+            for record in font["name"].names:
+                if record.nameID in (4, 6):
+                    record.string = name
+            out = io.BytesIO()
+            font.save(out)
+            data = out.getvalue()
+        pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))
+    except InputError:
+        raise
+    except Exception as err:  # fontTools and ReportLab raise many kinds for a broken font  # noqa: BLE001
+        reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
+        raise InputError(f"cannot use font {label!r}: {reason}") from None
+    return name

@@ -39,6 +39,7 @@ PAPERS = {
 class Shape(str, Enum):
     RECT = "rect"
     CIRCLE = "circle"
+    HEXAGON = "hexagon"  # flat top: corners at the left and right edges of the card's box
 
 
 @dataclass(frozen=True)

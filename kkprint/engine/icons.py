@@ -34,6 +34,14 @@ def has_icon(name: str) -> bool:
     return name in _ICONS
 
 
+def icon_names() -> list[str]:
+    """The built-in icons a user may name (deck icons are registered under private names)."""
+    return [name for name in _ICONS if not name.startswith(PRIVATE)]
+
+
+PRIVATE = "deck~"  # prefix of icons registered for one deck file
+
+
 FORM_UNIT = 100.0  # icons are stored once, at this size, and scaled where they are placed
 
 

@@ -1,106 +1,387 @@
-"""Text that fits its box: wrapping (Latin by word, Japanese by character), shrinking, icons.
+"""Text that fits its box: rich runs, inline icons, phrase-aware Japanese breaks, shrinking.
 
-``{name}`` in a text stands for the icon registered under ``name``; it sits on the baseline and
-scales with the font. ``{{`` and ``}}`` print literal braces. Text that does not fit even at the
+``{name}`` in a text stands for an icon (built-in or the deck's own); it sits on the baseline and
+scales with the font. ``{{`` and ``}}`` print literal braces. With markup on, ``<b>``, ``<i>``,
+``<span color=… size=… font=…>`` and ``<br>`` style runs inside one text. Japanese breaks between
+phrases (BudouX), never inside a word; Latin breaks at spaces. Text that does not fit even at the
 smallest allowed size is an error — never a silent overflow.
+
+A text becomes a list of :class:`Atom` (what a line may not break inside), each made of
+:class:`Frag` (a run of one style, or one icon). Everything up to the fitted lines is cached: a
+deck repeats the same texts on many cards.
 """
 
 from __future__ import annotations
 
-import re
+import math
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from html.parser import HTMLParser
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.engine.fonts import ensure_drawable
-from kkprint.engine.icons import draw_icon, get_icon
-from kkprint.errors import InputError
+from kkprint.engine.icons import draw_icon, has_icon, icon_names
+from kkprint.errors import InputError, suggest
 
 ICON_SCALE = 0.82  # icon square side, as a fraction of the font size
 ICON_DROP = 0.06  # how far below the baseline an icon sits, as a fraction of the font size
-_TOKEN = re.compile(r"\{\{|\}\}|\{([a-z0-9_\-:]+)\}", re.IGNORECASE)
+ICON_ADVANCE = ICON_SCALE + 0.08
+SLANT = math.tan(math.radians(12))  # italic made from an upright face
 _NO_LINE_START = set("、。，．・：；？！ー〜）」』】〕,.;:!?)]}%")
 _NO_LINE_END = set("（「『【〔([{")
+_OBJECT = "\ufffc"  # stands for an icon while line breaks are worked out
+_ICON_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-:")
+_TAGS = ("b", "i", "span", "br")
+_SPAN_ATTRIBUTES = ("color", "colour", "size", "font")
+
+
+# --- faces ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Typeface:
+    """One family's registered font names; a missing face is made from another (see :meth:`face`)."""
+
+    regular: str
+    bold: str | None = None
+    italic: str | None = None
+    bold_italic: str | None = None
+
+    def face(self, bold: bool, italic: bool) -> tuple[str, bool]:
+        """(font name, slant it?) — italic without an italic file is the upright face slanted."""
+        if bold and italic:
+            if self.bold_italic:
+                return self.bold_italic, False
+            return (self.bold, True) if self.bold else ((self.italic, False) if self.italic else (self.regular, True))
+        if bold:
+            return self.bold or self.regular, False
+        if italic:
+            return (self.italic, False) if self.italic else (self.regular, True)
+        return self.regular, False
+
+
+@dataclass(frozen=True)
+class FontBook:
+    """The families a text may name, and the bundled faces that draw what a family lacks."""
+
+    fallback_regular: str
+    fallback_bold: str
+    families: tuple[tuple[str, Typeface], ...] = ()
+
+    def family(self, name: str | None) -> Typeface:
+        if not name:
+            return Typeface(self.fallback_regular, self.fallback_bold)
+        for known, face in self.families:
+            if known == name:
+                return face
+        raise InputError(f"unknown font family {name!r}{suggest(name, [n for n, _ in self.families])}")
+
+
+@dataclass(frozen=True)
+class Typesetting:
+    """How a region's text is read: its faces, its own icon names, whether markup applies.
+
+    ``bold``/``italic``/``family`` are the region's base face; markup changes them run by run.
+    """
+
+    book: FontBook | None = None
+    family: str | None = None
+    bold: bool = False
+    italic: bool = False
+    markup: bool = False
+    icons: tuple[tuple[str, str], ...] = ()  # name in the text -> registered icon name
+
+
+PLAIN = Typesetting()
+
+
+@dataclass(frozen=True)
+class Style:
+    font: str
+    scale: float = 1.0
+    colour: str | None = None
+    slant: bool = False
+
+
+@dataclass(frozen=True)
+class Frag:
+    """A run of text in one style, or one icon."""
+
+    text: str = ""
+    icon: str | None = None
+    style: Style = field(default_factory=lambda: Style(""))
+
+    def width(self, size: float) -> float:
+        if self.icon:
+            return size * self.style.scale * ICON_ADVANCE
+        return stringWidth(self.text, self.style.font, size * self.style.scale)
 
 
 @dataclass(frozen=True)
 class Atom:
-    """An unbreakable piece of a line: a word, one CJK character, a space or an icon."""
+    """An unbreakable piece of a line: a word or phrase (maybe of several styles), or a space."""
 
-    text: str = ""
-    icon: str | None = None
+    frags: tuple[Frag, ...]
+    space: bool = False
+
+    @property
+    def text(self) -> str:
+        return "".join(f.text for f in self.frags)
+
+    @property
+    def icon(self) -> str | None:
+        return next((f.icon for f in self.frags if f.icon), None)
 
     @property
     def is_space(self) -> bool:
-        return self.icon is None and self.text.isspace()
+        return self.space
 
-    def width(self, font: str, size: float) -> float:
-        if self.icon:
-            return size * (ICON_SCALE + 0.08)
-        return stringWidth(self.text, font, size)
+    @property
+    def scale(self) -> float:
+        return max(f.style.scale for f in self.frags)
 
+    def width(self, size: float) -> float:
+        return sum(f.width(size) for f in self.frags)
+
+
+Piece = Atom | str  # "\n" marks a hard line break
+
+
+# --- reading markup ---------------------------------------------------------------------------
+
+class _Markup(HTMLParser):
+    """Turns a text with tags into (character or icon, style) cells; unknown tags are errors."""
+
+    def __init__(self, setting: Typesetting, base_size: float):
+        super().__init__(convert_charrefs=True)
+        self.setting, self.base_size = setting, base_size
+        base = (setting.family, setting.bold, setting.italic, 1.0, None)
+        self.stack: list[tuple[str, tuple]] = [("", base)]
+        self.cells: list[tuple[str, tuple]] = []
+
+    def handle_starttag(self, tag, attrs):
+        family, bold, italic, scale, colour = self.stack[-1][1]
+        if tag == "br":
+            self.cells.append(("\n", self.stack[-1][1]))
+            return
+        if tag not in _TAGS:
+            raise InputError(f"unknown markup <{tag}>{suggest(tag, _TAGS)} (write &lt; for a literal <)")
+        if tag == "b":
+            bold = True
+        elif tag == "i":
+            italic = True
+        else:
+            for name, value in attrs:
+                if name not in _SPAN_ATTRIBUTES:
+                    raise InputError(f"<span> has no attribute {name!r}{suggest(name, _SPAN_ATTRIBUTES)}")
+                value = (value or "").strip()
+                if name in ("color", "colour"):
+                    colour = _hex(value)
+                elif name == "size":
+                    scale = _scale(value, self.base_size)
+                else:
+                    family, bold, italic = parse_font(value, family)
+        self.stack.append((tag, (family, bold, italic, scale, colour)))
+
+    def handle_startendtag(self, tag, attrs):
+        if tag == "br":
+            self.handle_starttag(tag, attrs)
+        else:
+            raise InputError(f"<{tag}/> is not a markup tag here; only <br/> stands alone")
+
+    def handle_endtag(self, tag):
+        if tag == "br":
+            return
+        if len(self.stack) == 1 or self.stack[-1][0] != tag:
+            open_tag = self.stack[-1][0]
+            expected = f"</{open_tag}>" if open_tag else "no closing tag"
+            raise InputError(f"</{tag}> does not close an open tag (expected {expected})")
+        self.stack.pop()
+
+    def handle_data(self, data):
+        self.cells.extend((char, self.stack[-1][1]) for char in data)
+
+    def close(self):
+        super().close()
+        if len(self.stack) > 1:
+            raise InputError(f"<{self.stack[-1][0]}> is never closed")
+
+
+def _hex(value: str) -> str:
+    text = value.lstrip("#")
+    if len(text) == 3 and all(c in "0123456789abcdefABCDEF" for c in text):
+        text = "".join(c * 2 for c in text)
+    if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise InputError(f"colour {value!r} must look like #1a2b3c")
+    return "#" + text.lower()
+
+
+def _scale(value: str, base_size: float) -> float:
+    try:
+        number = float(value[:-1]) / 100 if value.endswith("%") else float(value) / base_size
+    except ValueError:
+        raise InputError(f"size {value!r} must be points (9) or a percentage (120%)") from None
+    if not (math.isfinite(number) and 0.2 <= number <= 5):
+        raise InputError(f"size {value!r} is out of range (20 % to 500 % of the region's size)")
+    return number
+
+
+def parse_font(value: str, family: str | None = None) -> tuple[str | None, bool, bool]:
+    """``regular``, ``bold``, ``italic``, ``bold-italic``, ``FAMILY`` or ``FAMILY/FACE``."""
+    name, _, face = value.strip().partition("/")
+    if not face and name in ("regular", "bold", "italic", "bold-italic"):
+        name, face = "", name
+    face = face or "regular"
+    if face not in ("regular", "bold", "italic", "bold-italic"):
+        raise InputError(f"unknown face {face!r}{suggest(face, ['regular', 'bold', 'italic', 'bold-italic'])}")
+    return (name or None), "bold" in face, "italic" in face
+
+
+def _cells(text: str, setting: Typesetting, base_size: float) -> list[tuple[str, tuple]]:
+    base = (setting.family, setting.bold, setting.italic, 1.0, None)
+    if not setting.markup or ("<" not in text and "&" not in text):
+        return [(char, base) for char in text]
+    parser = _Markup(setting, base_size)
+    parser.feed(text)
+    parser.close()
+    return parser.cells
+
+
+# --- line-break opportunities -----------------------------------------------------------------
 
 def _is_cjk(char: str) -> bool:
     return unicodedata.east_asian_width(char) in ("W", "F")
 
 
-def tokenize(text: str) -> list[Atom | str]:
-    """Split ``text`` into atoms; ``"\\n"`` items mark hard line breaks."""
-    pieces: list[Atom | str] = []
-    pos = 0
-    plain = []
-    for match in _TOKEN.finditer(text):
-        plain.append(text[pos:match.start()])
-        token = match.group(0)
-        if token in ("{{", "}}"):
-            plain.append(token[0])
+@lru_cache(maxsize=1)
+def _budoux():
+    import budoux
+
+    return budoux.load_default_japanese_parser()
+
+
+def _phrase_starts(text: str) -> set[int]:
+    """Indices where a new phrase begins, by BudouX (Japanese); every index if it is unavailable."""
+    starts, pos = set(), 0
+    for phrase in _budoux().parse(text):
+        starts.add(pos)
+        pos += len(phrase)
+    return starts
+
+
+def _break_before(chars: str) -> list[bool]:
+    """For each character (not a space), may a line start there? Spaces are handled apart."""
+    n = len(chars)
+    allowed = [False] * n
+    if any(_is_cjk(c) for c in chars):
+        starts = _phrase_starts(chars.replace(_OBJECT, "□"))
+        for i in range(1, n):
+            a, b = chars[i - 1], chars[i]
+            if (_is_cjk(a) or _is_cjk(b)) and i in starts:
+                allowed[i] = True
+    for i in range(1, n):
+        if chars[i] in _NO_LINE_START or chars[i - 1] in _NO_LINE_END:
+            allowed[i] = False
+    return allowed
+
+
+# --- tokenizing -------------------------------------------------------------------------------
+
+def _covers(font: str, char: str) -> bool:
+    glyphs = getattr(getattr(getFont(font), "face", None), "charToGlyph", None)
+    return glyphs is None or ord(char) in glyphs
+
+
+def _style_of(key: tuple, setting: Typesetting, plain_font: str, book_cache: dict) -> tuple[Style, str | None]:
+    """(style, fallback font) for a (family, bold, italic, scale, colour) key."""
+    family, bold, italic, scale, colour = key
+    if setting.book is None:
+        return Style(plain_font, scale, colour, italic), None
+    cached = book_cache.get(key)
+    if cached is None:
+        font, slant = setting.book.family(family).face(bold, italic)
+        fallback = setting.book.fallback_bold if bold else setting.book.fallback_regular
+        cached = book_cache[key] = (Style(font, scale, colour, slant), fallback)
+    return cached
+
+
+@lru_cache(maxsize=4096)
+def tokenize(text: str, font: str = "", setting: Typesetting = PLAIN, base_size: float = 10.0) -> tuple[Piece, ...]:
+    """Split ``text`` into atoms and hard breaks; unknown icons and broken markup are errors now,
+    not a blank later."""
+    cells = _cells(text, setting, base_size)
+    aliases = dict(setting.icons)
+    # icons: "{name}" becomes one object cell; "{{" and "}}" literal braces
+    items: list[tuple[str, str | None, tuple]] = []  # (char, icon, style key)
+    i = 0
+    while i < len(cells):
+        char, key = cells[i]
+        if char in "{}" and i + 1 < len(cells) and cells[i + 1][0] == char:
+            items.append((char, None, key))
+            i += 2
+            continue
+        if char == "{":
+            end = i + 1
+            while end < len(cells) and cells[end][0] in _ICON_CHARS:
+                end += 1
+            name = "".join(c for c, _ in cells[i + 1:end])
+            if end < len(cells) and cells[end][0] == "}" and name:
+                registered = aliases.get(name, name)
+                if not has_icon(registered):
+                    raise InputError(f"unknown icon {{{name}}}{suggest(name, [*aliases, *icon_names()])}")
+                items.append((_OBJECT, registered, key))
+                i = end + 1
+                continue
+        items.append((char, None, key))
+        i += 1
+    chars = "".join(c for c, _, _ in items)
+    breaks = _break_before(chars)
+    pieces: list[Piece] = []
+    word: list[Frag] = []
+    book_cache: dict = {}
+
+    def add(frag_text: str, icon: str | None, key: tuple) -> None:
+        style, fallback = _style_of(key, setting, font, book_cache)
+        if icon:
+            word.append(Frag(icon=icon, style=style))
+            return
+        if fallback and not _covers(style.font, frag_text):
+            style = replace(style, font=fallback)
+        if word and word[-1].icon is None and word[-1].style == style:
+            word[-1] = Frag(word[-1].text + frag_text, None, style)
         else:
-            pieces.extend(_split_plain("".join(plain)))
-            plain = []
-            get_icon(match.group(1))  # unknown icons are an error now, not a blank later
-            pieces.append(Atom(icon=match.group(1)))
-        pos = match.end()
-    plain.append(text[pos:])
-    pieces.extend(_split_plain("".join(plain)))
-    return _glue_punctuation(pieces)
+            word.append(Frag(frag_text, None, style))
 
+    def flush() -> None:
+        if word:
+            pieces.append(Atom(tuple(word)))
+            word.clear()
 
-def _split_plain(text: str) -> list[Atom | str]:
-    pieces: list[Atom | str] = []
-    word = ""
-    for char in text:
-        if char == "\n" or char.isspace() or _is_cjk(char):
-            if word:
-                pieces.append(Atom(word))
-                word = ""
-            pieces.append("\n" if char == "\n" else Atom(" " if char.isspace() else char))
+    for index, (char, icon, key) in enumerate(items):
+        if char == "\n":
+            flush()
+            pieces.append("\n")
+        elif icon is None and char.isspace():
+            flush()
+            style, _ = _style_of(key, setting, font, book_cache)
+            pieces.append(Atom((Frag(" ", None, style),), space=True))
         else:
-            word += char
-    if word:
-        pieces.append(Atom(word))
-    return pieces
+            if breaks[index]:
+                flush()
+            add(char, icon, key)
+    flush()
+    return tuple(pieces)
 
 
-def _glue_punctuation(pieces: list[Atom | str]) -> list[Atom | str]:
-    """Keep closing punctuation with what precedes it and opening brackets with what follows."""
-    glued: list[Atom | str] = []
-    for piece in pieces:
-        previous = glued[-1] if glued else None
-        joinable = (
-            isinstance(piece, Atom) and piece.icon is None
-            and isinstance(previous, Atom) and previous.icon is None and not previous.is_space
-        )
-        if joinable and (piece.text[:1] in _NO_LINE_START or previous.text[-1:] in _NO_LINE_END):
-            glued[-1] = Atom(previous.text + piece.text)
-        else:
-            glued.append(piece)
-    return glued
+# --- breaking lines and fitting ---------------------------------------------------------------
+
+def _letters(atom: Atom) -> list[Atom]:
+    return [Atom((Frag(ch, None, frag.style),)) if frag.icon is None else Atom((frag,))
+            for frag in atom.frags for ch in (frag.text or "x")]
 
 
-def wrap(pieces: list[Atom | str], font: str, size: float, width: float,
-         break_words: bool = False) -> list[list[Atom]] | None:
+def wrap(pieces, size: float, width: float, break_words: bool = False) -> list[list[Atom]] | None:
     """Greedy line breaking; ``None`` if a single atom is wider than the box.
 
     With ``break_words`` a word wider than the box is split between letters instead — the last
@@ -109,24 +390,24 @@ def wrap(pieces: list[Atom | str], font: str, size: float, width: float,
     lines: list[list[Atom]] = [[]]
     used = 0.0
     queue = list(pieces)
+    queue.reverse()
     while queue:
-        piece = queue.pop(0)
-        if (break_words and piece != "\n" and piece.icon is None and len(piece.text) > 1
-                and piece.width(font, size) > width + 1e-6):
-            queue[:0] = [Atom(char) for char in piece.text]
-            continue
+        piece = queue.pop()
         if piece == "\n":
             lines.append([])
             used = 0.0
             continue
-        atom_width = piece.width(font, size)
-        if piece.is_space and not lines[-1]:
+        atom_width = piece.width(size)
+        if break_words and not piece.space and atom_width > width + 1e-6 and len(piece.text) + len(piece.frags) > 2:
+            queue.extend(reversed(_letters(piece)))
+            continue
+        if piece.space and not lines[-1]:
             continue
         if used + atom_width > width + 1e-6 and lines[-1]:
-            if piece.is_space:
+            if piece.space:
                 continue
-            while lines[-1] and lines[-1][-1].is_space:
-                lines[-1].pop()
+            while lines[-1] and lines[-1][-1].space:
+                used -= lines[-1].pop().width(size)
             lines.append([])
             used = 0.0
         if atom_width > width + 1e-6:
@@ -136,13 +417,22 @@ def wrap(pieces: list[Atom | str], font: str, size: float, width: float,
     return lines
 
 
-def line_width(line: list[Atom], font: str, size: float) -> float:
-    return sum(atom.width(font, size) for atom in line)
+def line_width(line: list[Atom], size: float) -> float:
+    return sum(atom.width(size) for atom in line)
+
+
+def _line_scale(line: list[Atom]) -> float:
+    return max((atom.scale for atom in line), default=1.0)
+
+
+def _block_height(lines: list[list[Atom]], size: float, leading: float) -> float:
+    scales = [_line_scale(line) for line in lines]
+    return size * scales[0] + sum(size * leading * s for s in scales[1:])
 
 
 def _orphan(lines: list[list[Atom]]) -> bool:
     """A last line of one short word or at most two Japanese characters reads as a stray."""
-    last = [atom for atom in lines[-1] if not atom.is_space]
+    last = [atom for atom in lines[-1] if not atom.space]
     if len(lines) < 2 or not last or any(atom.icon for atom in last):
         return False
     return sum(len(atom.text) for atom in last) <= 2
@@ -167,28 +457,28 @@ class FittedText:
     leading: float
 
 
+@lru_cache(maxsize=4096)
 def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: float | None = None,
-             leading: float = 1.25, max_lines: int | None = None) -> FittedText:
+             leading: float = 1.25, max_lines: int | None = None, setting: Typesetting = PLAIN) -> FittedText:
     """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits ``box``."""
     min_size = min_size if min_size is not None else max_size * 0.6
-    pieces = tokenize(text)
+    pieces = tokenize(text, font, setting, max_size)
     for break_words in (False, True):
-        fitted = _fit(pieces, font, box, max_size, min_size, leading, max_lines, break_words)
+        fitted = _fit(pieces, box, max_size, min_size, leading, max_lines, break_words)
         if fitted is not None:
             return fitted
     raise InputError(f"text {text[:40]!r} does not fit its {box.width / 2.8346:.0f}×{box.height / 2.8346:.0f} mm box "
                      f"even at {min_size:g} pt")
 
 
-def _fit(pieces: list[Atom | str], font: str, box: TextBox, max_size: float, min_size: float, leading: float,
+def _fit(pieces, box: TextBox, max_size: float, min_size: float, leading: float,
          max_lines: int | None, break_words: bool) -> FittedText | None:
     size = max_size
     orphaned: FittedText | None = None
     while size >= min_size - 1e-6:
-        lines = wrap(pieces, font, size, box.width, break_words)
+        lines = wrap(pieces, size, box.width, break_words)
         if lines is not None and (max_lines is None or len(lines) <= max_lines):
-            height = size + (len(lines) - 1) * size * leading
-            if height <= box.height + 1e-6:
+            if _block_height(lines, size, leading) <= box.height + 1e-6:
                 fitted = FittedText(lines, size, leading)
                 if not _orphan(lines):
                     return fitted
@@ -200,46 +490,82 @@ def _fit(pieces: list[Atom | str], font: str, box: TextBox, max_size: float, min
     return orphaned
 
 
-def draw_fitted(canvas: Canvas, fitted: FittedText, font: str, box: TextBox) -> None:
+def _check_drawable(fitted: FittedText) -> None:
     for line in fitted.lines:
-        ensure_drawable("".join(atom.text for atom in line), font)
+        for atom in line:
+            for frag in atom.frags:
+                if frag.icon is None:
+                    missing = sorted({c for c in frag.text if not _covers(frag.style.font, c) and c not in "\n\r\t"})
+                    if missing:
+                        listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
+                        raise InputError(f"cannot print {listed}: not among the characters prepared for this build")
+
+
+def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextBox, colour_of=None) -> None:
+    """Draw fitted lines; ``colour_of`` turns a ``#rrggbb`` of a coloured run into a fill colour
+    (CMYK in print-shop output). Runs without their own colour use the canvas's fill colour."""
+    _check_drawable(fitted)
     size, leading = fitted.size, fitted.leading
-    block = size + (len(fitted.lines) - 1) * size * leading
-    ascent = size * 0.88
+    block = _block_height(fitted.lines, size, leading)
     if box.valign == "middle":
         top = box.y + (box.height + block) / 2
     elif box.valign == "bottom":
         top = box.y + block
     else:
         top = box.y + box.height
-    baseline = top - ascent
-    for line in fitted.lines:
-        width = line_width(line, font, size)
+    baseline = top
+    for number, line in enumerate(fitted.lines):
+        scale = _line_scale(line)
+        baseline -= size * scale * (0.88 if number == 0 else leading)
+        width = line_width(line, size)
         if box.align == "center":
             x = box.x + (box.width - width) / 2
         elif box.align == "right":
             x = box.x + box.width - width
         else:
             x = box.x
-        run = ""
-        for atom in [*line, Atom(icon="")]:  # the empty icon flushes the last run of text
-            if atom.icon is None:
-                run += atom.text
+        for style, text, icon in _runs(line):
+            if icon:
+                side = size * style.scale
+                draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
+                x += side * ICON_ADVANCE
                 continue
-            if run:
-                canvas.setFont(font, size)
-                canvas.drawString(x, baseline, run)
-                x += stringWidth(run, font, size)
-                run = ""
-            if atom.icon:
-                draw_icon(canvas, atom.icon, x + size * 0.04, baseline - size * ICON_DROP, size * ICON_SCALE)
-                x += atom.width(font, size)
-        baseline -= size * leading
+            _draw_run(canvas, style, text, x, baseline, size, colour_of)
+            x += stringWidth(text, style.font, size * style.scale)
+
+
+def _runs(line: list[Atom]):
+    """Consecutive text of one style merged, so a line is a few drawString calls, not one a word."""
+    runs: list[list] = []
+    for atom in line:
+        for frag in atom.frags:
+            if frag.icon is None and runs and runs[-1][2] is None and runs[-1][0] == frag.style:
+                runs[-1][1] += frag.text
+            else:
+                runs.append([frag.style, frag.text, frag.icon])
+    return runs
+
+
+def _draw_run(canvas: Canvas, style: Style, text: str, x: float, baseline: float, size: float, colour_of) -> None:
+    special = style.colour is not None or style.slant
+    if special:
+        canvas.saveState()
+        if style.colour is not None:
+            canvas.setFillColor(colour_of(style.colour) if colour_of else style.colour)
+    canvas.setFont(style.font, size * style.scale)
+    if style.slant:
+        canvas.transform(1, 0, SLANT, 1, x, baseline)
+        canvas.drawString(0, 0, text)
+    else:
+        canvas.drawString(x, baseline, text)
+    if special:
+        canvas.restoreState()
 
 
 def draw_text(canvas: Canvas, text: str, font: str, box: TextBox, max_size: float, min_size: float | None = None,
-              leading: float = 1.25, max_lines: int | None = None) -> FittedText:
+              leading: float = 1.25, max_lines: int | None = None, setting: Typesetting = PLAIN,
+              colour_of=None) -> FittedText:
     """Fit ``text`` into ``box`` and draw it; returns the fit so callers can inspect it."""
-    fitted = fit_text(text, font, box, max_size, min_size, leading, max_lines)
-    draw_fitted(canvas, fitted, font, box)
+    fitted = fit_text(text, font, box, max_size, min_size, leading, max_lines, setting)
+    draw_fitted(canvas, fitted, font, box, colour_of)
     return fitted

@@ -1,0 +1,210 @@
+"""Card data from a deck's data file: CSV (``,`` ``;`` or tab), Excel ``.xlsx`` or JSON.
+
+Every format gives the same thing — one :class:`CardData` per row, all values as text the way
+they would print — so a spreadsheet saved as CSV or kept as ``.xlsx`` builds the same PDF.
+Rows are yielded one at a time (CSV and xlsx are streamed), so long decks stay light.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import math
+import sys
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from kkprint.errors import InputError
+from kkprint.yamlio import read_bytes, read_text
+
+MAX_CARDS = 50_000
+MAX_CELL = 10_000  # characters: far more than a card can print
+MAX_DATA_BYTES = 20 * 1024 * 1024
+MAX_XLSX_UNPACKED = 200 * 1024 * 1024
+COPIES_LIKE = ("count", "qty", "quantity", "copies", "number", "amount", "枚数", "数")
+
+
+@dataclass(frozen=True)
+class CardData:
+    """One distinct card: its fields, how many copies, and where it was defined."""
+
+    fields: dict[str, str]
+    count: int
+    origin: str
+
+
+def as_text(value: Any) -> str:
+    """A cell as it prints: 3.0 → "3", True → "true", a date → 2026-11-22."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("not a finite number")
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.date().isoformat() if isinstance(value, dt.datetime) and not value.time() else value.isoformat()
+    if isinstance(value, (dict, list)):
+        raise ValueError("a cell holds one value, not a list or mapping")
+    return str(value)
+
+
+def count_of(value: Any, source: str, place: str) -> int:
+    text = as_text(value).strip() if not isinstance(value, str) else value.strip()
+    try:
+        number = int(text or "1")
+    except ValueError:
+        raise InputError(f"copies must be a whole number, not {text[:40]!r}", source=source, place=place) from None
+    if number < 0:
+        raise InputError(f"copies cannot be negative ({number})", source=source, place=place)
+    if number > MAX_CARDS:
+        raise InputError(f"{number:,} copies is more than the {MAX_CARDS:,} cards a deck may have", source=source, place=place)
+    return number
+
+
+def card_from(entry: dict, copies_field: str, source: str, place: str) -> CardData:
+    fields: dict[str, str] = {}
+    for key, value in entry.items():
+        key = str(key).strip()
+        if not key or key == copies_field:
+            continue
+        try:
+            text = as_text(value)
+        except ValueError as err:
+            raise InputError(f"field {key!r}: {err}", source=source, place=place) from None
+        if len(text) > MAX_CELL:
+            raise InputError(f"field {key!r} is {len(text):,} characters; at most {MAX_CELL:,}", source=source, place=place)
+        fields[key] = text.strip()
+    return CardData(fields, count_of(entry.get(copies_field, 1), source, f"{place}, {copies_field}"), place)
+
+
+def read_cards(path: Path, sheet: str | None, copies_field: str) -> Iterator[CardData]:
+    suffix = path.suffix.lower()
+    if suffix == ".xlsx":
+        rows = _xlsx_rows(path, sheet)
+    elif suffix == ".json":
+        yield from _json_cards(path, copies_field)
+        return
+    elif suffix in (".csv", ".tsv", ".txt"):
+        rows = _csv_rows(path)
+    else:
+        raise InputError("data files are .csv, .tsv, .xlsx or .json", source=str(path))
+    yield from _table_cards(rows, path, copies_field)
+
+
+def _table_cards(rows: Iterator[tuple[int, list]], path: Path, copies_field: str) -> Iterator[CardData]:
+    source = str(path)
+    header: list[str] | None = None
+    for number, row in rows:
+        cells = [as_text(c).strip() for c in row]
+        if header is None:
+            if not any(cells):
+                continue
+            header = cells
+            while header and not header[-1]:
+                header.pop()
+            seen = set()
+            for name in header:
+                if name in seen and name:
+                    raise InputError(f"column {name!r} appears twice in the header", source=source, place=f"row {number}")
+                seen.add(name)
+            continue
+        if not any(cells):
+            continue
+        if any(cells[len(header):]):
+            raise InputError("this row has more cells than the header", source=source, place=f"row {number}")
+        entry = dict(zip(header, cells + [""] * (len(header) - len(cells))))
+        entry.pop("", None)
+        yield card_from(entry, copies_field, source, f"{path.name} row {number}")
+    if header is None:
+        raise InputError("the data file has no header row", source=source)
+
+
+def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
+    text = read_text(path, limit=MAX_DATA_BYTES)
+    first = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
+    if path.suffix.lower() == ".tsv":
+        delimiter = "\t"
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    old_limit = csv.field_size_limit()
+    csv.field_size_limit(MAX_CELL + 1)
+    try:
+        for row in reader:
+            yield reader.line_num, row
+    except csv.Error as err:
+        reason = "a cell is longer than 10,000 characters" if "field larger" in str(err) else str(err)
+        raise InputError(f"not a readable CSV file: {reason}", source=str(path), place=f"row {reader.line_num}") from None
+    finally:
+        csv.field_size_limit(old_limit)
+
+
+def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
+    """Rows of one worksheet, values as Excel last computed them (formulas are never evaluated)."""
+    import warnings
+
+    from openpyxl import load_workbook
+
+    source = str(path)
+    data = read_bytes(path, limit=MAX_DATA_BYTES, what="data files")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except zipfile.BadZipFile:
+        raise InputError("is not an .xlsx workbook (not a zip archive)", source=source) from None
+    if unpacked > MAX_XLSX_UNPACKED:
+        raise InputError(f"unpacks to {unpacked:,} bytes; workbooks are limited to {MAX_XLSX_UNPACKED:,}", source=source)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as err:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook
+        raise InputError(f"cannot read this workbook: {str(err).splitlines()[0][:100] if str(err) else type(err).__name__}",
+                         source=source) from None
+    try:
+        if sheet is not None and sheet not in book.sheetnames:
+            from kkprint.errors import suggest
+
+            raise InputError(f"no worksheet {sheet!r}{suggest(sheet, book.sheetnames)}", source=source, place="data.sheet")
+        worksheet = book[sheet] if sheet is not None else book.worksheets[0]
+        for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
+            if number > MAX_CARDS + 1000:
+                raise InputError(f"has more than {MAX_CARDS:,} rows", source=source)
+            yield number, list(row)
+    finally:
+        book.close()
+
+
+def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
+    source = str(path)
+    try:
+        data = json.loads(read_text(path, limit=MAX_DATA_BYTES))
+    except json.JSONDecodeError as err:
+        raise InputError(f"not valid JSON: {err.msg}", source=source, place=f"line {err.lineno}, column {err.colno}") from None
+    except RecursionError:
+        raise InputError("nested too deeply", source=source) from None
+    if isinstance(data, dict) and isinstance(data.get("cards"), list):
+        data = data["cards"]
+    if not isinstance(data, list):
+        raise InputError('a JSON data file is a list of cards, or {"cards": [...]}', source=source)
+    for index, entry in enumerate(data):
+        if not isinstance(entry, dict):
+            raise InputError("each card is an object of fields", source=source, place=f"card {index + 1}")
+        yield card_from(entry, copies_field, source, f"{path.name} card {index + 1}")
+
+
+_warned: set[tuple[str, str]] = set()
+
+
+def warn_about_copies(columns: set[str], copies_field: str, source: str) -> None:
+    """A column that looks like copies but is not the one in use is said once, not ignored."""
+    for name in columns:
+        if name.strip().lower() in COPIES_LIKE and name != copies_field and (source, name) not in _warned:
+            _warned.add((source, name))
+            sys.stderr.write(f"kkprint: warning: {source}: column {name!r} looks like a number of copies, but "
+                             f"copies come from {copies_field!r}; add copies_field: {name} to use it\n")
