@@ -50,6 +50,25 @@ def document_of(canvas: Canvas) -> "Document | None":
     return _DOCUMENTS.get(canvas)
 
 
+def _complete_resources(canvas: Canvas, name: str, shading: dict, colours: dict) -> None:
+    """Give a form the transparency states and gradients it uses, as ReportLab does for pages.
+
+    ReportLab records them on a form but writes only fonts and pictures into its resources, so
+    opacity or a gradient inside a form would name states the PDF never defines.
+    """
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs() if getattr(form, "hasImages", 0) else resources.basicProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    resources.setShading(shading)
+    resources.setColorSpace(colours)
+    form.Resources = resources
+
+
 class Document:
     """One open PDF: the canvas plus the reusable forms (XObjects) defined in it so far."""
 
@@ -73,7 +92,9 @@ class Document:
             self._forms[key] = name  # reserved first: drawing it may define other forms inside
             self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
             draw(self.canvas, width, height)
+            shading, colours = dict(self.canvas._shadingUsed), dict(self.canvas._colorsUsed)
             self.canvas.endForm()
+            _complete_resources(self.canvas, name, shading, colours)
         return self._forms[key]
 
     def draw_form(self, name: str, x: float, y: float) -> None:

@@ -137,6 +137,19 @@ def _svg(path: Path, root: Path | None, stamp: tuple):
     return drawing
 
 
+class _Renderer(renderPDF._PDFRenderer):
+    """renderPDF, but pictures inside an SVG become image XObjects: stored once, and allowed
+    inside forms (the inline images renderPDF writes break a form's text stream)."""
+
+    def drawImage(self, image):
+        if image.path is not None:
+            self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height, mask="auto")
+
+
+def _render(drawing, c: Canvas) -> None:
+    _Renderer().draw(renderPDF.renderScaledDrawing(drawing), c, 0, 0)
+
+
 def load_svg(path: Path, root: Path | None):
     """The SVG as a ReportLab drawing; ``root`` is the folder its references must stay in
     (``None``: anywhere, for --allow-outside). Cached until the file changes."""
@@ -209,7 +222,7 @@ def draw_picture(c: Canvas, path: Path, root: Path | None, x: float, y: float, w
     if suffix == ".svg":
         c.translate(left, bottom)
         c.scale(sx, sy)
-        renderPDF.draw(drawing, c, 0, 0)
+        _render(drawing, c)
     else:
         c.drawImage(image, left, bottom, dw, dh, mask="auto")
     c.restoreState()
