@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from kkprint.errors import InputError
+from kkprint.errors import InputError, suggest
 from kkprint.yamlio import LineDict, load_yaml_file
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -54,6 +56,28 @@ def describe_location(location: tuple) -> str:
     return text
 
 
+@lru_cache(maxsize=32)
+def known_keys(model: type[BaseModel]) -> frozenset[str]:
+    """Every key name the model or the models inside it accept (for "did you mean")."""
+    names: set[str] = set()
+
+    def walk(schema) -> None:
+        if isinstance(schema, dict):
+            names.update((schema.get("properties") or {}).keys())
+            for value in schema.values():
+                walk(value)
+        elif isinstance(schema, list):
+            for value in schema:
+                walk(value)
+
+    walk(model.model_json_schema(by_alias=True))
+    return frozenset(names)
+
+
+def _close(name, model: type[BaseModel]) -> bool:
+    return bool(difflib.get_close_matches(str(name), known_keys(model), n=1, cutoff=0.6))
+
+
 def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> Model:
     """Validate ``data`` as ``model``; the first problem becomes one :class:`InputError` line.
 
@@ -69,7 +93,7 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
         where = describe_location(location)
         place = ", ".join(p for p in (f"line {line}" if line else "", where) if p) or None
         if first["type"] == "extra_forbidden":
-            message = f"unknown key {location[-1]!r} (a typo?)"
+            message = f"unknown key {location[-1]!r}{suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else ' (a typo?)'}"
         elif first["type"] == "missing":
             message = f"missing {location[-1]!r}"
         else:

@@ -39,7 +39,7 @@ def test_starter_edited_by_hand_still_builds(starter, tmp_path):
     text = starter.read_text(encoding="utf-8").replace("size: poker ", "size: mini  ").replace("extends: poker", "extends: mini")
     starter.write_text(text, encoding="utf-8")
     csv = starter.with_suffix(".csv")
-    csv.write_text(csv.read_text(encoding="utf-8") + "Bard,Sing a song.,die:3,1\n", encoding="utf-8")
+    csv.write_text(csv.read_text(encoding="utf-8") + "Bard,Sing a song.,die:3,#336699,1\n", encoding="utf-8")
     [pdf] = build(starter, tmp_path / "out")
     assert "Bard" in "".join(page.extract_text() for page in PdfReader(pdf).pages)
 

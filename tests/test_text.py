@@ -7,7 +7,7 @@ from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.text import ICON_DROP, ICON_SCALE, TextBox, draw_fitted, fit_text, tokenize
 from kkprint.errors import InputError
 
-FONTS = prepare_fonts(["王と枢機卿の決算チャートを印刷します。紋章"])
+FONTS = prepare_fonts(["王と枢機卿の決算チャートを印刷します。紋章権利証を戻す"])
 
 
 class RecordingCanvas:

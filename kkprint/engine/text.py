@@ -14,6 +14,7 @@ deck repeats the same texts on many cards.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -32,7 +33,6 @@ SLANT = math.tan(math.radians(12))  # italic made from an upright face
 _NO_LINE_START = set("、。，．・：；？！ー〜）」』】〕,.;:!?)]}%")
 _NO_LINE_END = set("（「『【〔([{")
 _OBJECT = "\ufffc"  # stands for an icon while line breaks are worked out
-_ICON_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-:")
 _TAGS = ("b", "i", "span", "br")
 _SPAN_ATTRIBUTES = ("color", "colour", "size", "font")
 
@@ -124,6 +124,10 @@ class Atom:
 
     frags: tuple[Frag, ...]
     space: bool = False
+    scale: float = field(init=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "scale", max(f.style.scale for f in self.frags))
 
     @property
     def text(self) -> str:
@@ -137,10 +141,6 @@ class Atom:
     def is_space(self) -> bool:
         return self.space
 
-    @property
-    def scale(self) -> float:
-        return max(f.style.scale for f in self.frags)
-
     def width(self, size: float) -> float:
         return sum(f.width(size) for f in self.frags)
 
@@ -151,19 +151,19 @@ Piece = Atom | str  # "\n" marks a hard line break
 # --- reading markup ---------------------------------------------------------------------------
 
 class _Markup(HTMLParser):
-    """Turns a text with tags into (character or icon, style) cells; unknown tags are errors."""
+    """Turns a text with tags into (text, style) segments; unknown tags are errors."""
 
     def __init__(self, setting: Typesetting, base_size: float):
         super().__init__(convert_charrefs=True)
         self.setting, self.base_size = setting, base_size
         base = (setting.family, setting.bold, setting.italic, 1.0, None)
         self.stack: list[tuple[str, tuple]] = [("", base)]
-        self.cells: list[tuple[str, tuple]] = []
+        self.segments: list[tuple[str, tuple]] = []
 
     def handle_starttag(self, tag, attrs):
         family, bold, italic, scale, colour = self.stack[-1][1]
         if tag == "br":
-            self.cells.append(("\n", self.stack[-1][1]))
+            self.segments.append(("\n", self.stack[-1][1]))
             return
         if tag not in _TAGS:
             raise InputError(f"unknown markup <{tag}>{suggest(tag, _TAGS)} (write &lt; for a literal <)")
@@ -200,7 +200,7 @@ class _Markup(HTMLParser):
         self.stack.pop()
 
     def handle_data(self, data):
-        self.cells.extend((char, self.stack[-1][1]) for char in data)
+        self.segments.append((data, self.stack[-1][1]))
 
     def close(self):
         super().close()
@@ -238,14 +238,15 @@ def parse_font(value: str, family: str | None = None) -> tuple[str | None, bool,
     return (name or None), "bold" in face, "italic" in face
 
 
-def _cells(text: str, setting: Typesetting, base_size: float) -> list[tuple[str, tuple]]:
+def _segments(text: str, setting: Typesetting, base_size: float) -> list[tuple[str, tuple]]:
+    """(text, style key) runs; a style key is (family, bold, italic, scale, colour)."""
     base = (setting.family, setting.bold, setting.italic, 1.0, None)
     if not setting.markup or ("<" not in text and "&" not in text):
-        return [(char, base) for char in text]
+        return [(text, base)]
     parser = _Markup(setting, base_size)
     parser.feed(text)
     parser.close()
-    return parser.cells
+    return parser.segments
 
 
 # --- line-break opportunities -----------------------------------------------------------------
@@ -293,85 +294,138 @@ def _covers(font: str, char: str) -> bool:
     return glyphs is None or ord(char) in glyphs
 
 
-def _style_of(key: tuple, setting: Typesetting, plain_font: str, book_cache: dict) -> tuple[Style, str | None]:
-    """(style, fallback font) for a (family, bold, italic, scale, colour) key."""
-    family, bold, italic, scale, colour = key
-    if setting.book is None:
-        return Style(plain_font, scale, colour, italic), None
-    cached = book_cache.get(key)
-    if cached is None:
-        font, slant = setting.book.family(family).face(bold, italic)
-        fallback = setting.book.fallback_bold if bold else setting.book.fallback_regular
-        cached = book_cache[key] = (Style(font, scale, colour, slant), fallback)
-    return cached
+_ICON_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z0-9_\-:]+)\}")
+_SPLIT = re.compile(r"(\n|[^\S\n]+)")
 
 
-@lru_cache(maxsize=4096)
-def tokenize(text: str, font: str = "", setting: Typesetting = PLAIN, base_size: float = 10.0) -> tuple[Piece, ...]:
-    """Split ``text`` into atoms and hard breaks; unknown icons and broken markup are errors now,
-    not a blank later."""
-    cells = _cells(text, setting, base_size)
-    aliases = dict(setting.icons)
-    # icons: "{name}" becomes one object cell; "{{" and "}}" literal braces
-    items: list[tuple[str, str | None, tuple]] = []  # (char, icon, style key)
-    i = 0
-    while i < len(cells):
-        char, key = cells[i]
-        if char in "{}" and i + 1 < len(cells) and cells[i + 1][0] == char:
-            items.append((char, None, key))
-            i += 2
+def _items(segments, aliases: dict[str, str]) -> list[tuple[str, str | None, tuple]]:
+    """(text, icon, style key) pieces: icons cut out of the text, literal braces unescaped."""
+    items = []
+    for text, key in segments:
+        if "{" not in text and "}" not in text:
+            items.append((text, None, key))
             continue
-        if char == "{":
-            end = i + 1
-            while end < len(cells) and cells[end][0] in _ICON_CHARS:
-                end += 1
-            name = "".join(c for c, _ in cells[i + 1:end])
-            if end < len(cells) and cells[end][0] == "}" and name:
+        pos = 0
+        for match in _ICON_TOKEN.finditer(text):
+            if match.start() > pos:
+                items.append((text[pos:match.start()], None, key))
+            token = match.group(0)
+            if token in ("{{", "}}"):
+                items.append((token[0], None, key))
+            else:
+                name = match.group(1)
                 registered = aliases.get(name, name)
                 if not has_icon(registered):
                     raise InputError(f"unknown icon {{{name}}}{suggest(name, [*aliases, *icon_names()])}")
                 items.append((_OBJECT, registered, key))
-                i = end + 1
-                continue
-        items.append((char, None, key))
-        i += 1
-    chars = "".join(c for c, _, _ in items)
-    breaks = _break_before(chars)
-    pieces: list[Piece] = []
-    word: list[Frag] = []
-    book_cache: dict = {}
+            pos = match.end()
+        if pos < len(text):
+            items.append((text[pos:], None, key))
+    return items
 
-    def add(frag_text: str, icon: str | None, key: tuple) -> None:
-        style, fallback = _style_of(key, setting, font, book_cache)
-        if icon:
-            word.append(Frag(icon=icon, style=style))
+
+class _Builder:
+    """Collects fragments into atoms: a word (or phrase) is closed by a space, a hard break or a
+    line-break opportunity; styles may change inside it."""
+
+    def __init__(self, setting: Typesetting, font: str):
+        self.setting, self.font = setting, font
+        self.pieces: list[Piece] = []
+        self.word: list[Frag] = []
+        self.styles: dict = {}
+
+    def style(self, key: tuple) -> tuple[Style, str | None]:
+        found = self.styles.get(key)
+        if found is None:
+            family, bold, italic, scale, colour = key
+            if self.setting.book is None:
+                found = (Style(self.font, scale, colour, italic), None)
+            else:
+                face, slant = self.setting.book.family(family).face(bold, italic)
+                fallback = self.setting.book.fallback_bold if bold else self.setting.book.fallback_regular
+                found = (Style(face, scale, colour, slant), fallback if fallback != face else None)
+            self.styles[key] = found
+        return found
+
+    def text(self, text: str, key: tuple) -> None:
+        style, fallback = self.style(key)
+        if fallback is None or _all_covered(style.font, text):
+            self._frag(text, style)
             return
-        if fallback and not _covers(style.font, frag_text):
-            style = replace(style, font=fallback)
-        if word and word[-1].icon is None and word[-1].style == style:
-            word[-1] = Frag(word[-1].text + frag_text, None, style)
-        else:
-            word.append(Frag(frag_text, None, style))
+        fallback_style = replace(style, font=fallback)
+        for char in text:  # only characters the deck's font lacks go to the bundled font
+            self._frag(char, style if _covers(style.font, char) else fallback_style)
 
-    def flush() -> None:
-        if word:
-            pieces.append(Atom(tuple(word)))
-            word.clear()
-
-    for index, (char, icon, key) in enumerate(items):
-        if char == "\n":
-            flush()
-            pieces.append("\n")
-        elif icon is None and char.isspace():
-            flush()
-            style, _ = _style_of(key, setting, font, book_cache)
-            pieces.append(Atom((Frag(" ", None, style),), space=True))
+    def _frag(self, text: str, style: Style) -> None:
+        if self.word and self.word[-1].icon is None and self.word[-1].style == style:
+            self.word[-1] = Frag(self.word[-1].text + text, None, style)
         else:
+            self.word.append(Frag(text, None, style))
+
+    def icon(self, icon: str, key: tuple) -> None:
+        self.word.append(Frag(icon=icon, style=self.style(key)[0]))
+
+    def flush(self) -> None:
+        if self.word:
+            self.pieces.append(Atom(tuple(self.word)))
+            self.word = []
+
+    def space(self, key: tuple) -> None:
+        self.flush()
+        self.pieces.append(Atom((Frag(" ", None, self.style(key)[0]),), space=True))
+
+    def newline(self) -> None:
+        self.flush()
+        self.pieces.append("\n")
+
+
+def _all_covered(font: str, text: str) -> bool:
+    glyphs = getattr(getattr(getFont(font), "face", None), "charToGlyph", None)
+    return glyphs is None or all(ord(c) in glyphs for c in text)
+
+
+@lru_cache(maxsize=1024)
+def tokenize(text: str, font: str = "", setting: Typesetting = PLAIN, base_size: float = 10.0) -> tuple[Piece, ...]:
+    """Split ``text`` into atoms and hard breaks; unknown icons and broken markup are errors now,
+    not a blank later."""
+    items = _items(_segments(text, setting, base_size), dict(setting.icons))
+    out = _Builder(setting, font)
+    if not any(_is_cjk(c) for c in text):  # Latin: lines break at spaces only
+        for piece, icon, key in items:
+            if icon:
+                out.icon(icon, key)
+                continue
+            for part in _SPLIT.split(piece):
+                if part == "\n":
+                    out.newline()
+                elif part and part.isspace():
+                    out.space(key)
+                elif part:
+                    out.text(part, key)
+        out.flush()
+        return tuple(out.pieces)
+    chars = "".join(piece for piece, _, _ in items)
+    breaks = _break_before(chars)
+    index = 0
+    for piece, icon, key in items:
+        if icon:
             if breaks[index]:
-                flush()
-            add(char, icon, key)
-    flush()
-    return tuple(pieces)
+                out.flush()
+            out.icon(icon, key)
+            index += 1
+            continue
+        for char in piece:
+            if char == "\n":
+                out.newline()
+            elif char.isspace():
+                out.space(key)
+            else:
+                if breaks[index]:
+                    out.flush()
+                out.text(char, key)
+            index += 1
+    out.flush()
+    return tuple(out.pieces)
 
 
 # --- breaking lines and fitting ---------------------------------------------------------------
@@ -457,7 +511,7 @@ class FittedText:
     leading: float
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: float | None = None,
              leading: float = 1.25, max_lines: int | None = None, setting: Typesetting = PLAIN) -> FittedText:
     """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits ``box``."""
@@ -466,6 +520,7 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
     for break_words in (False, True):
         fitted = _fit(pieces, box, max_size, min_size, leading, max_lines, break_words)
         if fitted is not None:
+            _check_drawable(fitted)
             return fitted
     raise InputError(f"text {text[:40]!r} does not fit its {box.width / 2.8346:.0f}×{box.height / 2.8346:.0f} mm box "
                      f"even at {min_size:g} pt")
@@ -494,7 +549,7 @@ def _check_drawable(fitted: FittedText) -> None:
     for line in fitted.lines:
         for atom in line:
             for frag in atom.frags:
-                if frag.icon is None:
+                if frag.icon is None and not _all_covered(frag.style.font, frag.text):
                     missing = sorted({c for c in frag.text if not _covers(frag.style.font, c) and c not in "\n\r\t"})
                     if missing:
                         listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
@@ -504,7 +559,6 @@ def _check_drawable(fitted: FittedText) -> None:
 def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextBox, colour_of=None) -> None:
     """Draw fitted lines; ``colour_of`` turns a ``#rrggbb`` of a coloured run into a fill colour
     (CMYK in print-shop output). Runs without their own colour use the canvas's fill colour."""
-    _check_drawable(fitted)
     size, leading = fitted.size, fitted.leading
     block = _block_height(fitted.lines, size, leading)
     if box.valign == "middle":
