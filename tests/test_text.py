@@ -67,9 +67,9 @@ def test_japanese_wraps_between_characters_and_keeps_punctuation():
 
 
 def test_literal_braces_and_unknown_icons():
-    assert [a.text for a in tokenize("{{x}}")] == ["{x}"]
+    assert [a.text for a in tokenize("{{x}}", FONTS.regular)] == ["{x}"]
     with pytest.raises(InputError, match="unknown icon"):
-        tokenize("{nosuch:icon}")
+        tokenize("{nosuch:icon}", FONTS.regular)
 
 
 def test_hard_line_breaks():

@@ -39,6 +39,8 @@ class CardData:
 
 def as_text(value: Any) -> str:
     """A cell as it prints: 3.0 → "3", True → "true", a date → 2026-11-22."""
+    if isinstance(value, str):
+        return value
     if value is None:
         return ""
     if isinstance(value, bool):

@@ -104,13 +104,13 @@ class Style:
     slant: bool = False
 
 
-@dataclass(frozen=True)
 class Frag:
-    """A run of text in one style, or one icon."""
+    """A run of text in one style, or one icon. (Plain slotted classes: a deck makes thousands.)"""
 
-    text: str = ""
-    icon: str | None = None
-    style: Style = field(default_factory=lambda: Style(""))
+    __slots__ = ("text", "icon", "style")
+
+    def __init__(self, text: str = "", icon: str | None = None, style: Style = Style("")):
+        self.text, self.icon, self.style = text, icon, style
 
     def width(self, size: float) -> float:
         if self.icon:
@@ -118,16 +118,22 @@ class Frag:
         return stringWidth(self.text, self.style.font, size * self.style.scale)
 
 
-@dataclass(frozen=True)
 class Atom:
-    """An unbreakable piece of a line: a word or phrase (maybe of several styles), or a space."""
+    """An unbreakable piece of a line: a word or phrase (maybe of several styles), or a space.
 
-    frags: tuple[Frag, ...]
-    space: bool = False
-    scale: float = field(init=False, compare=False)
+    ``unit`` is its width at 1 pt: widths grow linearly with the size, so fitting at many sizes
+    measures each word once.
+    """
 
-    def __post_init__(self):
-        object.__setattr__(self, "scale", max(f.style.scale for f in self.frags))
+    __slots__ = ("frags", "space", "scale", "unit")
+
+    def __init__(self, frags: tuple[Frag, ...], space: bool = False):
+        self.frags, self.space = frags, space
+        if len(frags) == 1:
+            self.scale, self.unit = frags[0].style.scale, frags[0].width(1.0)
+        else:
+            self.scale = max(f.style.scale for f in frags)
+            self.unit = sum(f.width(1.0) for f in frags)
 
     @property
     def text(self) -> str:
@@ -142,7 +148,7 @@ class Atom:
         return self.space
 
     def width(self, size: float) -> float:
-        return sum(f.width(size) for f in self.frags)
+        return self.unit * size
 
 
 Piece = Atom | str  # "\n" marks a hard line break
@@ -333,6 +339,7 @@ class _Builder:
         self.pieces: list[Piece] = []
         self.word: list[Frag] = []
         self.styles: dict = {}
+        self.spaces: dict = {}
 
     def style(self, key: tuple) -> tuple[Style, str | None]:
         found = self.styles.get(key)
@@ -372,25 +379,34 @@ class _Builder:
 
     def space(self, key: tuple) -> None:
         self.flush()
-        self.pieces.append(Atom((Frag(" ", None, self.style(key)[0]),), space=True))
+        atom = self.spaces.get(key)
+        if atom is None:
+            atom = self.spaces[key] = Atom((Frag(" ", None, self.style(key)[0]),), space=True)
+        self.pieces.append(atom)
 
     def newline(self) -> None:
         self.flush()
         self.pieces.append("\n")
 
 
+_COVERED: dict[str, frozenset[str] | None] = {}
+
+
 def _all_covered(font: str, text: str) -> bool:
-    glyphs = getattr(getattr(getFont(font), "face", None), "charToGlyph", None)
-    return glyphs is None or all(ord(c) in glyphs for c in text)
+    covered = _COVERED.get(font, False)
+    if covered is False:
+        glyphs = getattr(getattr(getFont(font), "face", None), "charToGlyph", None)
+        covered = _COVERED[font] = None if glyphs is None else frozenset(map(chr, glyphs))
+    return covered is None or covered.issuperset(text)
 
 
 @lru_cache(maxsize=1024)
-def tokenize(text: str, font: str = "", setting: Typesetting = PLAIN, base_size: float = 10.0) -> tuple[Piece, ...]:
+def tokenize(text: str, font: str, setting: Typesetting = PLAIN, base_size: float = 10.0) -> tuple[Piece, ...]:
     """Split ``text`` into atoms and hard breaks; unknown icons and broken markup are errors now,
     not a blank later."""
     items = _items(_segments(text, setting, base_size), dict(setting.icons))
     out = _Builder(setting, font)
-    if not any(_is_cjk(c) for c in text):  # Latin: lines break at spaces only
+    if text.isascii() or not any(_is_cjk(c) for c in text):  # Latin: lines break at spaces only
         for piece, icon, key in items:
             if icon:
                 out.icon(icon, key)
