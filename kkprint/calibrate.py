@@ -8,6 +8,8 @@ back would land if the printer needed an offset of ``v`` mm.
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -95,6 +97,6 @@ def save_offset(values: list[float]) -> Path:
     if len(values) != 2:
         raise InputError("give the x and the y offset: --save X --save Y", source="--save")
     x, y = values
-    if abs(x) > 20 or abs(y) > 20:
+    if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > 20 or abs(y) > 20:
         raise InputError("an offset beyond ±20 mm is not a printer's misregistration", source="--save")
     return save_profile(PrinterProfile((x, y), load_profile().scale))

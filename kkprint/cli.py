@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, List, Optional
@@ -14,7 +16,8 @@ from kkprint.build import BuildOptions, Lang, PaperName, build_targets, resolve,
 from kkprint.engine.geometry import DuplexMode
 from kkprint.engine.marks import CutMarks
 from kkprint.errors import InputError
-from kkprint.yamlio import load_yaml_file, parse_yaml
+from kkprint.outputs import check_destination
+from kkprint.yamlio import MAX_INPUT_BYTES, load_yaml_file, parse_yaml
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of text.")]
 
@@ -48,6 +51,8 @@ def build(
 ) -> None:
     """Build PDFs for games (all by default) or deck files into the output folder; prints each file written."""
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
+    if offset is not None and not all(math.isfinite(v) and abs(v) <= 20 for v in offset):
+        raise InputError("a back offset is a few millimetres, between -20 and 20", source="--back-offset-x/-y")
     options = BuildOptions(lang=lang.value, paper_name=paper.value if paper else None, out_dir=out, duplex=duplex,
                            back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
                            allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks)
@@ -123,7 +128,13 @@ def list_targets() -> None:
 def _read_input(path: Path) -> tuple[object, str]:
     """A tally/state file, or standard input for ``-``; parsed as YAML (which reads JSON too)."""
     if str(path) == "-":
-        text = sys.stdin.read()
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise InputError(f"is larger than {MAX_INPUT_BYTES:,} bytes; input is limited to that", source="<stdin>")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise InputError(f"is not UTF-8 text (byte {err.start})", source="<stdin>") from None
         if not text.strip():
             raise InputError("is empty", source="<stdin>")
         return parse_yaml(text, "<stdin>"), "<stdin>"
@@ -156,6 +167,8 @@ def scorer_kardinal(
     from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
 
     game = load_game(deck or DEFAULT_PATH)
+    if sheet is not None:  # refuse a bad destination before anything is asked or printed
+        check_destination(sheet, b"%PDF")
     if tally is None:
         data = _prompt_tally(game, prompt, report, service, lang.value)
         source = "<prompt>"
@@ -272,10 +285,34 @@ def _prompt_tally(game, prompt, report, service, lang: str) -> dict:
     return data
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP: unwinds like Ctrl-C, so every half-written file is removed on the way."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated(signum)
+
+
 def main() -> None:
-    """Run the app; bad input ends with one line on stderr and exit code 2, never a traceback."""
+    """Run the app; bad input ends with one line on stderr and exit code 2, never a traceback.
+    Ctrl-C ends with 130, SIGTERM/SIGHUP with 128 + the signal, each after removing what a build
+    had half-written."""
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _terminate)
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+        if code == 130:  # typer turns Ctrl-C into this exit code when it is not exiting itself
+            raise KeyboardInterrupt
+        if isinstance(code, int) and code:
+            sys.exit(code)
+    except Terminated as err:
+        typer.echo("kkprint: terminated; nothing half-written was kept", err=True)
+        sys.exit(128 + err.signum)
     except InputError as err:
         typer.echo(f"kkprint: error: {err}", err=True)
         sys.exit(2)

@@ -24,8 +24,13 @@ class InputError(Exception):
         return InputError(self.message, source=self.source or source, place=self.place or place)
 
     def __str__(self) -> str:
-        parts = [p for p in (self.source, self.place) if p]
-        return ": ".join(parts + [self.message])
+        parts = [_short(p) for p in (self.source, self.place) if p]
+        return " ".join(": ".join(parts + [self.message]).split())  # always one line
+
+
+def _short(text: str, limit: int = 160) -> str:
+    """A very long path or place, shortened in the middle so the message stays one readable line."""
+    return text if len(text) <= limit else f"{text[:limit // 2 - 1]}…{text[-(limit // 2):]}"
 
 
 def suggest(name: str, known) -> str:

@@ -6,20 +6,21 @@ import tempfile
 from pathlib import Path
 
 from kkprint.build import BuildOptions, Target, build_targets
+from kkprint.outputs import atomic_file
 from kkprint.paths import safe_file_name
 
 
 def render_pages(pdf: Path, out_dir: Path, dpi: int) -> list[Path]:
     import pypdfium2 as pdfium
 
-    out_dir.mkdir(parents=True, exist_ok=True)
     document = pdfium.PdfDocument(str(pdf))
     written = []
     try:
         for index in range(len(document)):
             image = document[index].render(scale=dpi / 72).to_pil()
             path = out_dir / f"{safe_file_name(pdf.stem)}-{index + 1:03d}.png"
-            image.save(path, optimize=False)
+            with atomic_file(path, magic=b"\x89PNG") as temp:
+                image.save(temp, format="PNG", optimize=False)
             written.append(path)
     finally:
         document.close()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from kkprint.errors import InputError
+from kkprint.outputs import atomic_file
 from kkprint.yamlio import load_yaml_file
 
 
@@ -34,15 +36,14 @@ def load_profile() -> PrinterProfile:
         scale = float(data.get("scale", 1.0))
     except (TypeError, ValueError, AttributeError):
         raise InputError("expected offset_mm: [x, y] and optional scale", source=str(path)) from None
-    if not (abs(x) <= 20 and abs(y) <= 20 and 0.8 < scale < 1.2):
+    if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 20 and abs(y) <= 20 and 0.8 < scale < 1.2):
         raise InputError("offset beyond ±20 mm or scale outside 0.8–1.2", source=str(path))
     return PrinterProfile((x, y), scale)
 
 
 def save_profile(profile: PrinterProfile) -> Path:
     path = profile_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_suffix(".part")
-    temp.write_text(yaml.safe_dump({"offset_mm": list(profile.offset_mm), "scale": profile.scale}), encoding="utf-8")
-    os.replace(temp, path)
+    with atomic_file(path) as temp:
+        Path(temp).write_text(yaml.safe_dump({"offset_mm": list(profile.offset_mm), "scale": profile.scale}),
+                              encoding="utf-8")
     return path

@@ -66,10 +66,12 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 
 def parse_yaml(text: str, source: str) -> Any:
     """Parse YAML (or JSON, which YAML reads too) text; errors name the source and line."""
-    for index, char in enumerate(text):
-        if ord(char) < 32 and char not in "\t\n\r":
-            line = text.count("\n", 0, index) + 1
-            raise InputError(f"control character U+{ord(char):04X} is not allowed", source=source, place=f"line {line}")
+    bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    if bad:
+        char, index = bad.group(0), bad.start()
+        line = text.count("\n", 0, index) + 1
+        raise InputError(f"character U+{ord(char):04X} is not allowed (a control or non-character)",
+                         source=source, place=f"line {line}")
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
     except InputError as err:
@@ -92,6 +94,8 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input f
     ``limit + 1`` bytes are ever read, whatever the file claims its size is.
     """
     source = str(path)
+    if "\x00" in source:
+        raise InputError("a file name cannot contain a NUL character", source=source.replace("\x00", "\\0"))
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:

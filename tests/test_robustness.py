@@ -69,7 +69,7 @@ GENERATED = {
     "only-comment": (b"# nothing\n", "is empty"),
     "binary": (bytes(range(256)) * 4, "binary"),
     "latin1": ("players: [Jos\xe9]".encode("latin-1"), "not UTF-8"),
-    "control": (b"players: [A\x1b[31m, B, C]\n", "control character"),
+    "control": (b"players: [A\x1b[31m, B, C]\n", "U+001B is not allowed"),
     "number": (b"42\n", "must be a mapping"),
 }
 
@@ -153,9 +153,7 @@ def test_killed_build_leaves_old_or_new_pdf_never_a_broken_one(tmp_path):
             if path.name in old:
                 assert data == old[path.name]
             PdfReader(path)  # parses
-    leftovers = list(out.glob(".*.part"))
-    for part in leftovers:  # what a kill leaves is cleaned up by a later build once it is old
-        os.utime(part, (time.time() - 3600, time.time() - 3600))
+    # what a kill leaves is removed by the next build as soon as the killed process is gone
     subprocess.run([sys.executable, "-m", "kkprint", "build", "kardinal", "--lang", "en", "--out", str(out)],
                    capture_output=True, cwd=ROOT, timeout=120, check=True)
     assert not list(out.glob(".*.part"))

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from kkprint.errors import InputError
+from kkprint.outputs import write_new
 from kkprint.paths import safe_file_name
 
 STARTER_YAML = """\
@@ -83,9 +84,9 @@ def write_starter(name: str, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     deck, table = folder / f"{stem}.yaml", folder / f"{stem}.csv"
     for path in (deck, table):
-        if path.exists():
+        if path.exists() or path.is_symlink():
             raise InputError("already exists; choose another name or move it away", source=str(path))
-    table.write_text(STARTER_CSV, encoding="utf-8")
-    deck.write_text(STARTER_YAML.format(name=stem, quoted=json.dumps(stem, ensure_ascii=False), file=deck.name,
-                                        csv=table.name), encoding="utf-8")
+    write_new(table, STARTER_CSV)
+    write_new(deck, STARTER_YAML.format(name=stem, quoted=json.dumps(stem, ensure_ascii=False), file=deck.name,
+                                        csv=table.name))
     return [deck, table]

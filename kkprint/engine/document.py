@@ -7,9 +7,6 @@ temporary file in the same folder, which is renamed over the target at the end. 
 
 from __future__ import annotations
 
-import os
-import tempfile
-import time
 import weakref
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
+from kkprint.outputs import atomic_file
 
 # Compressed streams stay binary: ASCII85 would make every PDF a quarter larger and slower to write.
 rl_config.useA85 = 0
@@ -169,29 +167,11 @@ def _compress_last_page(canvas: Canvas) -> None:
     page.stream = None
 
 
-STALE_AFTER_S = 600
-
-
-def _remove_stale_parts(path: Path) -> None:
-    """Temporary files a killed build left behind for this PDF (older than ten minutes, so a
-    build running at the same time keeps its own)."""
-    now = time.time()
-    for stale in path.parent.glob(f".{path.stem}-*.part"):
-        try:
-            if now - stale.stat().st_mtime > STALE_AFTER_S:
-                stale.unlink()
-        except OSError:
-            pass
-
-
 @contextmanager
 def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str) -> Iterator[Document]:
-    """Open ``path`` for writing as a :class:`Document`; the file appears only on success."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_parts(path)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".part", dir=path.parent)
-    os.close(handle)
-    try:
+    """Open ``path`` for writing as a :class:`Document`; the file appears only on success, and
+    only over a PDF (see :mod:`kkprint.outputs`)."""
+    with atomic_file(path, magic=b"%PDF") as temp_name:
         canvas = Canvas(
             temp_name,
             pagesize=paper.size,
@@ -208,10 +188,6 @@ def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str)
         document = Document(canvas, paper, fonts, lang)
         yield document
         canvas.save()
-        os.replace(temp_name, path)
-    finally:
-        if os.path.exists(temp_name):
-            os.unlink(temp_name)
 
 
 def write_sheet(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str,
