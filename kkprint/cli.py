@@ -128,7 +128,8 @@ def list_targets() -> None:
 def _read_input(path: Path) -> tuple[object, str]:
     """A tally/state file, or standard input for ``-``; parsed as YAML (which reads JSON too)."""
     if str(path) == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        stream = getattr(sys.stdin, "buffer", None)  # a test's StringIO has no bytes underneath
+        data = stream.read(MAX_INPUT_BYTES + 1) if stream else sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8")
         if len(data) > MAX_INPUT_BYTES:
             raise InputError(f"is larger than {MAX_INPUT_BYTES:,} bytes; input is limited to that", source="<stdin>")
         try:

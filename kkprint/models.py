@@ -87,13 +87,18 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        location = tuple(part for part in first["loc"] if not (isinstance(part, str) and part.startswith("function-")))
+        errors = err.errors()
+        # a number that is not finite is the clearest thing to say, whichever union member failed
+        first = next((e for e in errors if e["type"] == "finite_number"), errors[0])
+        location = tuple(part for part in first["loc"] if not (isinstance(part, str) and (
+            part.startswith("function-") or part in ("str", "int", "float", "bool"))))
         line = line_of(lines if lines is not None else data, location)
         where = describe_location(location)
         place = ", ".join(p for p in (f"line {line}" if line else "", where) if p) or None
         if first["type"] == "extra_forbidden":
             message = f"unknown key {location[-1]!r}{suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else ' (a typo?)'}"
+        elif first["type"] == "finite_number":
+            message = f"must be a finite number, not {first.get('input')!r}"
         elif first["type"] == "missing":
             message = f"missing {location[-1]!r}"
         else:

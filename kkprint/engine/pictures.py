@@ -96,6 +96,8 @@ def _svg(path: Path, root: Path | None, stamp: tuple):
     from svglib.svglib import SvgRenderer
 
     data = _read(path)
+    if b"<!ENTITY" in data:
+        raise InputError(f"{path.name}: declares XML entities, which pictures may not (they can read other files)")
     parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False,
                              load_dtd=False)
     try:
