@@ -258,3 +258,31 @@ def test_the_fuzzer_reaches_drawing():
     if not BUILT:
         pytest.skip("runs after test_fuzzed_decks_build_or_fail_cleanly in the same session")
     assert len(BUILT) >= 1
+
+
+def test_a_picture_claiming_a_hundred_megapixels_is_refused_unread(tmp_path, cli):
+    import io
+    import struct
+    import zlib
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("L", (1, 1)).save(buffer, "PNG")
+    data = bytearray(buffer.getvalue())
+    ihdr = data.index(b"IHDR")
+    data[ihdr + 4:ihdr + 12] = struct.pack(">II", 10_000, 10_000)
+    data[ihdr + 17:ihdr + 21] = struct.pack(">I", zlib.crc32(bytes(data[ihdr:ihdr + 17])))
+    (tmp_path / "bomb.png").write_bytes(bytes(data))
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: d\ncard: {size: mini}\nlayout: {p: {type: image, x: 1, y: 1, w: 9, h: 9, src: bomb.png}}\n"
+                    "cards: [{name: A}]\n", encoding="utf-8")
+    assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "out")), "megapixels", "region 'p'")
+
+
+@pytest.mark.parametrize("name", ["yes", "123", "null", "1e3", "デッキ"])
+def test_new_deck_names_that_yaml_would_misread_still_build(tmp_path, cli, name):
+    result = cli("new", "deck", name, "--dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    built = cli("build", str(tmp_path / f"{name}.yaml"), "--out", str(tmp_path / "out"))
+    assert built.returncode == 0, built.stderr

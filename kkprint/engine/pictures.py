@@ -176,7 +176,9 @@ def _raster(path: Path, stamp: tuple) -> ImageReader:
                 probe.load()
     except InputError:
         raise
-    except Exception as err:  # noqa: BLE001 - Pillow's many errors for a broken file
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise InputError(f"{path.name}: is larger than {MAX_PIXELS // 1_000_000} megapixels, the most a picture may have") from None
+    except Exception:  # noqa: BLE001 - Pillow's many errors for a broken file
         raise InputError(f"{path.name}: not a readable PNG or JPG picture") from None
     return ImageReader(io.BytesIO(data))
 
