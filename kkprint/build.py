@@ -7,9 +7,10 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable
 
-from kkprint.engine.document import ENGINE_TEXTS
+from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS
 from kkprint.engine.fonts import FontSet, prepare_fonts
 from kkprint.engine.cards import SheetOptions
+from kkprint.engine.inks import Inks
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout
 from kkprint.engine.marks import CutMarks
 from kkprint.printer import load_profile
@@ -48,6 +49,9 @@ class BuildOptions:
     card_pages: bool = False  # decks: one card per page, edge to edge (single-card previews)
     gap_mm: float | None = None
     cut_marks: CutMarks | None = None
+    greyscale: bool = False  # every colour and picture in shades of grey: the ink-saving proof
+    guides: bool = False  # trim, bleed and safe-zone lines over every card (proofs and previews)
+    card_bleed: bool = False  # decks, one card per page: include the print-shop bleed
 
     @property
     def paper(self) -> Paper:
@@ -55,7 +59,7 @@ class BuildOptions:
 
     def file_name(self, stem: str) -> str:
         """Output names carry language and paper so different builds never overwrite each other."""
-        return f"{stem}-{self.lang}-{self.paper_name or 'a4'}.pdf"
+        return f"{stem}-{self.lang}-{self.paper_name or 'a4'}{'-grey' if self.greyscale else ''}.pdf"
 
     def path(self, stem: str) -> Path:
         return self.out_dir / self.file_name(stem)
@@ -69,7 +73,8 @@ class BuildOptions:
         backs shifted by the command line's offset or else the saved printer profile."""
         profile = load_profile()
         settings = dict(duplex=self.duplex or DuplexMode.LONG_EDGE, cut_marks=self.cut_marks or CutMarks.EDGES,
-                        back_offset_mm=self.back_offset_mm or profile.offset_mm, back_scale=profile.scale)
+                        back_offset_mm=self.back_offset_mm or profile.offset_mm, back_scale=profile.scale,
+                        guides=self.guides)
         settings.update(overrides)
         return SheetOptions(**settings)
 
@@ -133,6 +138,10 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
         texts.extend(target.texts(options))
     fonts = prepare_fonts(texts)
     written: list[Path] = []
-    for target in chosen:
-        written.extend(target.build(options, fonts))
+    token = BUILD_INKS.set(Inks("grey") if options.greyscale else Inks())
+    try:
+        for target in chosen:
+            written.extend(target.build(options, fonts))
+    finally:
+        BUILD_INKS.reset(token)
     return written

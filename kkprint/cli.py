@@ -48,6 +48,9 @@ def build(
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Decks: allow art and CSV files outside the deck's folder."),
     gap: Optional[float] = typer.Option(None, "--gap", min=0, max=30, help="Games: mm of space between cards."),
     cut_marks: Optional[CutMarks] = typer.Option(None, "--cut-marks", help="Cut marks in the margins, or none."),
+    greyscale: bool = typer.Option(False, "--greyscale", help="Every colour and picture in grey: an ink-saving "
+                                                              "proof (files end in -grey)."),
+    guides: bool = typer.Option(False, "--guides", help="Draw trim (red), bleed (blue) and safe-zone (green) lines."),
 ) -> None:
     """Build PDFs for games (all by default) or deck files into the output folder; prints each file written."""
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
@@ -55,7 +58,8 @@ def build(
         raise InputError("a back offset is a few millimetres, between -20 and 20", source="--back-offset-x/-y")
     options = BuildOptions(lang=lang.value, paper_name=paper.value if paper else None, out_dir=out, duplex=duplex,
                            back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
-                           allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks)
+                           allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks, greyscale=greyscale,
+                           guides=guides)
     for path in build_targets(resolve(target or ["all"]), options):
         typer.echo(str(path))
 
@@ -105,6 +109,8 @@ def preview(
     lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
     only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards."),
     cards: bool = typer.Option(False, "--cards", help="Decks: one picture per card (front, then back) instead of sheets."),
+    guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
+    greyscale: bool = typer.Option(False, "--greyscale", help="Show the ink-saving grey version."),
 ) -> None:
     """Write PNG pictures of every page (no PDF viewer needed)."""
     from kkprint.preview import preview_targets
@@ -112,8 +118,50 @@ def preview(
     chosen = resolve(target)
     if cards and any(not t.id.endswith((".yaml", ".yml")) for t in chosen):
         raise InputError("--cards pictures single cards of deck files; games preview as sheets", source="--cards")
-    for path in preview_targets(chosen, BuildOptions(lang=lang.value, only=only, card_pages=cards), out, dpi):
+    options = BuildOptions(lang=lang.value, only=only, card_pages=cards, guides=guides, greyscale=greyscale)
+    for path in preview_targets(chosen, options, out, dpi):
         typer.echo(str(path))
+
+
+@app.command()
+def export(
+    deck: Path = typer.Argument(..., help="The deck file."),
+    png: bool = typer.Option(False, "--png", help="One PNG per card, front and back (the default when nothing else is asked)."),
+    tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets (at most 10×7 cards, 4096 px) and the back."),
+    showcase: Optional[str] = typer.Option(None, "--showcase", help="A fanned hand of these cards (names or numbers, "
+                                                                     "e.g. 1,3,Knight) as one picture."),
+    name: str = typer.Option("${n}-${name}", "--name", help="File names from card fields, e.g. '${id}-${name}'; "
+                                                           "${n} is the card's number."),
+    dpi: int = typer.Option(300, "--dpi", min=36, max=1200, help="Resolution of the pictures."),
+    bleed: bool = typer.Option(False, "--bleed", help="Include the print-shop bleed around each card."),
+    out: Path = typer.Option(Path("output/export"), "--out", help="Folder for the pictures."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
+    only: Optional[str] = typer.Option(None, "--only", help="Only these cards (names or numbers)."),
+    allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
+) -> None:
+    """Pictures of a deck's cards: PNGs for print-on-demand, Tabletop Simulator sheets, a showcase."""
+    from kkprint.deck.export import ExportOptions, export_deck
+
+    options = ExportOptions(out_dir=out, dpi=dpi, name=name, png=png or not (tts or showcase is not None), tts=tts,
+                            showcase=showcase, bleed=bleed, lang=lang.value, allow_outside=allow_outside, only=only)
+    for path in export_deck(deck, options):
+        typer.echo(str(path))
+
+
+@app.command()
+def watch(
+    deck: Path = typer.Argument(..., help="The deck file to rebuild whenever it, its data or its art changes."),
+    out: Path = typer.Option(Path("output"), "--out", help="Folder the PDF is written to."),
+    previews: bool = typer.Option(True, "--previews/--no-previews", help="Also write PNG previews to OUT/preview."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
+    guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
+    allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
+) -> None:
+    """Rebuild a deck's PDF and previews within a second of every save; errors are shown and watching goes on."""
+    from kkprint.deck.watch import watch_deck
+
+    options = BuildOptions(lang=lang.value, out_dir=out, guides=guides, allow_outside=allow_outside)
+    watch_deck(deck, options, out / "preview" if previews else None)
 
 
 @app.command("list")

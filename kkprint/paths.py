@@ -16,6 +16,7 @@ _SHARED = Path(sys.prefix) / "share" / "kkprint"
 _ROOT = PROJECT_ROOT if (PROJECT_ROOT / "data" / "kardinal").is_dir() else _SHARED
 DATA_DIR = Path(os.environ.get("KKPRINT_DATA", _ROOT / "data"))
 TEMPLATES_DIR = _ROOT / "templates"
+SHEETS_DIR = TEMPLATES_DIR / "sheets"
 
 _UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
 

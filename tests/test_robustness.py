@@ -1,7 +1,6 @@
 """Hostile and broken input: every command answers exit 2 and one line, never a traceback,
 never runs code, never writes outside the output folder, never leaves a half-written PDF."""
 
-import os
 import signal
 import subprocess
 import sys

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import repeat
 from pathlib import Path
 from typing import Iterator
@@ -11,17 +12,22 @@ from reportlab.lib.units import mm
 from kkprint.build import BuildOptions, Target
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.load import Deck, load_deck, select
-from kkprint.deck.render import Face, Palette, RegionPainter, deck_icons, font_book
-from kkprint.engine.cards import Art, CardPrint, SheetOptions, print_cards, print_shop_pages
+from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
+from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, collect_strings
-from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, Shape, SheetLayout, card_size
+from kkprint.engine.inks import Inks
+from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, PlacedSlot, Shape, SheetLayout, card_size
 from kkprint.engine.marks import CutMarks
 from kkprint.errors import InputError, suggest
-from kkprint.paths import output_path
+from kkprint.deck.model import SheetFile
+from kkprint.models import validate
+from kkprint.paths import SHEETS_DIR, output_path
+from kkprint.yamlio import load_yaml_file
 from kkprint.printer import load_profile
 
 SLUG_MM = 10.0
+GAME_BLEED_MM = 3.0
 
 
 def deck_card_size(deck: Deck) -> CardSize:
@@ -43,13 +49,13 @@ def deck_texts(deck: Deck) -> set[str]:
     return strings
 
 
-def painter_for(deck: Deck, fonts: FontSet, palette: Palette, bleed: float = 0.0) -> RegionPainter:
+def painter_for(deck: Deck, fonts: FontSet, bleed: float = 0.0) -> RegionPainter:
     """A painter with the deck's own fonts (subset to what the deck prints) and icons registered."""
     book = None
     if deck.spec.fonts:
         book = font_book(deck, fonts, "".join(sorted(set("".join(deck_texts(deck))) | set(BASE_CHARACTERS))))
     icons = deck_icons(deck) if deck.spec.icons else ()
-    return RegionPainter(deck, fonts, palette, bleed, book, icons)
+    return RegionPainter(deck, fonts, bleed, book, icons)
 
 
 def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: float) -> Iterator[CardPrint]:
@@ -128,37 +134,121 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
 
 def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, fonts: FontSet) -> int:
     """Print a deck onto home-printer sheets in an open document (games call this too)."""
-    painter = painter_for(deck, fonts, Palette())
+    painter = painter_for(deck, fonts)
     return print_cards(doc, layout, card_prints(deck, doc, painter, layout.card.width, layout.card.height), options)
+
+
+def write_shop_pages(path: Path, deck: Deck, size: CardSize, bleed_mm: float, slug_mm: float, fonts: FontSet,
+                     options: BuildOptions, title: str, inks: Inks | None = None) -> Path:
+    """One card per page (with bleed, and a slug with crop marks for a print shop)."""
+    page = (size.width_mm + 2 * (bleed_mm + slug_mm), size.height_mm + 2 * (bleed_mm + slug_mm))
+    with open_pdf(path, Paper("card", *page), fonts, title=title, lang=options.lang,
+                  inks=None if options.greyscale else inks) as doc:
+        painter = painter_for(deck, fonts, bleed=bleed_mm * mm)
+        w, h = size.width + 2 * painter.bleed, size.height + 2 * painter.bleed
+        print_shop_pages(doc, size, bleed_mm, slug_mm, card_prints(deck, doc, painter, w, h), guides=options.guides)
+    return path
+
+
+def write_game_deck(stem: str, deck: Deck, layout: SheetLayout, sheet: SheetOptions, fonts: FontSet,
+                    options: BuildOptions, title: str) -> Path:
+    """A game's cards: sheets for a home printer, or with ``--print-shop`` one card per page with
+    3 mm bleed, TrimBox/BleedBox, crop marks and CMYK colour."""
+    if options.print_shop:
+        return write_shop_pages(options.path(f"{stem}-printshop"), deck, layout.card, GAME_BLEED_MM, SLUG_MM, fonts,
+                                options, title, Inks("cmyk"))
+    path = options.path(stem)
+    with open_pdf(path, options.paper, fonts, title=title, lang=options.lang) as doc:
+        print_deck(doc, deck, layout, sheet, fonts)
+    return path
 
 
 def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     spec = deck.spec
     size = deck_card_size(deck)
     out_dir = options.out_dir
+    grey = "-grey" if options.greyscale else ""
     if options.print_shop or options.card_pages:
-        bleed = spec.print_shop.bleed_mm if options.print_shop else 0.0
+        bleed = spec.print_shop.bleed_mm if options.print_shop or options.card_bleed else 0.0
         slug = SLUG_MM if options.print_shop else 0.0
-        path = output_path(out_dir, f"{spec.name}-{'printshop' if options.print_shop else 'cards'}.pdf")
-        page = (size.width_mm + 2 * (bleed + slug), size.height_mm + 2 * (bleed + slug))
-        with open_pdf(path, Paper("card", *page), fonts, title=spec.name, lang=options.lang) as doc:
-            painter = painter_for(deck, fonts, Palette(cmyk=spec.print_shop.cmyk), bleed=bleed * mm)
-            w, h = size.width + 2 * painter.bleed, size.height + 2 * painter.bleed
-            print_shop_pages(doc, size, bleed, slug, card_prints(deck, doc, painter, w, h))
-        return [path]
-    paper = PAPERS[options.paper_name or spec.sheet.paper]
+        path = output_path(out_dir, f"{spec.name}-{'printshop' if options.print_shop else 'cards'}{grey}.pdf")
+        return [write_shop_pages(path, deck, size, bleed, slug, fonts, options, spec.name,
+                                 shop_inks(deck) if options.print_shop else None)]
     mode = options.duplex or DuplexMode(spec.print.backs)
     profile = load_profile()
     offset = options.back_offset_mm or spec.print.offset_mm or profile.offset_mm
     scale = spec.print.scale if spec.print.scale != 1.0 else profile.scale
-    gap = options.gap_mm if options.gap_mm is not None else spec.sheet.gap_mm
-    layout = SheetLayout(paper, size, gap, spec.sheet.margin_mm)
-    path = output_path(out_dir, f"{spec.name}-{options.paper_name or spec.sheet.paper}.pdf")
+    layout = sheet_layout(deck, options, size, mode)
+    paper = layout.paper
+    path = output_path(out_dir, f"{spec.name}-{paper.name}{grey}.pdf")
     with open_pdf(path, paper, fonts, title=spec.name, lang=options.lang) as doc:
         marks = options.cut_marks or CutMarks(spec.sheet.cut_marks)
         print_deck(doc, deck, layout, SheetOptions(duplex=mode, cut_marks=marks, back_offset_mm=tuple(offset),
-                                                   back_scale=scale), fonts)
+                                                   back_scale=scale, guides=options.guides), fonts)
     return [path]
+
+
+def _paper(choice) -> Paper:
+    return PAPERS[choice] if isinstance(choice, str) else Paper.custom(round(choice.w, 2), round(choice.h, 2))
+
+
+def sheet_layout(deck: Deck, options: BuildOptions, size: CardSize, mode: DuplexMode) -> SheetLayout:
+    """Where the cards go: the deck's sheet layout file, or the grid that holds the most cards —
+    turned on their side when that holds more (``sheet: {rotate: auto}``)."""
+    sheet = deck.spec.sheet
+    gap = options.gap_mm if options.gap_mm is not None else sheet.gap_mm
+    if sheet.layout:
+        slots_file = load_sheet_file(deck, sheet.layout)
+        if mode is DuplexMode.FOLD:
+            raise InputError("fold mode lays cards out itself; drop sheet.layout or choose a duplex mode",
+                             source=deck.source, place="sheet.layout")
+        if slots_file.card is not None and (abs(slots_file.card.w - size.width_mm) > 0.5
+                                            or abs(slots_file.card.h - size.height_mm) > 0.5):
+            raise InputError(f"sheet layout {sheet.layout!r} is made for {slots_file.card.w:g}×{slots_file.card.h:g} mm "
+                             f"cards, not {size.width_mm:g}×{size.height_mm:g}", source=deck.source, place="sheet.layout")
+        placed = tuple(PlacedSlot(slot.x, slot.y, slot.rotate == 90) for slot in slots_file.slots)
+        layout = SheetLayout(_paper(slots_file.paper), size, gap, sheet.margin_mm, placed=placed)
+        try:
+            layout.require_fit()
+        except InputError as err:
+            raise err.located(source=deck.source, place="sheet.layout") from None
+        return layout
+    paper = PAPERS[options.paper_name] if options.paper_name else _paper(sheet.paper)
+    upright = SheetLayout(paper, size, gap, sheet.margin_mm)
+    turned = replace(upright, rotated=True)
+    if sheet.rotate == "always":
+        return turned
+    if sheet.rotate == "never":
+        return upright
+    count = (lambda layout: fold_layout(layout).per_sheet) if mode is DuplexMode.FOLD else (lambda layout: layout.per_sheet)
+    return turned if count(turned) > count(upright) else upright
+
+
+def load_sheet_file(deck: Deck, name: str) -> SheetFile:
+    """A sheet layout: a file next to the deck, or a built-in one (templates/sheets)."""
+    builtin = SHEETS_DIR / f"{name}.yaml"
+    if "/" not in name and not name.endswith((".yaml", ".yml")) and builtin.is_file():
+        path = builtin
+    elif "/" not in name and not name.endswith((".yaml", ".yml")):
+        known = sorted(p.stem for p in SHEETS_DIR.glob("*.yaml"))
+        raise InputError(f"unknown sheet layout {name!r}{suggest(name, known)}", source=deck.source, place="sheet.layout")
+    else:
+        path = deck.resolve(name, "sheet layout", "sheet.layout")
+    return validate(SheetFile, load_yaml_file(path), str(path))
+
+
+def shop_inks(deck: Deck) -> Inks | None:
+    """CMYK through the deck's ICC profile, or by the plain formula; None keeps RGB."""
+    shop = deck.spec.print_shop
+    if shop.icc:
+        return Inks("cmyk", deck.resolve(shop.icc, "ICC profile", "print_shop.icc"))
+    return Inks("cmyk") if shop.cmyk else None
+
+
+def loaded_target(deck: Deck) -> Target:
+    """An already loaded (perhaps narrowed) deck as a build target."""
+    return Target(id=deck.source, summary=f"custom deck {deck.source}", products=(deck.spec.name,),
+                  texts=lambda options: deck_texts(deck), build=lambda options, fonts: build_deck(deck, options, fonts))
 
 
 def deck_target(path: Path) -> Target:

@@ -9,7 +9,6 @@ treats ``'7'`` and ``7`` as equal, because a spreadsheet does not say which one 
 from __future__ import annotations
 
 import ast
-import operator
 import re
 from dataclasses import dataclass
 from functools import lru_cache

@@ -186,11 +186,37 @@ class CardSpec(Strict):
         return self
 
 
+class PaperSize(Strict):
+    w: Length = Field(..., ge=50, le=2000, description="Paper width")
+    h: Length = Field(..., ge=50, le=2000, description="Paper height")
+
+
+PaperChoice = Union[Literal["a4", "letter", "a3"], PaperSize]
+
+
 class SheetSpec(Strict):
-    paper: Literal["a4", "letter", "a3"] = "a4"
+    paper: PaperChoice = Field("a4", description="a4, letter, a3, or {w: 300mm, h: 450mm}")
+    layout: str | None = Field(None, description="A sheet layout: a built-in (templates/sheets) or a YAML file of "
+                               "slots next to the deck")
+    rotate: Literal["auto", "never", "always"] = Field(
+        "auto", description="Turn cards on their side when more fit that way (a landscape poker deck: 9 a sheet)")
     gap_mm: Length = Field(0, ge=0, le=30)
     margin_mm: Length = Field(6, ge=0, le=40)
     cut_marks: Literal["edges", "none"] = "edges"
+
+
+class SlotSpec(Strict):
+    x: Length = Field(..., description="The card's left edge, from the paper's left")
+    y: Length = Field(..., description="The card's top edge, from the paper's top")
+    rotate: Literal[0, 90] = Field(0, description="90: the card lies on its side")
+
+
+class SheetFile(Strict):
+    """A sheet layout file (like a Squib sprue): where each card goes on the paper."""
+
+    paper: PaperChoice = "a4"
+    card: PaperSize | None = Field(None, description="The card size the slots are made for (checked)")
+    slots: list[SlotSpec] = Field(..., min_length=1, max_length=500)
 
 
 class PrintSpec(Strict):
@@ -208,7 +234,9 @@ class PrintSpec(Strict):
 
 class PrintShopSpec(Strict):
     bleed_mm: Length = Field(3, ge=0, le=10)
-    cmyk: bool = False
+    cmyk: bool = Field(False, description="Every colour and picture in CMYK")
+    icc: str | None = Field(None, description="The shop's CMYK ICC profile (inside the deck's folder): colours "
+                            "and pictures converted through it, and it becomes the PDF's output intent")
 
 
 class FontFamily(Strict):

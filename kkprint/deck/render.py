@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from reportlab.lib.colors import CMYKColor, Color, HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -33,22 +33,6 @@ FIELD = re.compile(r"\$\{([^}]*)\}")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 EDGE = 0.01  # mm: a region this close to the card edge bleeds past it
 STRING_KEYS = ("text", "src", "icon", "colour", "fill", "stroke", "font")
-
-
-@dataclass(frozen=True)
-class Palette:
-    """Colours as the output needs them: RGB for home printing, CMYK for a print shop."""
-
-    cmyk: bool = False
-
-    def __call__(self, value: str) -> Color:
-        rgb = HexColor(value)
-        if not self.cmyk:
-            return rgb
-        k = 1 - max(rgb.red, rgb.green, rgb.blue)
-        if k >= 1:
-            return CMYKColor(0, 0, 0, 1)
-        return CMYKColor((1 - rgb.red - k) / (1 - k), (1 - rgb.green - k) / (1 - k), (1 - rgb.blue - k) / (1 - k), k)
 
 
 def fill_fields(text: str, fields: dict[str, str], where: str, source: str) -> str:
@@ -127,11 +111,11 @@ def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
 
 @dataclass
 class RegionPainter:
-    """Draws regions of one deck into a card box; knows the deck (for files), fonts and icons."""
+    """Draws regions of one deck into a card box; knows the deck (for files), fonts and icons.
+    Colours are drawn as RGB: the document's inks turn them grey or CMYK where asked."""
 
     deck: Deck
     fonts: FontSet
-    palette: Palette
     bleed: float = 0.0  # points
     book: FontBook | None = None
     icons: tuple[tuple[str, str], ...] = ()
@@ -175,7 +159,7 @@ class RegionPainter:
             if not HEX_COLOUR.match(value):
                 raise InputError(f"colour {value!r} from the card's fields must look like #1a2b3c",
                                  source=self.deck.source, place=place)
-            return self.palette(value)
+            return HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
 
         try:
             if isinstance(region, TextRegion):
@@ -213,7 +197,7 @@ class RegionPainter:
         font, _ = self.book.family(family).face(bold, italic)
         x, y, w, h = box
         draw_text(c, text, font, TextBox(x, y, w, h, region.align, region.valign), region.size,
-                  region.min_size, region.leading, region.max_lines, setting, self.palette)
+                  region.min_size, region.leading, region.max_lines, setting, HexColor)
 
     def _shape(self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float,
                paint: Callable[[str], Color]) -> None:

@@ -43,6 +43,7 @@ class SheetOptions:
     back_scale: float = 1.0
     trim_outline: bool = True
     extra_note: str = ""
+    guides: bool = False  # trim, bleed and safe-zone lines over each card
 
 
 def _chunks(items: Iterable[CardPrint], size: int) -> Iterator[list[CardPrint]]:
@@ -75,7 +76,36 @@ def _card_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float =
     return path
 
 
-def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bool, scale: float = 1.0) -> None:
+SAFE_MM = 3.0  # the safe zone: text and symbols inside it survive a cut that wanders
+
+
+def draw_guides(canvas: Canvas, layout: SheetLayout, slot: Slot) -> None:
+    """Proofing lines over a card: trim (red), bleed (blue, dashed) and safe zone (green, dotted)."""
+    canvas.saveState()
+    canvas.setLineWidth(0.35)
+    bleed = layout.bleed_mm * mm
+    for grow, colour, dash in ((0.0, (0.85, 0.1, 0.1), None), (bleed, (0.1, 0.3, 0.9), (3, 2)),
+                               (-SAFE_MM * mm, (0.1, 0.6, 0.2), (1, 1.5))):
+        if grow == bleed and not bleed:
+            continue
+        canvas.setStrokeColorRGB(*colour)
+        canvas.setDash(*dash) if dash else canvas.setDash()
+        canvas.drawPath(_card_outline(canvas, layout, slot, grow), stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bool, scale: float = 1.0,
+           guides: bool = False) -> None:
+    if slot.rotated:  # a card on its side: draw it upright about the slot's centre, turned 90°
+        canvas = doc.canvas
+        cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
+        canvas.saveState()
+        canvas.translate(cx, cy)
+        canvas.rotate(90)
+        upright = Slot(-slot.height / 2, -slot.width / 2, slot.height, slot.width)
+        _place(doc, layout, upright, art, outline, scale, guides)
+        canvas.restoreState()
+        return
     canvas = doc.canvas
     bleed = layout.bleed_mm * mm
     canvas.saveState()
@@ -98,6 +128,8 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
         canvas.setStrokeGray(0.7)
         canvas.drawPath(_card_outline(canvas, layout, slot), stroke=1, fill=0)
         canvas.restoreState()
+    if guides:
+        draw_guides(canvas, layout, slot)
 
 
 def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], options: SheetOptions) -> int:
@@ -116,7 +148,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
         draw_cut_marks(doc.canvas, layout, options.cut_marks, len(chunk))
         doc.margin_note(side, options.extra_note)
         for index, card in enumerate(chunk):
-            _place(doc, layout, layout.front_slot(index), card.front, options.trim_outline)
+            _place(doc, layout, layout.front_slot(index), card.front, options.trim_outline, guides=options.guides)
         doc.end_page()
         if options.duplex is not DuplexMode.NONE and any(card.back for card in chunk):
             note = BACK_PAGE_NOTE.get(doc.lang, BACK_PAGE_NOTE["en"])
@@ -124,7 +156,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
             for index, card in enumerate(chunk):
                 if card.back:
                     slot = layout.back_slot(index, options.duplex, options.back_offset_mm)
-                    _place(doc, layout, slot, card.back, False, options.back_scale)
+                    _place(doc, layout, slot, card.back, False, options.back_scale, options.guides)
             doc.end_page()
     return sheets
 
@@ -132,7 +164,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
 def fold_layout(layout: SheetLayout) -> SheetLayout:
     """The half-page layout fold mode uses: fronts on the left half, backs on the right."""
     half = Paper(layout.paper.name, layout.paper.width_mm / 2, layout.paper.height_mm)
-    return SheetLayout(half, layout.card, layout.gap_mm, layout.margin_mm, layout.bleed_mm)
+    return SheetLayout(half, layout.card, layout.gap_mm, layout.margin_mm, layout.bleed_mm, layout.rotated)
 
 
 def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], options: SheetOptions) -> int:
@@ -157,18 +189,19 @@ def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint]
         c.restoreState()
         doc.margin_note("bottom", options.extra_note)
         for index, card in enumerate(chunk):
-            _place(doc, half, half.front_slot(index), card.front, options.trim_outline)
+            _place(doc, half, half.front_slot(index), card.front, options.trim_outline, guides=options.guides)
             if card.back:
                 front = half.front_slot(index)
                 dx, dy = options.back_offset_mm
-                slot = Slot(page_w - front.x - front.width + dx * mm, front.y + dy * mm, front.width, front.height)
-                _place(doc, half, slot, card.back, False, options.back_scale)
+                slot = Slot(page_w - front.x - front.width + dx * mm, front.y + dy * mm, front.width, front.height,
+                            front.rotated)
+                _place(doc, half, slot, card.back, False, options.back_scale, options.guides)
         doc.end_page()
     return sheets
 
 
 def print_shop_pages(doc: Document, card: CardSize, bleed_mm: float, slug_mm: float,
-                     cards: Iterable[CardPrint]) -> int:
+                     cards: Iterable[CardPrint], guides: bool = False) -> int:
     """One card per page for a print shop: the page is the card plus bleed plus a slug for crop
     marks; TrimBox and BleedBox tell the shop where to cut. Backs follow their fronts."""
     bleed, slug = bleed_mm * mm, slug_mm * mm
@@ -186,7 +219,7 @@ def print_shop_pages(doc: Document, card: CardSize, bleed_mm: float, slug_mm: fl
             c = doc.canvas
             c.setTrimBox(trim)
             c.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
-            _place(doc, layout, slot, art, outline=False)
+            _place(doc, layout, slot, art, outline=False, guides=guides)
             if slug > 0:
                 _crop_marks(c, trim, bleed, slug)
             doc.end_page()

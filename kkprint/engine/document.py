@@ -7,7 +7,9 @@ temporary file in the same folder, which is renamed over the target at the end. 
 
 from __future__ import annotations
 
+import functools
 import weakref
+from contextvars import ContextVar
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
@@ -19,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
+from kkprint.engine.inks import InkCanvas, Inks
 from kkprint.outputs import atomic_file
 
 # Compressed streams stay binary: ASCII85 would make every PDF a quarter larger and slower to write.
@@ -38,6 +41,8 @@ TILE_HINT = {"ja": "点線で切り、十字を重ねて貼る", "en": "trim on 
 ENGINE_TEXTS = (*ACTUAL_SIZE_NOTE.values(), *BACK_PAGE_NOTE.values(), *TILE_NOTE.values(), *TILE_HINT.values(),
                 "50 mm long-edge short-edge — / ×")
 
+
+BUILD_INKS: ContextVar[Inks] = ContextVar("BUILD_INKS", default=Inks())  # set by a --greyscale build
 
 _DOCUMENTS: "weakref.WeakKeyDictionary[Canvas, Document]" = weakref.WeakKeyDictionary()
 
@@ -168,11 +173,15 @@ def _compress_last_page(canvas: Canvas) -> None:
 
 
 @contextmanager
-def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str) -> Iterator[Document]:
+def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str,
+             inks: Inks | None = None) -> Iterator[Document]:
     """Open ``path`` for writing as a :class:`Document`; the file appears only on success, and
-    only over a PDF (see :mod:`kkprint.outputs`)."""
+    only over a PDF (see :mod:`kkprint.outputs`). ``inks`` (else the build's, see
+    :data:`BUILD_INKS`) converts every colour and picture: greyscale or CMYK."""
+    inks = inks or BUILD_INKS.get()
     with atomic_file(path, magic=b"%PDF") as temp_name:
-        canvas = Canvas(
+        make = Canvas if inks.plain else functools.partial(InkCanvas, inks=inks)
+        canvas = make(
             temp_name,
             pagesize=paper.size,
             invariant=1,
@@ -185,9 +194,24 @@ def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str)
         canvas.setCreator("kkprint")
         canvas.setSubject(title)
         canvas.setViewerPreference("PrintScaling", "None")
+        if inks.mode == "cmyk" and inks.icc is not None:
+            _output_intent(canvas, inks.icc)
         document = Document(canvas, paper, fonts, lang)
         yield document
         canvas.save()
+
+
+def _output_intent(canvas: Canvas, icc: Path) -> None:
+    """Name the shop's ICC profile as the PDF's output intent (what PDF/X readers check)."""
+    profile = pdfdoc.PDFStream(content=icc.read_bytes(), dictionary=pdfdoc.PDFDictionary({"N": 4}),
+                               filters=[pdfdoc.PDFZCompress])
+    intent = pdfdoc.PDFDictionary({
+        "Type": pdfdoc.PDFName("OutputIntent"), "S": pdfdoc.PDFName("GTS_PDFX"),
+        "OutputConditionIdentifier": pdfdoc.PDFString(icc.stem), "Info": pdfdoc.PDFString(icc.stem),
+        "DestOutputProfile": canvas._doc.Reference(profile)})
+    catalog = canvas._doc.Catalog
+    catalog.OutputIntents = pdfdoc.PDFArray([intent])
+    catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
 
 
 def write_sheet(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str,

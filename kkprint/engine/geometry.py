@@ -25,6 +25,10 @@ class Paper:
     def size(self) -> tuple[float, float]:
         return (self.width_mm * mm, self.height_mm * mm)
 
+    @classmethod
+    def custom(cls, width_mm: float, height_mm: float) -> "Paper":
+        return cls(f"{width_mm:g}x{height_mm:g}mm", width_mm, height_mm)
+
     def landscape(self) -> "Paper":
         return Paper(self.name, self.height_mm, self.width_mm)
 
@@ -90,12 +94,15 @@ class DuplexMode(str, Enum):
 
 @dataclass(frozen=True)
 class Slot:
-    """One card's place on a sheet: bottom-left corner and size, in points."""
+    """One card's place on a sheet: bottom-left corner and size on the paper, in points.
+    A ``rotated`` card lies on its side (turned 90° counter-clockwise): its width on the paper
+    is the card's height."""
 
     x: float
     y: float
     width: float
     height: float
+    rotated: bool = False
 
     @property
     def right(self) -> float:
@@ -107,22 +114,44 @@ class Slot:
 
 
 @dataclass(frozen=True)
+class PlacedSlot:
+    """A slot of a sheet layout file: the card's top-left corner on the paper (mm from the
+    paper's top-left, as a designer measures) and whether it lies on its side."""
+
+    x_mm: float
+    y_mm: float
+    rotated: bool = False
+
+
+@dataclass(frozen=True)
 class SheetLayout:
-    """A grid of equal cards centred on a page, with the margin reserved for marks and notes."""
+    """Cards on a page: a grid of equal cards centred on it (turned on their side when
+    ``rotated``), or the slots of a sheet layout file (``placed``). The margin is reserved for
+    marks and notes."""
 
     paper: Paper
     card: CardSize
     gap_mm: float = 0.0
     margin_mm: float = 8.0
     bleed_mm: float = 0.0
+    rotated: bool = False
+    placed: tuple[PlacedSlot, ...] | None = None
+
+    @property
+    def cell_width(self) -> float:
+        return self.card.height if self.rotated else self.card.width
+
+    @property
+    def cell_height(self) -> float:
+        return self.card.width if self.rotated else self.card.height
 
     @property
     def pitch_x(self) -> float:
-        return self.card.width + (self.gap_mm + 2 * self.bleed_mm) * mm
+        return self.cell_width + (self.gap_mm + 2 * self.bleed_mm) * mm
 
     @property
     def pitch_y(self) -> float:
-        return self.card.height + (self.gap_mm + 2 * self.bleed_mm) * mm
+        return self.cell_height + (self.gap_mm + 2 * self.bleed_mm) * mm
 
     def _fit(self, available: float, size: float, pitch: float) -> int:
         return max(0, math.floor((available - size - 2 * self.bleed_mm * mm) / pitch + 1 + 1e-9))
@@ -130,45 +159,72 @@ class SheetLayout:
     @property
     def columns(self) -> int:
         width = self.paper.width_mm * mm - 2 * self.margin_mm * mm
-        return self._fit(width, self.card.width, self.pitch_x)
+        return self._fit(width, self.cell_width, self.pitch_x)
 
     @property
     def rows(self) -> int:
         height = self.paper.height_mm * mm - 2 * self.margin_mm * mm
-        return self._fit(height, self.card.height, self.pitch_y)
+        return self._fit(height, self.cell_height, self.pitch_y)
 
     @property
     def per_sheet(self) -> int:
+        if self.placed is not None:
+            return len(self.placed)
         return self.columns * self.rows
 
     def require_fit(self) -> None:
+        if self.placed is not None:
+            width, height = self.paper.size
+            for index in range(self.per_sheet):
+                slot = self.front_slot(index)
+                if slot.x < -0.01 or slot.y < -0.01 or slot.right > width + 0.01 or slot.top > height + 0.01:
+                    raise InputError(f"slot {index + 1} of the sheet layout lies outside the "
+                                     f"{self.paper.width_mm:g}×{self.paper.height_mm:g} mm paper")
+            return
         if self.per_sheet == 0:
             raise InputError(
                 f"a {self.card.width_mm:g}×{self.card.height_mm:g} mm card does not fit on "
                 f"{self.paper.name} paper with {self.margin_mm:g} mm margins"
             )
 
+    def _bounds(self) -> tuple[float, float, float, float]:
+        slots = [self.front_slot(i) for i in range(self.per_sheet)]
+        return (min(s.x for s in slots), min(s.y for s in slots), max(s.right for s in slots), max(s.top for s in slots))
+
     @property
     def grid_width(self) -> float:
+        if self.placed is not None:
+            left, _, right, _ = self._bounds()
+            return right - left
         return self.columns * self.pitch_x - self.gap_mm * mm - 2 * self.bleed_mm * mm
 
     @property
     def grid_height(self) -> float:
+        if self.placed is not None:
+            _, bottom, _, top = self._bounds()
+            return top - bottom
         return self.rows * self.pitch_y - self.gap_mm * mm - 2 * self.bleed_mm * mm
 
     @property
     def origin(self) -> tuple[float, float]:
-        """Bottom-left of the first (bottom-left) card's trim box: the grid is centred."""
+        """Bottom-left of the cards' trim boxes taken together: a grid is centred on the page."""
+        if self.placed is not None:
+            left, bottom, _, _ = self._bounds()
+            return left, bottom
         page_w, page_h = self.paper.size
         return ((page_w - self.grid_width) / 2, (page_h - self.grid_height) / 2)
 
     def front_slot(self, index: int) -> Slot:
         """Slot of the ``index``-th card on a sheet, reading left to right, top to bottom."""
+        if self.placed is not None:
+            place = self.placed[index]
+            width, height = (self.card.height, self.card.width) if place.rotated else (self.card.width, self.card.height)
+            return Slot(place.x_mm * mm, self.paper.size[1] - place.y_mm * mm - height, width, height, place.rotated)
         column, row = index % self.columns, index // self.columns
         ox, oy = self.origin
         x = ox + column * self.pitch_x
         y = oy + (self.rows - 1 - row) * self.pitch_y
-        return Slot(x, y, self.card.width, self.card.height)
+        return Slot(x, y, self.cell_width, self.cell_height, self.rotated)
 
     def back_slot(self, index: int, mode: DuplexMode, offset_mm: tuple[float, float] = (0.0, 0.0)) -> Slot:
         """Where the back of card ``index`` must be printed so it lands behind its front.
@@ -184,7 +240,7 @@ class SheetLayout:
             x = page_w - front.x - front.width
         elif mode is DuplexMode.SHORT_EDGE:
             y = page_h - front.y - front.height
-        return Slot(x + offset_mm[0] * mm, y + offset_mm[1] * mm, front.width, front.height)
+        return Slot(x + offset_mm[0] * mm, y + offset_mm[1] * mm, front.width, front.height, front.rotated)
 
     def slots(self) -> list[Slot]:
         return [self.front_slot(i) for i in range(self.per_sheet)]

@@ -18,7 +18,7 @@ from kkprint.engine.geometry import CardSize, DuplexMode, card_size
 from kkprint.engine.icons import die_body, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
-from kkprint.deck.build import deck_texts, print_deck
+from kkprint.deck.build import deck_texts, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
 from kkprint.paths import DATA_DIR
@@ -138,11 +138,9 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     lang, paper = options.lang, options.paper
     suffix = f"-{options.players}p" if options.players else ""
     written = []
-    path = options.path(f"court-characters{suffix}")
     deck = character_deck(game, lang, options.players)
-    with open_pdf(path, paper, fonts, title=game.labels["title"](lang), lang=lang) as doc:
-        print_deck(doc, deck, options.layout(card_size("poker")), options.sheet_options(), fonts)
-    written.append(path)
+    written.append(write_game_deck(f"court-characters{suffix}", deck, options.layout(card_size("poker")),
+                                   options.sheet_options(), fonts, options, game.labels["title"](lang)))
     path = options.path("court-summary")
     with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:
         summary = summary_card(game, lang, fonts)

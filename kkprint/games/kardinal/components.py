@@ -9,10 +9,10 @@ from typing import Iterable, Sequence
 from reportlab.lib.units import mm
 
 from kkprint.build import BuildOptions, Target, register
-from kkprint.deck.build import deck_texts, print_deck
+from kkprint.deck.build import deck_texts, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.colour import colour, is_light, lighten, tint
-from kkprint.engine.document import Document, open_pdf, write_sheet
+from kkprint.engine.document import Document, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import DuplexMode, card_size
 from kkprint.engine.icons import has_icon
@@ -189,7 +189,7 @@ def texts(options: BuildOptions) -> Iterable[str]:
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_game()
     _check_art(game)
-    lang, paper = options.lang, options.paper
+    lang = options.lang
     written = []
 
     decks = (
@@ -200,10 +200,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
          options.sheet_options()),
     )
     for stem, deck, layout, sheet in decks:
-        path = options.path(stem)
-        with open_pdf(path, paper, fonts, title=f"{game.title(lang)} — {stem}", lang=lang) as doc:
-            print_deck(doc, deck, layout, sheet, fonts)
-        written.append(path)
+        written.append(write_game_deck(stem, deck, layout, sheet, fonts, options, f"{game.title(lang)} — {stem}"))
 
     written.append(write_chart(options.path("kardinal-chart"), game, options, fonts))
     return written

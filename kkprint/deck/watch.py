@@ -1,0 +1,70 @@
+"""``kkprint watch DECK``: rebuild the PDF and its previews whenever the deck, its data or its
+art changes — the designer's loop of edit, look, edit.
+
+Changes are noticed by watchfiles (the operating system's file events, not a polling loop of
+ours). A broken edit is reported as one line and watching goes on; the next good save builds.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from kkprint.build import BuildOptions, build_targets
+from kkprint.deck.build import deck_target
+from kkprint.errors import InputError
+
+IGNORED_SUFFIXES = (".part", ".pdf", ".png~", ".swp", ".tmp")
+
+
+def _relevant(out_dirs: tuple[Path, ...]) -> Callable:
+    resolved = tuple(d.resolve() for d in out_dirs)
+
+    def keep(change, path: str) -> bool:
+        target = Path(path)
+        if target.name.startswith(".") or target.name.endswith(IGNORED_SUFFIXES) or target.name.endswith("~"):
+            return False
+        try:
+            return not any(target.resolve().is_relative_to(d) for d in resolved)
+        except OSError:
+            return False
+    return keep
+
+
+def build_once(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi: int, say: Callable[[str], None]) -> bool:
+    """Build the deck (and its previews); report the files written or the error, in one line each."""
+    started = time.perf_counter()
+    try:
+        written = build_targets([deck_target(deck)], options)
+        pictures = []
+        if preview_dir is not None:
+            from kkprint.preview import render_pages
+
+            for pdf in written:
+                pictures.extend(render_pages(pdf, preview_dir, dpi))
+    except InputError as err:
+        say(f"kkprint: error: {err}")
+        return False
+    seconds = time.perf_counter() - started
+    shown = ", ".join(str(p) for p in written)
+    extra = f" and {len(pictures)} preview{'s' if len(pictures) != 1 else ''}" if pictures else ""
+    say(f"rebuilt {shown}{extra} in {seconds:.1f} s")
+    return True
+
+
+def watch_deck(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi: int = 60,
+               say: Callable[[str], None] | None = None, stop_event=None) -> None:
+    """Build now, then after every change in the deck's folder, until interrupted."""
+    from watchfiles import watch
+
+    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    if not deck.is_file():
+        raise InputError("no such deck file", source=str(deck))
+    folder = deck.resolve().parent
+    build_once(deck, options, preview_dir, dpi, say)
+    say(f"watching {folder} (Ctrl-C to stop)")
+    keep = _relevant(tuple(d for d in (options.out_dir, preview_dir) if d is not None))
+    for _ in watch(folder, watch_filter=keep, debounce=150, step=50, stop_event=stop_event, raise_interrupt=True):
+        build_once(deck, options, preview_dir, dpi, say)

@@ -1,0 +1,173 @@
+"""Which inks a PDF may use: every colour and every picture, whoever draws it, goes through here.
+
+``rgb`` leaves everything as drawn (home printing). ``grey`` turns every colour and picture into
+shades of grey — the ink-saving proof of any deck or game. ``cmyk`` writes every colour and
+picture as CMYK for a print shop: through the shop's ICC profile when one is given (littleCMS,
+via Pillow's ImageCms), by the plain formula otherwise.
+
+It works on the canvas itself (:class:`InkCanvas`), so game code, deck regions, SVG art and
+pictures are all covered without any of them knowing about inks.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.lib.colors import CMYKColor, Color, toColor
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.errors import InputError
+
+
+@dataclass(frozen=True)
+class Inks:
+    mode: str = "rgb"  # rgb | grey | cmyk
+    icc: Path | None = None  # cmyk: the shop's output profile
+
+    @property
+    def plain(self) -> bool:
+        return self.mode == "rgb"
+
+
+def _luma(r: float, g: float, b: float) -> float:
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def _plain_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
+    k = 1 - max(r, g, b)
+    if k >= 1:
+        return 0.0, 0.0, 0.0, 1.0
+    return (1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k
+
+
+@lru_cache(maxsize=8)
+def _transform(icc: Path):
+    """sRGB → the shop's CMYK profile, as littleCMS builds it."""
+    from PIL import ImageCms
+
+    try:
+        target = ImageCms.getOpenProfile(str(icc))
+    except (OSError, ImageCms.PyCMSError) as err:
+        raise InputError(f"cannot read the ICC profile: {err}", source=str(icc)) from None
+    if target.profile.xcolor_space.strip() != "CMYK":
+        raise InputError("is not a CMYK output profile", source=str(icc))
+    return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), target, "RGB", "CMYK",
+                                   renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+
+
+@lru_cache(maxsize=4096)
+def _icc_cmyk(icc: Path, rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
+    from PIL import Image, ImageCms
+
+    pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), _transform(icc)).getpixel((0, 0))
+    return tuple(round(v / 255, 4) for v in pixel)
+
+
+def convert_colour(inks: Inks, colour: Color) -> Color:
+    """The colour as these inks print it (alpha kept)."""
+    alpha = getattr(colour, "alpha", 1)
+    if isinstance(colour, CMYKColor):
+        if inks.mode == "cmyk":
+            return colour
+        r, g, b = colour.rgb()
+    else:
+        r, g, b = colour.red, colour.green, colour.blue
+    if inks.mode == "grey":
+        v = round(_luma(r, g, b), 4)
+        return Color(v, v, v, alpha)
+    if inks.icc is not None:
+        c, m, y, k = _icc_cmyk(inks.icc, tuple(int(round(v * 255)) for v in (r, g, b)))
+    else:
+        c, m, y, k = _plain_cmyk(r, g, b)
+    return CMYKColor(c, m, y, k, alpha=alpha)
+
+
+def convert_picture(inks: Inks, image) -> ImageReader:
+    """A picture (file name, ImageReader or PIL image) in these inks; transparency kept."""
+    from PIL import Image, ImageCms
+
+    if isinstance(image, ImageReader):
+        picture = image._image if getattr(image, "_image", None) is not None else Image.open(image.fileName)
+    elif isinstance(image, Image.Image):
+        picture = image
+    else:
+        picture = Image.open(image)
+    picture.load()
+    alpha = picture.getchannel("A") if "A" in picture.getbands() else (
+        picture.convert("RGBA").getchannel("A") if picture.mode == "P" and "transparency" in picture.info else None)
+    rgb = picture.convert("RGB")
+    if inks.mode == "grey":
+        converted = rgb.convert("L")
+    elif inks.icc is not None:
+        converted = ImageCms.applyTransform(rgb, _transform(inks.icc))
+    else:
+        converted = rgb.convert("CMYK")
+    reader = ImageReader(converted)
+    if alpha is not None:
+        reader._dataA = ImageReader(alpha)  # ReportLab writes this as the picture's soft mask
+    return reader
+
+
+class InkCanvas(Canvas):
+    """A canvas whose every colour and picture is converted to its :class:`Inks`."""
+
+    def __init__(self, *args, inks: Inks, **kwargs):
+        self._inks = inks
+        self._pictures: dict = {}
+        super().__init__(*args, **kwargs)
+
+    def _ink(self, colour) -> Color:
+        return convert_colour(self._inks, toColor(colour))
+
+    def setFillColor(self, aColor, alpha=None):
+        super().setFillColor(self._ink(aColor), alpha)
+
+    def setStrokeColor(self, aColor, alpha=None):
+        super().setStrokeColor(self._ink(aColor), alpha)
+
+    def setFillColorRGB(self, r, g, b, alpha=None):
+        super().setFillColor(self._ink(Color(r, g, b)), alpha)
+
+    def setStrokeColorRGB(self, r, g, b, alpha=None):
+        super().setStrokeColor(self._ink(Color(r, g, b)), alpha)
+
+    def setFillColorCMYK(self, c, m, y, k, alpha=None):
+        super().setFillColor(self._ink(CMYKColor(c, m, y, k)), alpha)
+
+    def setStrokeColorCMYK(self, c, m, y, k, alpha=None):
+        super().setStrokeColor(self._ink(CMYKColor(c, m, y, k)), alpha)
+
+    def setFillGray(self, gray, alpha=None):
+        if self._inks.mode == "cmyk":
+            super().setFillColor(CMYKColor(0, 0, 0, 1 - gray), alpha)
+        else:
+            super().setFillGray(gray, alpha)
+
+    def setStrokeGray(self, gray, alpha=None):
+        if self._inks.mode == "cmyk":
+            super().setStrokeColor(CMYKColor(0, 0, 0, 1 - gray), alpha)
+        else:
+            super().setStrokeGray(gray, alpha)
+
+    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True):
+        super().linearGradient(x0, y0, x1, y1, [self._ink(c) for c in colors], positions, extend)
+
+    def radialGradient(self, x, y, radius, colors, positions=None, extend=True):
+        super().radialGradient(x, y, radius, [self._ink(c) for c in colors], positions, extend)
+
+    def drawImage(self, image, x, y, width=None, height=None, mask=None, *args, **kwargs):
+        key = image if isinstance(image, (str, Path)) else id(image)
+        if key not in self._pictures:  # each picture converted once, and so stored once
+            self._pictures[key] = (convert_picture(self._inks, image), image)  # keep the original alive
+        return super().drawImage(self._pictures[key][0], x, y, width, height, mask, *args, **kwargs)
+
+
+def ink_bytes(inks: Inks) -> bytes:
+    """The ICC profile to name as the PDF's output intent (CMYK with a profile only)."""
+    if inks.mode != "cmyk" or inks.icc is None:
+        return b""
+    return io.BytesIO(inks.icc.read_bytes()).getvalue()
