@@ -211,11 +211,16 @@ class SlotSpec(Strict):
     rotate: Literal[0, 90] = Field(0, description="90: the card lies on its side")
 
 
+class CardDims(Strict):
+    w: Length = Field(..., gt=5, le=400)
+    h: Length = Field(..., gt=5, le=400)
+
+
 class SheetFile(Strict):
     """A sheet layout file (like a Squib sprue): where each card goes on the paper."""
 
     paper: PaperChoice = "a4"
-    card: PaperSize | None = Field(None, description="The card size the slots are made for (checked)")
+    card: CardDims | None = Field(None, description="The card size the slots are made for (checked)")
     slots: list[SlotSpec] = Field(..., min_length=1, max_length=500)
 
 

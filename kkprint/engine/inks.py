@@ -55,8 +55,11 @@ def _transform(icc: Path):
         raise InputError(f"cannot read the ICC profile: {err}", source=str(icc)) from None
     if target.profile.xcolor_space.strip() != "CMYK":
         raise InputError("is not a CMYK output profile", source=str(icc))
-    return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), target, "RGB", "CMYK",
-                                   renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    try:
+        return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), target, "RGB", "CMYK",
+                                       renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    except (OSError, ImageCms.PyCMSError) as err:
+        raise InputError(f"littleCMS cannot use this profile ({err})", source=str(icc)) from None
 
 
 @lru_cache(maxsize=4096)

@@ -1,0 +1,336 @@
+"""Deck output a designer uses every day: sheets as data, turned cards, exports for screens and
+shops, the watch loop, proofing guides, greyscale and CMYK — all read back from what was written."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+
+from conftest import ROOT, assert_clean_error
+from kkprint.build import BuildOptions, build_targets, resolve
+
+ICC = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
+NAMES = "ABCDEFGHIJ"
+LANDSCAPE = """\
+name: land
+card: {w: 88, h: 63}
+sheet: {paper: PAPER}
+layout:
+  t: {type: text, x: 4, y: 2, w: 80, h: 9, text: "F${name}", size: 12}
+back:
+  t: {type: text, x: 4, y: 2, w: 80, h: 9, text: "B${name}", size: 12}
+cards: [CARDS]
+""".replace("CARDS", ", ".join(f"{{name: {n}}}" for n in NAMES))
+
+
+def build(path: Path, out: Path, **options) -> list[Path]:
+    return build_targets(resolve([str(path)]), BuildOptions(out_dir=out, **options))
+
+
+def placements(page, prefix: str) -> dict[str, tuple[float, float, float]]:
+    """Where each text starting with ``prefix`` is drawn: (x, y) in mm and its direction in degrees."""
+    import math
+
+    found = {}
+
+    def visit(text, cm, tm, font, size):
+        text = text.strip()
+        if text.startswith(prefix):
+            a, b = cm[0] * tm[0] + cm[2] * tm[1], cm[1] * tm[0] + cm[3] * tm[1]
+            x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
+            y = cm[1] * tm[4] + cm[3] * tm[5] + cm[5]
+            found[text[len(prefix):]] = (x / mm, y / mm, round(math.degrees(math.atan2(b, a))) % 360)
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_landscape_cards_are_turned_to_fit_nine_a_sheet(tmp_path, paper):
+    deck = tmp_path / "land.yaml"
+    deck.write_text(LANDSCAPE.replace("PAPER", paper), encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out")
+    reader = PdfReader(pdf)
+    fronts = placements(reader.pages[0], "F")
+    assert len(fronts) == 9 and all(angle == 90 for _, _, angle in fronts.values())
+    assert len(reader.pages) == 4  # 10 cards: two sheets, each with its backs
+
+
+COLOURED = """\
+name: c
+card: {w: W, h: H}
+SHEET
+layout:
+  f: {type: shape, x: 0, y: 0, w: W, h: H, fill: "${colour}"}
+  mark: {type: shape, x: 2, y: 2, w: 8, h: 8, fill: "#000000"}
+back:
+  f: {type: shape, x: 0, y: 0, w: W, h: H, fill: "${colour}"}
+cards: [CARDS]
+""".replace("CARDS", ", ".join(f"{{name: c{i}, colour: '#{(37 * i) % 256:02x}{(91 * i) % 256:02x}{(157 * i) % 256:02x}'}}"
+                                 for i in range(1, 10)))
+
+
+def _pages(pdf: Path, dpi: int = 30):
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        return [document[i].render(scale=dpi / 72).to_pil().convert("RGB") for i in range(len(document))]
+    finally:
+        document.close()
+
+
+@pytest.mark.parametrize("size, sheet", [((88, 63), ""), ((63, 88), ""), ((63, 88), "sheet: {layout: sprue.yaml}")])
+@pytest.mark.parametrize("mode", ["long-edge", "short-edge"])
+def test_each_back_lands_exactly_behind_its_front(tmp_path, mode, size, sheet):
+    """Rendered, the back page turned over as the printer turns it is the front page: every card's
+    colour on both sides of the same spot (the little black mark aside)."""
+    from PIL import ImageChops, ImageOps
+
+    from kkprint.engine.geometry import DuplexMode
+
+    (tmp_path / "sprue.yaml").write_text("paper: a4\nslots:\n  - {x: 10, y: 10}\n  - {x: 100, y: 30, rotate: 90}\n"
+                                         "  - {x: 20, y: 150}\n", encoding="utf-8")
+    deck = tmp_path / "c.yaml"
+    deck.write_text(COLOURED.replace("SHEET", sheet).replace("W", str(size[0])).replace("H", str(size[1])),
+                    encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out", duplex=DuplexMode(mode), cut_marks=__import__("kkprint.engine.marks", fromlist=["CutMarks"]).CutMarks.NONE)
+    front, back = _pages(pdf)[:2]
+    turned = ImageOps.mirror(back) if mode == "long-edge" else ImageOps.flip(back)
+    band = int(front.height * 0.06)  # the margin notes differ on purpose; the cards are what counts
+    box = (0, band, front.width, front.height - band)
+    difference = ImageChops.difference(front.crop(box), turned.crop(box)).convert("L").point(lambda v: 255 if v > 60 else 0)
+    changed = difference.histogram()[255]
+    pixels = 30 / 25.4
+    marks = 9 * (8 * pixels) ** 2  # the black marks are on the fronts only
+    outlines = 9 * 2 * (size[0] + size[1]) * pixels  # so is the thin trim outline
+    one_card = size[0] * size[1] * pixels ** 2  # a single back in the wrong place would differ by this much
+    assert changed < marks * 1.3 + outlines < one_card + marks, changed
+
+
+def test_a_sheet_layout_file_places_and_turns_cards(tmp_path):
+    (tmp_path / "sprue.yaml").write_text(
+        "paper: {w: 300mm, h: 200mm}\ncard: {w: 63, h: 88}\nslots:\n"
+        "  - {x: 10, y: 10}\n  - {x: 100, y: 10, rotate: 90}\n  - {x: 200, y: 100}\n", encoding="utf-8")
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: s\ncard: {size: poker}\nsheet: {layout: sprue.yaml}\nlayout:\n"
+                    "  t: {type: text, x: 0, y: 0, w: 40, h: 6, text: 'F${name}', size: 10}\n"
+                    "cards: [{name: A}, {name: B}, {name: C}, {name: D}]\n", encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out")
+    reader = PdfReader(pdf)
+    page = reader.pages[0]
+    assert float(page.mediabox.width) / mm == pytest.approx(300, abs=0.01)
+    assert float(page.mediabox.height) / mm == pytest.approx(200, abs=0.01)
+    spots = placements(page, "F")
+    assert set(spots) == {"A", "B", "C"} and "FD" in reader.pages[1].extract_text()
+    ax, ay, aa = spots["A"]
+    assert aa == 0 and ax == pytest.approx(10, abs=0.2) and 200 - ay == pytest.approx(10 + 10 * 0.88 / mm * mm / 2.8346, abs=4)
+    bx, by, ba = spots["B"]
+    assert ba == 90  # the second slot lies on its side: its text runs upwards
+    cx, cy, ca = spots["C"]
+    assert ca == 0 and cx == pytest.approx(200, abs=0.2)
+
+
+def test_built_in_sheet_layouts_and_their_errors(tmp_path, cli):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: s\ncard: {size: poker}\nsheet: {layout: poker-9-letter}\nlayout: {}\n"
+                    "cards: [{name: A, count: 10}]\n", encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out")
+    assert pdf.name == "s-letter.pdf" and len(PdfReader(pdf).pages) == 2
+    deck.write_text(deck.read_text().replace("poker-9-letter", "poker-9-leter"), encoding="utf-8")
+    assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "o")), "did you mean 'poker-9-letter'")
+    deck.write_text(deck.read_text().replace("poker-9-leter", "mini-16-a4"), encoding="utf-8")
+    assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "o")), "made for 44×63 mm cards")
+
+
+def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, cli):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: ex\ncard: {size: poker}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: '${name}'}\n"
+                    "back:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: 'back'}\n"
+                    "cards: [{id: 7, name: Knight, count: 2}, {id: 9, name: Healer}]\n", encoding="utf-8")
+    out = tmp_path / "png"
+    result = cli("export", str(deck), "--name", "${id}-${name}", "--dpi", "150", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["7-Knight.png", "9-Healer.png", "ex-back.png"]
+    with Image.open(out / "7-Knight.png") as image:
+        assert abs(image.width - 63 / 25.4 * 150) <= 1 and abs(image.height - 88 / 25.4 * 150) <= 1
+    bleed = tmp_path / "bleed"
+    assert cli("export", str(deck), "--bleed", "--dpi", "100", "--out", str(bleed)).returncode == 0
+    with Image.open(bleed / "001-Knight.png") as image:  # 3 mm bleed each side
+        assert abs(image.width - 69 / 25.4 * 100) <= 1 and abs(image.height - 94 / 25.4 * 100) <= 1
+    assert_clean_error(cli("export", str(deck), "--name", "${nmae}", "--out", str(tmp_path / "x")), "did you mean 'name'")
+
+
+def test_tabletop_simulator_sheets_have_a_ten_by_seven_grid_within_4096_pixels(tmp_path, cli):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: tts\ncard: {size: poker}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: '${name}'}\n"
+                    "back:\n  f: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#224488'}\n"
+                    "cards: [{name: A, count: 75}, {name: B, count: 5}]\n", encoding="utf-8")
+    out = tmp_path / "tts"
+    result = cli("export", str(deck), "--tts", "--dpi", "200", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["tts-tts-1.png", "tts-tts-2.png", "tts-tts-back.png"]
+    with Image.open(out / "tts-tts-1.png") as first, Image.open(out / "tts-tts-2.png") as second:
+        assert max(first.size) <= 4096 and max(second.size) <= 4096
+        card_w, card_h = first.width // 10, first.height // 7  # 69 cards: a full 10 × 7 grid
+        assert abs(card_w / card_h - 63 / 88) < 0.02
+        assert second.width // card_w == 10 and second.height // card_h == 2  # the other 11 cards
+    with Image.open(out / "tts-tts-back.png") as back:
+        assert back.getpixel((back.width // 2, back.height // 2))[:3] == (0x22, 0x44, 0x88)
+
+
+def test_showcase_fans_the_chosen_cards(tmp_path, cli):
+    deck = ROOT / "examples" / "decks" / "heist" / "heist.yaml"
+    out = tmp_path / "show"
+    result = cli("export", str(deck), "--showcase", "1,Master Key,9", "--dpi", "60", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    with Image.open(out / "heist-items-showcase.png") as image:
+        assert image.mode == "RGBA" and image.width > image.height  # three cards fanned sideways
+        assert image.getpixel((0, 0))[3] == 0  # on a transparent ground
+    assert_clean_error(cli("export", str(deck), "--showcase", "Master Kye", "--out", str(out)), "did you mean 'Master Key'")
+
+
+def _colour_operators(reader: PdfReader) -> str:
+    streams = []
+    for page in reader.pages:
+        streams.append(page.get_contents().get_data().decode("latin-1"))
+        stack = [page["/Resources"]]
+        while stack:
+            resources = stack.pop().get_object()
+            for xobject in (resources.get("/XObject") or {}).values():
+                xobject = xobject.get_object()
+                if xobject.get("/Subtype") == "/Form":
+                    streams.append(xobject.get_data().decode("latin-1"))
+                    if "/Resources" in xobject:
+                        stack.append(xobject["/Resources"])
+    return "\n".join(streams)
+
+
+def _images(reader: PdfReader) -> list:
+    found = []
+    for page in reader.pages:
+        stack = [page["/Resources"]]
+        while stack:
+            resources = stack.pop().get_object()
+            for xobject in (resources.get("/XObject") or {}).values():
+                xobject = xobject.get_object()
+                if xobject.get("/Subtype") == "/Image":
+                    found.append(xobject)
+                elif "/Resources" in xobject:
+                    stack.append(xobject["/Resources"])
+    return found
+
+
+def test_a_cmyk_print_shop_pdf_has_only_cmyk_colours_and_pictures(tmp_path):
+    deck = ROOT / "examples" / "decks" / "heist" / "heist.yaml"
+    text = deck.read_text(encoding="utf-8").replace("card: {size: poker}", "card: {size: poker}\nprint_shop: {cmyk: true}")
+    folder = tmp_path / "heist"
+    import shutil
+
+    shutil.copytree(deck.parent, folder)
+    (folder / "heist.yaml").write_text(text, encoding="utf-8")
+    [pdf] = build(folder / "heist.yaml", tmp_path / "out", print_shop=True, only="1,9")
+    reader = PdfReader(pdf)
+    operators = _colour_operators(reader)
+    assert not re.search(r"(^|\s)[\d.]+ [\d.]+ [\d.]+ (rg|RG)\b", operators), "no RGB colour anywhere"
+    assert not re.search(r"(^|\s)[\d.]+ (g|G)\b", operators), "no grey colour anywhere"
+    assert re.search(r"[\d.]+ [\d.]+ [\d.]+ [\d.]+ (k|K)\b", operators)
+    images = _images(reader)
+    assert images and all(image["/ColorSpace"] == "/DeviceCMYK" for image in images if "/ColorSpace" in image
+                          and image.get("/SMask") is not None or image.get("/ColorSpace") != "/DeviceGray")
+
+
+@pytest.mark.skipif(not ICC.is_file(), reason=f"no CMYK ICC profile at {ICC} (Debian's libgs-common ships it)")
+def test_an_icc_profile_converts_colours_and_becomes_the_output_intent(tmp_path):
+    import shutil
+
+    shutil.copy(ICC, tmp_path / "shop.icc")
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: icc\ncard: {size: poker}\nprint_shop: {icc: shop.icc}\nlayout:\n"
+                    "  f: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#808080'}\ncards: [{name: A}]\n", encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out", print_shop=True)
+    reader = PdfReader(pdf)
+    intents = reader.trailer["/Root"]["/OutputIntents"]
+    profile = intents[0].get_object()["/DestOutputProfile"].get_object()
+    assert profile.get_data() == ICC.read_bytes() and profile["/N"] == 4
+    operators = _colour_operators(reader)
+    grey = re.findall(r"(?:^|\s)([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) k", operators)
+    assert grey and all(float(c) > 0.3 for c, m, y, k in grey)  # the profile's rich grey, not 0 0 0 .5 of the formula
+
+
+def test_greyscale_builds_of_games_and_decks_use_no_colour(tmp_path):
+    written = build_targets(resolve(["kardinal", str(ROOT / "examples/decks/counters/counters.yaml")]),
+                            BuildOptions(out_dir=tmp_path, greyscale=True))
+    assert written and all(p.name.endswith("-grey.pdf") for p in written)
+    for pdf in written:
+        operators = _colour_operators(PdfReader(pdf))
+        for r, g, b in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) (?:rg|RG)\b", operators):
+            assert float(r) == float(g) == float(b), (pdf.name, r, g, b)
+        assert not re.search(r"[\d.]+ [\d.]+ [\d.]+ [\d.]+ (k|K)\b", operators)
+
+
+def test_games_print_shop_pages_have_trim_and_bleed_boxes(tmp_path):
+    written = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path, print_shop=True, lang="en"))
+    [cards] = [p for p in written if "printshop" in p.name]
+    page = PdfReader(cards).pages[0]
+    trim, bleed = page.trimbox, page.bleedbox
+    assert (float(trim.width) / mm, float(trim.height) / mm) == (pytest.approx(63, abs=0.01), pytest.approx(88, abs=0.01))
+    assert float(bleed.width) / mm == pytest.approx(69, abs=0.01)
+    assert len(PdfReader(cards).pages) == 120  # 60 characters, each with its back
+
+
+def test_guides_draw_trim_bleed_and_safe_lines(tmp_path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: g\ncard: {size: poker}\nlayout: {}\ncards: [{name: A}]\n", encoding="utf-8")
+    [plain] = build(deck, tmp_path / "a", print_shop=True)
+    [guided] = build(deck, tmp_path / "b", print_shop=True, guides=True)
+    plain_ops, guided_ops = (PdfReader(p).pages[0].get_contents().get_data().decode("latin-1") for p in (plain, guided))
+    for colour in (".85 .1 .1 RG", ".1 .3 .9 RG", ".1 .6 .2 RG"):
+        assert colour in guided_ops and colour not in plain_ops
+
+
+def test_watch_rebuilds_on_save_and_survives_a_broken_edit(tmp_path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: w\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 40, h: 9, text: '${name}'}\n"
+                    "cards: [{name: First}]\n", encoding="utf-8")
+    out = tmp_path / "out"
+    process = subprocess.Popen([sys.executable, "-m", "kkprint", "watch", str(deck), "--out", str(out), "--no-previews"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    pdf = out / "w-a4.pdf"
+
+    def wait_for(condition, seconds=30):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if condition():
+                return True
+            time.sleep(0.1)
+        return False
+
+    try:
+        assert wait_for(lambda: pdf.exists() and "First" in PdfReader(pdf).pages[0].extract_text())
+        time.sleep(0.5)
+        deck.write_text(deck.read_text().replace("First", "Second"), encoding="utf-8")
+        assert wait_for(lambda: "Second" in PdfReader(pdf).pages[0].extract_text(), 10)
+        deck.write_text(deck.read_text().replace("cards:", "cards: [oops"), encoding="utf-8")
+        time.sleep(2)
+        deck.write_text(deck.read_text().replace("cards: [oops", "cards:").replace("Second", "Third"), encoding="utf-8")
+        assert wait_for(lambda: "Third" in PdfReader(pdf).pages[0].extract_text(), 10)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    assert "not valid YAML" in err and err.count("rebuilt") >= 3
+    assert len([line for line in err.splitlines() if "error" in line]) == 1
+    assert "Traceback" not in err
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert os.path.getsize(pdf) > 0
