@@ -118,6 +118,40 @@ def test_each_back_lands_exactly_behind_its_front(tmp_path, mode, size, sheet):
     assert changed < marks * 1.3 + outlines < one_card + marks, changed
 
 
+def test_folded_turned_cards_meet_their_backs_across_the_fold(tmp_path):
+    from PIL import ImageChops, ImageOps
+
+    from kkprint.engine.geometry import DuplexMode
+    from kkprint.engine.marks import CutMarks
+
+    deck = tmp_path / "c.yaml"
+    deck.write_text(COLOURED.replace("SHEET", "").replace("W", "88").replace("H", "63"), encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out", duplex=DuplexMode.FOLD, cut_marks=CutMarks.NONE)
+    page = _pages(pdf)[0]
+    half = page.width // 2
+    band = int(page.height * 0.06)
+    left = page.crop((0, band, half, page.height - band))
+    right = ImageOps.mirror(page.crop((page.width - half, band, page.width, page.height - band)))
+    difference = ImageChops.difference(left, right).convert("L").point(lambda v: 255 if v > 60 else 0)
+    one_card = 88 * 63 * (30 / 25.4) ** 2
+    assert difference.histogram()[255] < one_card
+
+
+def test_a_frame_stays_on_the_card_while_fills_grow_into_the_bleed(tmp_path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: f\ncard: {size: poker}\nlayout:\n"
+                    "  bg: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#ff0000'}\n"
+                    "  frame: {type: shape, x: 0, y: 0, w: 63, h: 88, stroke: '#0000ff', stroke_width: 2}\n"
+                    "cards: [{name: A}]\n", encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out", print_shop=True)
+    page = PdfReader(pdf).pages[0]
+    forms = "".join(x.get_object().get_data().decode("latin-1") for x in (page["/Resources"].get("/XObject") or {}).values())
+    content = page.get_contents().get_data().decode("latin-1") + forms
+    rects = [tuple(float(v) / mm for v in m) for m in re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re", content)]
+    assert any(abs(w - 69) < 0.01 and abs(h - 94) < 0.01 for _, _, w, h in rects)  # the fill, grown 3 mm a side
+    assert any(abs(w - 63) < 0.01 and abs(h - 88) < 0.01 for _, _, w, h in rects)  # the frame, on the trim
+
+
 def test_a_sheet_layout_file_places_and_turns_cards(tmp_path):
     (tmp_path / "sprue.yaml").write_text(
         "paper: {w: 300mm, h: 200mm}\ncard: {w: 63, h: 88}\nslots:\n"

@@ -129,7 +129,8 @@ class RegionPainter:
         """ReportLab box (x, y, w, h) of a region, grown into the bleed where it touches an edge."""
         x, y = region.x * mm, card_h - (region.y + region.h) * mm
         w, h = region.w * mm, region.h * mm
-        if self.bleed and region.bleed and isinstance(region, (ShapeRegion, ImageRegion)):
+        grows = isinstance(region, ImageRegion) or (isinstance(region, ShapeRegion) and region.fill is not None)
+        if self.bleed and region.bleed and grows:  # a frame (an outline only) stays on the card
             if region.x <= EDGE:
                 x, w = x - self.bleed, w + self.bleed
             if region.y <= EDGE:
