@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable
 
+from kkprint.choices import LANGS, Lang, PaperName  # noqa: F401 - re-exported for callers
 from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS
 from kkprint.engine.fonts import FontSet, prepare_fonts
 from kkprint.engine.cards import SheetOptions
@@ -15,22 +15,6 @@ from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLa
 from kkprint.engine.marks import CutMarks
 from kkprint.printer import load_profile
 from kkprint.errors import InputError
-
-class Lang(str, Enum):
-    """Languages every printed label exists in."""
-
-    JA = "ja"
-    EN = "en"
-
-
-LANGS = tuple(lang.value for lang in Lang)
-
-
-class PaperName(str, Enum):
-    A4 = "a4"
-    LETTER = "letter"
-    A3 = "a3"
-
 
 @dataclass(frozen=True)
 class BuildOptions:

@@ -12,9 +12,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from kkprint.build import BuildOptions, Lang, PaperName, build_targets, resolve, targets
-from kkprint.engine.geometry import DuplexMode
-from kkprint.engine.marks import CutMarks
+from kkprint.choices import CutMarks, DuplexMode, Lang, PaperName
 from kkprint.errors import InputError
 from kkprint.outputs import check_destination
 from kkprint.yamlio import MAX_INPUT_BYTES, load_yaml_file, parse_yaml
@@ -53,6 +51,8 @@ def build(
     guides: bool = typer.Option(False, "--guides", help="Draw trim (red), bleed (blue) and safe-zone (green) lines."),
 ) -> None:
     """Build PDFs for games (all by default) or deck files into the output folder; prints each file written."""
+    from kkprint.build import BuildOptions, build_targets, resolve
+
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
     if offset is not None and not all(math.isfinite(v) and abs(v) <= 20 for v in offset):
         raise InputError("a back offset is a few millimetres, between -20 and 20", source="--back-offset-x/-y")
@@ -113,6 +113,7 @@ def preview(
     greyscale: bool = typer.Option(False, "--greyscale", help="Show the ink-saving grey version."),
 ) -> None:
     """Write PNG pictures of every page (no PDF viewer needed)."""
+    from kkprint.build import BuildOptions, resolve
     from kkprint.preview import preview_targets
 
     chosen = resolve(target)
@@ -158,6 +159,7 @@ def watch(
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:
     """Rebuild a deck's PDF and previews within a second of every save; errors are shown and watching goes on."""
+    from kkprint.build import BuildOptions
     from kkprint.deck.watch import watch_deck
 
     options = BuildOptions(lang=lang.value, out_dir=out, guides=guides, allow_outside=allow_outside)
@@ -167,6 +169,8 @@ def watch(
 @app.command("list")
 def list_targets() -> None:
     """Every buildable definition and what it produces."""
+    from kkprint.build import targets
+
     for target in targets().values():
         typer.echo(f"{target.id:<18} {target.summary}")
         for product in target.products:

@@ -12,6 +12,7 @@ from enum import Enum
 
 from reportlab.lib.units import mm
 
+from kkprint.choices import DuplexMode  # noqa: F401 - re-exported: the engine's name for it
 from kkprint.errors import InputError
 
 
@@ -80,16 +81,6 @@ def card_size(name: str) -> CardSize:
         return CARD_SIZES[name]
     except KeyError:
         raise InputError(f"unknown card size {name!r}; known: {', '.join(CARD_SIZES)}") from None
-
-
-class DuplexMode(str, Enum):
-    """How backs are printed. Long-edge flips like a book page, short-edge like a wall calendar;
-    fold puts fronts and backs side by side on one sheet, folded down the middle."""
-
-    NONE = "none"
-    LONG_EDGE = "long-edge"
-    SHORT_EDGE = "short-edge"
-    FOLD = "fold"
 
 
 @dataclass(frozen=True)

@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from kkprint.choices import CutMarks  # noqa: F401 - re-exported: the engine's name for it
 from kkprint.engine.geometry import SheetLayout
 
 NOTE_BAND = 6.5 * mm  # the outermost strip of the margin that holds the note
 MARK_CLEARANCE = 1.0 * mm  # marks stop this far short of the cards
 MARK_OUTER_LIMIT = 3.0 * mm  # and this far from the paper edge (most printers' dead zone)
-
-
-class CutMarks(str, Enum):
-    """``edges``: lines in the margins in line with every card edge; ``none``: nothing."""
-
-    EDGES = "edges"
-    NONE = "none"
 
 
 def margins(layout: SheetLayout) -> dict[str, float]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from kkprint.games.kardinal.components import ChartFill
 from kkprint.games.kardinal.model import KardinalGame
 from kkprint.games.kardinal.scoring import KardinalResult
 from kkprint.textgrid import render
@@ -58,7 +57,11 @@ def as_json(result: KardinalResult) -> dict:
     }
 
 
-def chart_fill(game: KardinalGame, result: KardinalResult) -> ChartFill:
+def chart_fill(game: KardinalGame, result: KardinalResult):
+    """The numbers for the filled chart (a ChartFill of the components module, which loads the
+    PDF engine: imported here, so scoring without --sheet never pays for it)."""
+    from kkprint.games.kardinal.components import ChartFill
+
     return ChartFill(
         names=[p.name for p in result.players],
         land_points=[[p.lands[land.id].land for land in game.lands] for p in result.players],
