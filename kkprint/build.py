@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -36,6 +38,7 @@ class BuildOptions:
     greyscale: bool = False  # every colour and picture in shades of grey: the ink-saving proof
     guides: bool = False  # trim, bleed and safe-zone lines over every card (proofs and previews)
     card_bleed: bool = False  # decks, one card per page: include the print-shop bleed
+    jobs: int = 1  # processes to build several targets side by side (the command line uses every core)
 
     @property
     def paper(self) -> Paper:
@@ -121,11 +124,34 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     for target in chosen:
         texts.extend(target.texts(options))
     fonts = prepare_fonts(texts)
-    written: list[Path] = []
+    groups = [chosen[i::options.jobs] for i in range(max(1, options.jobs))]
+    groups = [group for group in groups if group]
+    if len(groups) == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [path for paths in _build_each(chosen, options, fonts) for path in paths]
+    # Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
+    # targets hold functions that cannot be pickled, so workers find theirs by id.
+    global _FORKED
+    _FORKED = {target.id: target for target in chosen}
+    by_target: dict[str, list[Path]] = {}
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=len(groups) - 1, mp_context=context) as pool:
+        futures = [(group, pool.submit(_build_ids, [t.id for t in group], options, fonts)) for group in groups[1:]]
+        for group, paths in [(groups[0], _build_each(groups[0], options, fonts))] + [(g, f.result()) for g, f in futures]:
+            by_target.update(zip((target.id for target in group), paths))
+    return [path for target in chosen for path in by_target[target.id]]
+
+
+_FORKED: dict[str, Target] = {}
+
+
+def _build_ids(ids: list[str], options: BuildOptions, fonts: FontSet) -> list[list[Path]]:
+    return _build_each([_FORKED[target_id] for target_id in ids], options, fonts)
+
+
+def _build_each(group: list[Target], options: BuildOptions, fonts: FontSet) -> list[list[Path]]:
+    """Build the targets of ``group`` one after the other; the files each wrote."""
     token = BUILD_INKS.set(Inks("grey") if options.greyscale else Inks())
     try:
-        for target in chosen:
-            written.extend(target.build(options, fonts))
+        return [target.build(options, fonts) for target in group]
     finally:
         BUILD_INKS.reset(token)
-    return written

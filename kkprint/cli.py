@@ -59,9 +59,17 @@ def build(
     options = BuildOptions(lang=lang.value, paper_name=paper.value if paper else None, out_dir=out, duplex=duplex,
                            back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
                            allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks, greyscale=greyscale,
-                           guides=guides)
+                           guides=guides, jobs=_jobs())
     for path in build_targets(resolve(target or ["all"]), options):
         typer.echo(str(path))
+
+
+def _jobs() -> int:
+    """Processes for a build: KKPRINT_JOBS, else the machine's cores (at most 4)."""
+    value = os.environ.get("KKPRINT_JOBS", "")
+    if value.strip().isdigit() and int(value) >= 1:
+        return min(int(value), 16)
+    return max(1, min(4, os.cpu_count() or 1))
 
 
 @new_app.command("deck")

@@ -19,6 +19,9 @@ class InputError(Exception):
         self.source = source
         self.place = place
 
+    def __reduce__(self):  # keeps source and place when a worker process sends it back
+        return (_rebuild, (self.message, self.source, self.place))
+
     def located(self, *, source: str | None = None, place: str | None = None) -> "InputError":
         """Fill in whatever location the raiser did not know, keeping what it did."""
         return InputError(self.message, source=self.source or source, place=self.place or place)
@@ -31,6 +34,10 @@ class InputError(Exception):
 def _short(text: str, limit: int = 160) -> str:
     """A very long path or place, shortened in the middle so the message stays one readable line."""
     return text if len(text) <= limit else f"{text[:limit // 2 - 1]}…{text[-(limit // 2):]}"
+
+
+def _rebuild(message: str, source: str | None, place: str | None) -> InputError:
+    return InputError(message, source=source, place=place)
 
 
 def suggest(name: str, known) -> str:

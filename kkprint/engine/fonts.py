@@ -20,11 +20,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Iterable
 
-from fontTools import subset as ft_subset
-from fontTools.pens.cu2quPen import Cu2QuPen
-from fontTools.pens.ttGlyphPen import TTGlyphPen
-from fontTools.ttLib import TTFont as FTFont
-from fontTools.ttLib import newTable
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -51,8 +46,12 @@ def _font_path(face: str):
     return files(package) / filename
 
 
-def _to_truetype(font: FTFont) -> None:
+def _to_truetype(font) -> None:
     """Replace the CFF outlines of ``font`` by quadratic TrueType outlines, in place."""
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import newTable
+
     order = font.getGlyphOrder()
     glyph_set = font.getGlyphSet()
     glyphs = {}
@@ -142,6 +141,9 @@ def _subsets(characters: str) -> dict[str, bytes]:
 
 
 def _make_subset(face: str, characters: str) -> bytes:
+    from fontTools import subset as ft_subset  # only on a cache miss: a warm build never loads it
+    from fontTools.ttLib import TTFont as FTFont
+
     options = ft_subset.Options()
     options.layout_features = []
     options.hinting = False
@@ -258,6 +260,9 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
     name = f"KKDeck-{digest}"
     if name in pdfmetrics.getRegisteredFontNames():
         return name
+    from fontTools import subset as ft_subset
+    from fontTools.ttLib import TTFont as FTFont
+
     try:
         font = FTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False, fontNumber=0)
         if "glyf" not in font and "CFF " not in font:

@@ -16,7 +16,6 @@ import warnings
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.graphics import renderPDF
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -139,17 +138,24 @@ def _svg(path: Path, root: Path | None, stamp: tuple):
     return drawing
 
 
-class _Renderer(renderPDF._PDFRenderer):
+@lru_cache(maxsize=1)
+def _renderer():
     """renderPDF, but pictures inside an SVG become image XObjects: stored once, and allowed
-    inside forms (the inline images renderPDF writes break a form's text stream)."""
+    inside forms (the inline images renderPDF writes break a form's text stream). Made on first
+    use: ReportLab's graphics package is only loaded by decks with SVG art."""
+    from reportlab.graphics import renderPDF
 
-    def drawImage(self, image):
-        if image.path is not None:
-            self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height, mask="auto")
+    class Renderer(renderPDF._PDFRenderer):
+        def drawImage(self, image):
+            if image.path is not None:
+                self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height, mask="auto")
+
+    return Renderer, renderPDF.renderScaledDrawing
 
 
 def _render(drawing, c: Canvas) -> None:
-    _Renderer().draw(renderPDF.renderScaledDrawing(drawing), c, 0, 0)
+    renderer, scaled = _renderer()
+    renderer().draw(scaled(drawing), c, 0, 0)
 
 
 def load_svg(path: Path, root: Path | None):
