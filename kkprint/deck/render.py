@@ -337,6 +337,8 @@ class Face:
 
     def key(self, fields: dict[str, str], number: int) -> str:
         """Names the drawing by what it depends on: equal keys are equal pictures."""
+        if not self.refs and not self.ranges:  # the same on every card
+            return f"deck-{self.ident}-same"
         values = [fields.get(name) for name in self.refs]
         mask = [number in ranges for _, ranges in self.ranges]
         digest = hashlib.sha1(json.dumps([values, mask], ensure_ascii=False).encode("utf-8")).hexdigest()[:16]

@@ -58,6 +58,15 @@ def _chunks(items: Iterable[CardPrint], size: int) -> Iterator[list[CardPrint]]:
 
 
 def _card_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float = 0.0):
+    """The card's outline at ``slot`` (a path is only read when drawn, so one per place is kept)."""
+    cache = layout.__dict__.setdefault("_outlines", {})
+    key = (slot, grow)
+    if key not in cache:
+        cache[key] = _make_outline(canvas, layout, slot, grow)
+    return cache[key]
+
+
+def _make_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float):
     path = canvas.beginPath()
     if layout.card.shape is Shape.CIRCLE:
         path.circle(slot.x + slot.width / 2, slot.y + slot.height / 2, slot.width / 2 + grow)

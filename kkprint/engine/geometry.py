@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from enum import Enum
 
 from reportlab.lib.units import mm
@@ -128,36 +129,36 @@ class SheetLayout:
     rotated: bool = False
     placed: tuple[PlacedSlot, ...] | None = None
 
-    @property
+    @cached_property
     def cell_width(self) -> float:
         return self.card.height if self.rotated else self.card.width
 
-    @property
+    @cached_property
     def cell_height(self) -> float:
         return self.card.width if self.rotated else self.card.height
 
-    @property
+    @cached_property
     def pitch_x(self) -> float:
         return self.cell_width + (self.gap_mm + 2 * self.bleed_mm) * mm
 
-    @property
+    @cached_property
     def pitch_y(self) -> float:
         return self.cell_height + (self.gap_mm + 2 * self.bleed_mm) * mm
 
     def _fit(self, available: float, size: float, pitch: float) -> int:
         return max(0, math.floor((available - size - 2 * self.bleed_mm * mm) / pitch + 1 + 1e-9))
 
-    @property
+    @cached_property
     def columns(self) -> int:
         width = self.paper.width_mm * mm - 2 * self.margin_mm * mm
         return self._fit(width, self.cell_width, self.pitch_x)
 
-    @property
+    @cached_property
     def rows(self) -> int:
         height = self.paper.height_mm * mm - 2 * self.margin_mm * mm
         return self._fit(height, self.cell_height, self.pitch_y)
 
-    @property
+    @cached_property
     def per_sheet(self) -> int:
         if self.placed is not None:
             return len(self.placed)
@@ -182,21 +183,21 @@ class SheetLayout:
         slots = [self.front_slot(i) for i in range(self.per_sheet)]
         return (min(s.x for s in slots), min(s.y for s in slots), max(s.right for s in slots), max(s.top for s in slots))
 
-    @property
+    @cached_property
     def grid_width(self) -> float:
         if self.placed is not None:
             left, _, right, _ = self._bounds()
             return right - left
         return self.columns * self.pitch_x - self.gap_mm * mm - 2 * self.bleed_mm * mm
 
-    @property
+    @cached_property
     def grid_height(self) -> float:
         if self.placed is not None:
             _, bottom, _, top = self._bounds()
             return top - bottom
         return self.rows * self.pitch_y - self.gap_mm * mm - 2 * self.bleed_mm * mm
 
-    @property
+    @cached_property
     def origin(self) -> tuple[float, float]:
         """Bottom-left of the cards' trim boxes taken together: a grid is centred on the page."""
         if self.placed is not None:
@@ -207,6 +208,12 @@ class SheetLayout:
 
     def front_slot(self, index: int) -> Slot:
         """Slot of the ``index``-th card on a sheet, reading left to right, top to bottom."""
+        slots = self.__dict__.setdefault("_front_slots", {})  # a sheet's slots, worked out once
+        if index not in slots:
+            slots[index] = self._front_slot(index)
+        return slots[index]
+
+    def _front_slot(self, index: int) -> Slot:
         if self.placed is not None:
             place = self.placed[index]
             width, height = (self.card.height, self.card.width) if place.rotated else (self.card.width, self.card.height)
