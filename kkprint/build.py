@@ -97,9 +97,11 @@ def targets() -> dict[str, Target]:
 
 def resolve(names: Iterable[str]) -> list[Target]:
     """Game ids, ``all``, or paths of deck files (anything ending in .yaml/.yml)."""
-    known = targets()
+    names = list(names or ["all"])
+    decks_only = all(name.endswith((".yaml", ".yml")) for name in names)
+    known = {} if decks_only else targets()  # a deck build never loads the games
     chosen: list[Target] = []
-    for name in names or ["all"]:
+    for name in names:
         if name.endswith((".yaml", ".yml")):
             from kkprint.deck.build import deck_target
 
