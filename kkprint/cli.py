@@ -139,8 +139,8 @@ def export(
     tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets (at most 10×7 cards, 4096 px) and the back."),
     showcase: Optional[str] = typer.Option(None, "--showcase", help="A fanned hand of these cards (names or numbers, "
                                                                      "e.g. 1,3,Knight) as one picture."),
-    name: str = typer.Option("${n}-${name}", "--name", help="File names from card fields, e.g. '${id}-${name}'; "
-                                                           "${n} is the card's number."),
+    name: Optional[str] = typer.Option(None, "--name", help="File names from card fields, e.g. '${id}-${name}'; "
+                                                             "${n} is the card's number (default: ${n}-${name})."),
     dpi: int = typer.Option(300, "--dpi", min=36, max=1200, help="Resolution of the pictures."),
     bleed: bool = typer.Option(False, "--bleed", help="Include the print-shop bleed around each card."),
     out: Path = typer.Option(Path("output/export"), "--out", help="Folder for the pictures."),

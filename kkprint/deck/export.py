@@ -34,7 +34,7 @@ FIELD = re.compile(r"\$\{([^}]*)\}")
 class ExportOptions:
     out_dir: Path
     dpi: int = 300
-    name: str = "${n}-${name}"
+    name: str | None = None  # default: ${n}-${name}, or ${n} for cards without a name
     png: bool = True
     tts: bool = False
     showcase: str | None = None  # --only-style selection of the cards to fan
@@ -117,8 +117,9 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
     if options.png:
         taken: set[str] = set()
         backs = {hashlib.sha1(p.back.tobytes()).hexdigest() for p in cards if p.back is not None}
+        template = options.name or ("${n}-${name}" if all("name" in p.card.fields for p in cards) else "${n}")
         for number, picture in enumerate(cards, start=1):
-            name = _name(options.name, picture.card, number, taken)
+            name = _name(template, picture.card, number, taken)
             written.append(_save(picture.front, options.out_dir / f"{name}.png"))
             if picture.back is not None and len(backs) > 1:
                 written.append(_save(picture.back, options.out_dir / f"{name}-back.png"))
@@ -186,7 +187,7 @@ def _showcase(cards, chosen: str, stem: str, out_dir: Path) -> Path:
         else:
             raise InputError(f"no card {part!r} to show{suggest(part, [n for n in names if n])}", source="--showcase")
     if not picks:
-        picks = [p.front for p in cards[:5]]
+        raise InputError("names no card; give names or numbers like 1,3,Knight", source="--showcase")
     width, height = picks[0].size
     spread = 10.0 if len(picks) > 1 else 0.0
     side = int(max(width, height) * (1.6 + 0.25 * len(picks)))
