@@ -512,3 +512,35 @@ def test_the_schema_accepts_every_example_deck_and_refuses_a_typo():
         jsonschema.validate(data, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"name": "x", "card": {"size": "poker"}, "layout": {}, "copies_feild": "qty"}, schema)
+
+
+def _symbol_font(path: Path) -> None:
+    """A tiny TrueType font whose only glyph (a square) sits at U+E000, which Noto lacks."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    square = TTGlyphPen(None)
+    square.moveTo((100, 0)), square.lineTo((100, 700)), square.lineTo((800, 700)), square.lineTo((800, 0))
+    square.closePath()
+    builder = FontBuilder(1000, isTTF=True)
+    builder.setupGlyphOrder([".notdef", "square"])
+    builder.setupCharacterMap({0xE000: "square"})
+    builder.setupGlyf({".notdef": TTGlyphPen(None).glyph(), "square": square.glyph()})
+    builder.setupHorizontalMetrics({".notdef": (500, 0), "square": (900, 100)})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "Sym", "styleName": "Regular"})
+    builder.setupOS2()
+    builder.setupPost()
+    builder.save(str(path))
+
+
+def test_a_symbol_only_the_decks_font_has_prints_in_that_font(tmp_path):
+    _symbol_font(tmp_path / "sym.ttf")
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: sym\ncard: {size: mini}\nfonts: {sym: {regular: sym.ttf}}\nlayout:\n"
+                    "  t: {type: text, x: 2, y: 2, w: 40, h: 10, text: \"Cost <span font='sym'>\ue000</span> 3\"}\n"
+                    "cards: [{name: A}]\n", encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out")
+    page = PdfReader(pdf).pages[0]
+    assert "Sym" in font_of(page, "\ue000")
+    assert "Sym" not in font_of(page, "Cost")  # the rest in the bundled font

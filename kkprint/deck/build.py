@@ -15,7 +15,7 @@ from kkprint.deck.load import Deck, load_deck, select
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
 from kkprint.engine.document import open_pdf
-from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, collect_strings
+from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, collect_strings
 from kkprint.engine.inks import Inks
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, PlacedSlot, Shape, SheetLayout, card_size
 from kkprint.engine.marks import CutMarks
@@ -47,6 +47,28 @@ def deck_texts(deck: Deck) -> set[str]:
     for card in deck.iter_cards():
         strings.update(card.fields.values())
     return strings
+
+
+def bundled_texts(deck: Deck) -> set[str]:
+    """What the bundled font must be able to draw: every character the deck prints, less those
+    that only the deck's own fonts have (a symbol font may hold characters no Japanese font has)."""
+    texts = deck_texts(deck)
+    if not deck.spec.fonts:
+        return texts
+    from fontTools.ttLib import TTFont as FTFont
+
+    covered: set[str] = set()
+    for family, files in deck.spec.fonts.items():
+        for face in ("regular", "bold", "italic", "bold_italic"):
+            name = getattr(files, face)
+            if name:
+                path = deck.resolve(name, "font", f"fonts.{family}.{face.replace('_', '-')}")
+                try:
+                    covered.update(map(chr, FTFont(str(path), lazy=True, fontNumber=0)["cmap"].getBestCmap()))
+                except Exception:  # noqa: BLE001 - a broken font is reported, with its place, when it is registered
+                    pass
+    characters = set("".join(texts)) - (covered - bundled_coverage())
+    return {"".join(sorted(characters))}
 
 
 def painter_for(deck: Deck, fonts: FontSet, bleed: float = 0.0) -> RegionPainter:
@@ -248,7 +270,7 @@ def shop_inks(deck: Deck) -> Inks | None:
 def loaded_target(deck: Deck) -> Target:
     """An already loaded (perhaps narrowed) deck as a build target."""
     return Target(id=deck.source, summary=f"custom deck {deck.source}", products=(deck.spec.name,),
-                  texts=lambda options: deck_texts(deck), build=lambda options, fonts: build_deck(deck, options, fonts))
+                  texts=lambda options: bundled_texts(deck), build=lambda options, fonts: build_deck(deck, options, fonts))
 
 
 def deck_target(path: Path) -> Target:
@@ -265,6 +287,6 @@ def deck_target(path: Path) -> Target:
         id=str(path),
         summary=f"custom deck {path}",
         products=(path.stem,),
-        texts=lambda options: deck_texts(loaded(options)),
+        texts=lambda options: bundled_texts(loaded(options)),
         build=lambda options, fonts: build_deck(loaded(options), options, fonts),
     )

@@ -168,6 +168,14 @@ def _make_subset(face: str, characters: str) -> bytes:
     return out.getvalue()
 
 
+@lru_cache(maxsize=1)
+def bundled_coverage() -> frozenset[str]:
+    """Every character the bundled font has (read from its character map, not its outlines)."""
+    from fontTools.ttLib import TTFont as FTFont
+
+    return frozenset(map(chr, FTFont(str(_font_path("regular")), lazy=True)["cmap"].getBestCmap()))
+
+
 @dataclass(frozen=True)
 class FontSet:
     """The registered ReportLab font names for one build, and the characters they can draw."""
