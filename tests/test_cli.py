@@ -160,7 +160,7 @@ def test_court_eligible_json(cli):
 
 
 def test_court_eligible_bad_die(cli):
-    assert_clean_error(cli("court", "eligible", "3", "9"), "1 to 6")
+    assert_clean_error(cli("court", "eligible", "3", "9", "1"), "1 to 6")
 
 
 def test_court_final_round(cli):

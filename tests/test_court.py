@@ -79,7 +79,7 @@ def test_fool_and_charlatan_always(game):
 
 def test_dice_input_validation():
     assert parse_dice(["６", "1", 3], "dice", "args") == [6, 1, 3]
-    for bad in (["7"], ["0"], ["x"], [], [1] * 13):
+    for bad in (["7", 1, 1], ["0", 1, 1], ["x", 1, 1], [], [1] * 13, [1, 1], [6]):
         with pytest.raises(InputError):
             parse_dice(bad, "dice", "args")
 
@@ -117,17 +117,19 @@ def test_source_example(game):
 
 def test_results_validation():
     with pytest.raises(InputError, match="not among the players"):
-        score_final({"players": [{"name": "A", "dice": [1]}, {"name": "B", "dice": [2]}], "queen": "Z"}, "t")
+        score_final({"players": [{"name": "A", "dice": [1, 1, 1]}, {"name": "B", "dice": [2, 2, 2]}], "queen": "Z"}, "t")
     with pytest.raises(InputError, match="1 to 6"):
-        score_final({"players": [{"name": "A", "dice": [9]}, {"name": "B", "dice": [2]}]}, "t")
+        score_final({"players": [{"name": "A", "dice": [9, 1, 1]}, {"name": "B", "dice": [2, 2, 2]}]}, "t")
     with pytest.raises(InputError, match="1 players"):
-        score_final({"players": [{"name": "A", "dice": [1]}]}, "t")
+        score_final({"players": [{"name": "A", "dice": [1, 1, 1]}]}, "t")
+    with pytest.raises(InputError, match="at least 3"):  # RULES §4: every result has at least 3 dice
+        score_final({"players": [{"name": "A", "dice": [1, 1]}, {"name": "B", "dice": [2, 2, 2]}]}, "t")
 
 
 def test_json_keeps_input_order_even_when_the_queen_is_listed_first():
     from kkprint.games.court.report import final_json
 
-    data = {"players": [{"name": "Q", "dice": [2, 2]}, {"name": "A", "dice": [2, 2]}], "queen": "Q"}
+    data = {"players": [{"name": "Q", "dice": [2, 2, 2]}, {"name": "A", "dice": [2, 2, 2]}], "queen": "Q"}
     result = final_json(score_final(data, "t"))
     assert [p["name"] for p in result["players"]] == ["Q", "A"]
     assert result["rolling_order"] == ["A", "Q"] and result["winners"] == ["Q"]

@@ -27,8 +27,11 @@ def test_single_ace_beats_king_only():
     assert "beats only K" in battle(play("Q"), play("A")).reason
 
 
-def test_king_beats_ace():
-    assert takes("A", "K")
+def test_a_single_ace_holds_against_a_king():
+    # RULES §5 (our decision): a single A beats a K on either side
+    assert not takes("A", "K")
+    assert takes("K", "A")
+    assert takes("A", "2") and takes("A", "5+6")  # anything else stronger takes an A
 
 
 def test_support_sums_and_limits():

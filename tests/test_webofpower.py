@@ -161,6 +161,15 @@ def test_board_game_final_by_hand():
     assert result.winners == ["Aki"]
 
 
+def test_board_game_separate_roads_each_score():
+    # RULES §2: a player may have several separate runs; each run of 4 or more scores (5 and 4 -> 9; 4 and 3 -> 4)
+    regions = {"Aragon": {"monasteries": [5, 4, 0], "cardinals": [0, 0, 0]},
+               "Burgund": {"monasteries": [4, 3, 1], "cardinals": [0, 0, 0]},
+               "Frankreich": {"monasteries": [0, 1, 4], "cardinals": [0, 0, 0]}}
+    result = score_board({**BOARD, "regions": regions, "roads": [[5, 4], [4, 3], 3]}, "t", load_board())
+    assert totals(result, "roads") == [9, 4, 0]
+
+
 def test_board_game_interim():
     result = score_board({**BOARD, "phase": "interim"}, "t", load_board())
     assert totals(result) == [9, 12, 7] and result.winners == ["Ben"]
@@ -170,7 +179,8 @@ def test_board_game_interim():
     ({"alliances": [["Aragon", "Atlantis"]]}, "unknown region 'Atlantis'"),
     ({"alliances": [["Aragon", "Aragon"]]}, "allied with itself"),
     ({"alliances": [["Aragon", "Burgund"], ["Burgund", "Aragon"]]}, "listed twice"),
-    ({"roads": [30, 0, 0]}, "longer than their"),
+    ({"roads": [30, 0, 0]}, "more than their"),
+    ({"roads": [[20, 20], 0, 0]}, "more than their"),
     ({"regions": {"Aragon": {"monasteries": [21, 0, 0]}}}, "only 20"),
     ({"regions": {"Aragon": {"monasteries": [1, 0, 0], "cardinals": [1, 1, 0]}}}, "highest single monastery count"),
     ({"players": ["A", "B", "C", "D", "E", "F"]}, "6 players"),

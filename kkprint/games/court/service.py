@@ -19,11 +19,17 @@ def parse_die(value: Any, place: str, source: str) -> int:
     return int(text)
 
 
+MIN_DICE = 3  # RULES §4
+
+
 def parse_dice(values: Sequence[Any], place: str, source: str) -> list[int]:
     if not isinstance(values, list) or not values:
         raise InputError("needs a list of dice, e.g. [6, 6, 3]", source=source, place=place)
     if len(values) > MAX_DICE:
         raise InputError(f"{len(values)} dice; the game has only {MAX_DICE}", source=source, place=place)
+    if len(values) < MIN_DICE:
+        raise InputError(f"{len(values)} dice; every result has at least {MIN_DICE} (each player starts with 3 "
+                         "and never loses one)", source=source, place=place)
     return [parse_die(v, place, source) for v in values]
 
 

@@ -75,6 +75,8 @@ def battle(on_square: Play, offered: Play, own_square: bool = False) -> Battle:
         return Battle(True, f"your own square: you may swap {on_square} for {offered}, even a weaker card")
     if offered.single_ace and on_square.single_king:
         return Battle(True, "a single A beats K")
+    if on_square.single_ace and offered.single_king:
+        return Battle(False, "a single A holds against K (RULES §5: A beats K on either side)")
     if "A" in offered.cards and len(offered.cards) == 2 and on_square.single_king:
         return Battle(False, f"an A inside a support never beats K ({offered} = {offered.strength} < 13)")
     if offered.strength > on_square.strength:

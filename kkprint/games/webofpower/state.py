@@ -134,11 +134,30 @@ def score_board(data: Any, source: str, game: BoardGame) -> Result:
             raise InputError(f"alliance {a}–{b} is listed twice", source=source, place=where)
         pairs.append((a, b))
     roads_place = at(data, "roads", "roads")
-    longest = _per_player(data.get("roads", [0] * players), players, "roads", roads_place, source)
+    runs = _road_runs(data.get("roads", [0] * players), players, roads_place, source)
     for i, name in enumerate(names):
         placed = sum(counts[i] for counts in monasteries.values())
-        if longest[i] > placed:
-            raise InputError(f"{name}'s longest road of {longest[i]} is longer than their {placed} monasteries",
+        if sum(runs[i]) > placed:
+            raise InputError(f"{name}'s roads hold {sum(runs[i])} monasteries, more than their {placed}",
                              source=source, place=roads_place)
     return score("webofpower-board", phase, names, monasteries, cardinals, pairs,
-                 [longest_road_points(n) for n in longest], interim=_interim(data, players, source))
+                 [sum(longest_road_points(run) for run in player_runs) for player_runs in runs],
+                 interim=_interim(data, players, source))
+
+
+def _road_runs(value: Any, players: int, place: str, source: str) -> list[list[int]]:
+    """Per player a number (one run) or a list of that player's separate runs (RULES §2: runs of
+    5 and 4 score 9)."""
+    if not isinstance(value, list) or len(value) != players:
+        raise InputError(f"roads needs one entry per player ({players}): a number, or a list of runs like [5, 4]",
+                         source=source, place=place)
+    runs = []
+    for index, entry in enumerate(value, start=1):
+        where = f"{place}, player {index}"
+        if isinstance(entry, list):
+            if len(entry) > 40:
+                raise InputError(f"{len(entry)} separate roads is more than a board holds", source=source, place=where)
+            runs.append([count(run, "a road", where, source) for run in entry])
+        else:
+            runs.append([count(entry, "a road", where, source)])
+    return runs
