@@ -46,7 +46,14 @@ class BuildOptions:
 
     def file_name(self, stem: str) -> str:
         """Output names carry language and paper so different builds never overwrite each other."""
-        return f"{stem}-{self.lang}-{self.paper_name or 'a4'}{'-grey' if self.greyscale else ''}.pdf"
+        return f"{stem}-{self.lang}-{self.paper_name or 'a4'}{self.variant}.pdf"
+
+    @property
+    def variant(self) -> str:
+        """What else sets a file apart: a duplex mode other than long-edge (a short-edge file printed
+        long-edge puts every back behind the wrong card), greyscale."""
+        mode = f"-{self.duplex.value}" if self.duplex not in (None, DuplexMode.LONG_EDGE) else ""
+        return mode + ("-grey" if self.greyscale else "")
 
     def path(self, stem: str) -> Path:
         return self.out_dir / self.file_name(stem)
@@ -117,15 +124,13 @@ def resolve(names: Iterable[str]) -> list[Target]:
 
 
 def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
-    """Build every chosen target with one font preparation for the whole run."""
+    """Build every chosen target, each with the fonts for its own texts: a PDF has the same
+    bytes whether it was built alone or with everything else."""
     if options.lang not in LANGS:
         raise InputError(f"unknown language {options.lang!r}; use ja or en", source="--lang")
     if options.paper_name is not None and options.paper_name not in PAPERS:
         raise InputError(f"unknown paper {options.paper_name!r}; use {' or '.join(PAPERS)}", source="--paper")
-    texts: list[str] = list(ENGINE_TEXTS)
-    for target in chosen:
-        texts.extend(target.texts(options))
-    fonts = prepare_fonts(texts)
+    fonts = {target.id: prepare_fonts([*ENGINE_TEXTS, *target.texts(options)]) for target in chosen}
     groups = [chosen[i::options.jobs] for i in range(max(1, options.jobs))]
     groups = [group for group in groups if group]
     if len(groups) == 1 or "fork" not in multiprocessing.get_all_start_methods():
@@ -146,14 +151,14 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
 _FORKED: dict[str, Target] = {}
 
 
-def _build_ids(ids: list[str], options: BuildOptions, fonts: FontSet) -> list[list[Path]]:
+def _build_ids(ids: list[str], options: BuildOptions, fonts: dict[str, FontSet]) -> list[list[Path]]:
     return _build_each([_FORKED[target_id] for target_id in ids], options, fonts)
 
 
-def _build_each(group: list[Target], options: BuildOptions, fonts: FontSet) -> list[list[Path]]:
+def _build_each(group: list[Target], options: BuildOptions, fonts: dict[str, FontSet]) -> list[list[Path]]:
     """Build the targets of ``group`` one after the other; the files each wrote."""
     token = BUILD_INKS.set(Inks("grey") if options.greyscale else Inks())
     try:
-        return [target.build(options, fonts) for target in group]
+        return [target.build(options, fonts[target.id]) for target in group]
     finally:
         BUILD_INKS.reset(token)

@@ -78,3 +78,28 @@ def test_chart_has_every_row(kardinal_pdfs):
     text = PdfReader(kardinal_pdfs["kardinal-chart"]).pages[0].extract_text()
     for word in ("決算チャート", "フランス", "デンマーク", "中間集計", "道路", "合計", "紋章"):
         assert word in text
+
+
+def test_a_pdf_has_the_same_bytes_built_alone_or_with_everything(tmp_path):
+    from kkprint.build import BuildOptions, build_targets, resolve
+
+    everything = build_targets(resolve(["all"]), BuildOptions(out_dir=tmp_path / "all"))
+    alone = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path / "alone"))
+    by_name = {p.name: p for p in everything}
+    assert alone and all(p.read_bytes() == by_name[p.name].read_bytes() for p in alone)
+
+
+def test_font_subsets_are_tagged_by_what_they_hold(tmp_path):
+    import re
+
+    from kkprint.build import BuildOptions, build_targets, resolve
+
+    written = build_targets(resolve(["kardinal", "court"]), BuildOptions(out_dir=tmp_path))
+    names = set()
+    for pdf in written:
+        for page in PdfReader(pdf).pages:
+            for font in (page["/Resources"].get("/Font") or {}).values():
+                names.add(str(font.get_object()["/BaseFont"]))
+    tags = {name.split("+")[0] for name in names}
+    assert all(re.fullmatch(r"/[A-Z]{6}", tag) for tag in tags)
+    assert "/AAAAAA" not in tags and len(tags) >= 4  # different subsets, different tags

@@ -189,7 +189,7 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     spec = deck.spec
     size = deck_card_size(deck)
     out_dir = options.out_dir
-    grey = "-grey" if options.greyscale else ""
+    grey = "-grey" if options.greyscale else ""  # (the duplex mode joins it for sheets, below)
     if options.print_shop or options.card_pages:
         bleed = spec.print_shop.bleed_mm if options.print_shop or options.card_bleed else 0.0
         slug = SLUG_MM if options.print_shop else 0.0
@@ -202,7 +202,8 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     scale = spec.print.scale if spec.print.scale != 1.0 else profile.scale
     layout = sheet_layout(deck, options, size, mode)
     paper = layout.paper
-    path = output_path(out_dir, f"{spec.name}-{paper.name}{grey}.pdf")
+    mode_name = f"-{mode.value}" if mode is not DuplexMode.LONG_EDGE else ""
+    path = output_path(out_dir, f"{spec.name}-{paper.name}{mode_name}{grey}.pdf")
     with open_pdf(path, paper, fonts, title=spec.name, lang=options.lang) as doc:
         marks = options.cut_marks or CutMarks(spec.sheet.cut_marks)
         print_deck(doc, deck, layout, SheetOptions(duplex=mode, cut_marks=marks, back_offset_mm=tuple(offset),

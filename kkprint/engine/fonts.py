@@ -176,6 +176,28 @@ def bundled_coverage() -> frozenset[str]:
     return frozenset(map(chr, FTFont(str(_font_path("regular")), lazy=True)["cmap"].getBestCmap()))
 
 
+class TaggedTTFont(TTFont):
+    """A TrueType font whose subsets are tagged by what they hold (``ABCDEF+Name``), as PDF
+    expects: ReportLab tags every first subset ``AAAAAA+``, so two files with different glyphs
+    under one name could lose glyphs when merged or imposed."""
+
+    def addObjects(self, doc):
+        from reportlab.pdfbase import ttfonts
+
+        state = self.state.get(doc)
+        original = ttfonts.SUBSETN
+
+        def tag(n, table=None):
+            glyphs = repr((self.face.name, state.subsets[n] if state is not None else n)).encode("utf-8")
+            return bytes(65 + byte % 26 for byte in hashlib.sha1(glyphs).digest()[:6])
+
+        ttfonts.SUBSETN = tag
+        try:
+            super().addObjects(doc)
+        finally:
+            ttfonts.SUBSETN = original
+
+
 @dataclass(frozen=True)
 class FontSet:
     """The registered ReportLab font names for one build, and the characters they can draw."""
@@ -223,7 +245,7 @@ def _register(characters: str) -> FontSet:
         name = f"KKSans-{face}-{digest}"
         if name not in pdfmetrics.getRegisteredFontNames():
             subsets = subsets or _subsets(characters)
-            pdfmetrics.registerFont(TTFont(name, io.BytesIO(subsets[face])))
+            pdfmetrics.registerFont(TaggedTTFont(name, io.BytesIO(subsets[face])))
         names[face] = name
         glyphs = pdfmetrics.getFont(name).face.charToGlyph
         drawable &= {c for c in characters if ord(c) in glyphs}
@@ -292,7 +314,7 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
             out = io.BytesIO()
             font.save(out)
             data = out.getvalue()
-        pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))
+        pdfmetrics.registerFont(TaggedTTFont(name, io.BytesIO(data)))
     except InputError:
         raise
     except Exception as err:  # fontTools and ReportLab raise many kinds for a broken font  # noqa: BLE001

@@ -200,7 +200,8 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
          options.sheet_options()),
     )
     for stem, deck, layout, sheet in decks:
-        written.append(write_game_deck(stem, deck, layout, sheet, fonts, options, f"{game.title(lang)} — {stem}"))
+        part = game.label(stem.removeprefix("kardinal-").replace("-", "_"), lang)
+        written.append(write_game_deck(stem, deck, layout, sheet, fonts, options, f"{game.title(lang)} — {part}"))
 
     written.append(write_chart(options.path("kardinal-chart"), game, options, fonts))
     return written
