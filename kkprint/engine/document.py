@@ -42,6 +42,8 @@ ENGINE_TEXTS = (*ACTUAL_SIZE_NOTE.values(), *BACK_PAGE_NOTE.values(), *TILE_NOTE
                 "50 mm long-edge short-edge — / ×")
 
 
+NOTE_FROM_EDGE = 5.0 * mm  # nothing is printed nearer the paper's edge than this
+
 BUILD_INKS: ContextVar[Inks] = ContextVar("BUILD_INKS", default=Inks())  # set by a --greyscale build
 
 _DOCUMENTS: "weakref.WeakKeyDictionary[Canvas, Document]" = weakref.WeakKeyDictionary()
@@ -118,21 +120,22 @@ class Document:
         if extra:
             note = f"{note}   {extra}"
         c.saveState()
+        # the strip runs along the paper edge, its text between 5 and 8.5 mm from it, where
+        # every home printer prints; away from the edge is up for the bottom strip, down for the rest
+        baseline = NOTE_FROM_EDGE + 1.0 * mm if side == "bottom" else -(NOTE_FROM_EDGE + 2.6 * mm)
         if side == "top":
-            c.translate(0, height - 8.5 * mm)
+            c.translate(0, height)
         elif side == "left":
-            c.translate(8.5 * mm, 0)
             c.rotate(90)
             width = height
         elif side == "right":
-            c.translate(width - 8.5 * mm, height)
+            c.translate(width, height)
             c.rotate(-90)
             width = height
         c.setFillGray(0.35)
         c.setStrokeGray(0.35)
         c.setLineWidth(0.4)
         c.setFont(self.fonts.regular, 6.5)
-        baseline = 3.6 * mm
         ensure_drawable(note, self.fonts.regular)
         c.drawString(12 * mm, baseline, note)
         bar_right = width - 12 * mm

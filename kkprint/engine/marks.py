@@ -8,9 +8,9 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.choices import CutMarks  # noqa: F401 - re-exported: the engine's name for it
 from kkprint.engine.geometry import SheetLayout
 
-NOTE_BAND = 6.5 * mm  # the outermost strip of the margin that holds the note
+NOTE_BAND = 9.0 * mm  # the outermost strip of the margin that holds the note (5 mm clear, then text)
 MARK_CLEARANCE = 1.0 * mm  # marks stop this far short of the cards
-MARK_OUTER_LIMIT = 3.0 * mm  # and this far from the paper edge (most printers' dead zone)
+MARK_OUTER_LIMIT = 5.0 * mm  # and this far from the paper edge (a ¼-inch printer margin is 6.4 mm)
 
 
 def margins(layout: SheetLayout) -> dict[str, float]:
