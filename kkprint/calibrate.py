@@ -48,14 +48,15 @@ def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -
     if duplex not in (DuplexMode.LONG_EDGE, DuplexMode.SHORT_EDGE):
         raise InputError("calibration is for duplex printing: long-edge or short-edge", source="--duplex")
     paper = PAPERS[paper_name]
-    fonts = prepare_fonts([*ENGINE_TEXTS, *INSTRUCTIONS.values(), "-+0123456789 XY"])
+    fonts = prepare_fonts([*ENGINE_TEXTS, *INSTRUCTIONS.values(), "−-+0123456789 XY"])
     path = output_path(out_dir, f"calibration-{duplex.value}-{lang}-{paper_name}.pdf")
     width, height = paper.size
     with open_pdf(path, paper, fonts, title="kkprint calibration", lang=lang) as doc:
         c = doc.canvas
         c.setFillColorRGB(0, 0, 0)
         text = INSTRUCTIONS.get(lang, INSTRUCTIONS["en"]).format(mode=duplex.value)
-        draw_text(c, text, fonts.regular, TextBox(20 * mm, height - 30 * mm, width - 40 * mm, 14 * mm), 10, 7)
+        # above the top crosshairs (35 mm in, arms of 12 mm), below the 5 mm the printer cannot reach
+        draw_text(c, text, fonts.regular, TextBox(20 * mm, height - 21 * mm, width - 40 * mm, 12 * mm), 10, 7)
         c.setLineWidth(0.3)
         for x, y in targets(width, height):
             c.line(x, y - 12 * mm, x, y + 12 * mm)
@@ -71,25 +72,36 @@ def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -
     return path
 
 
+RULER_GAP = 6 * mm  # from the target's centre to its rulers: the two rulers never meet
+
+
 def _ruler(c, font: str, x: float, y: float, horizontal: bool) -> None:
-    """Ticks every 0.5 mm from −5 to +5, numbered every millimetre; tick v sits v mm from the
-    spot where the front line falls on a perfect printer."""
+    """Ticks every 0.5 mm from −5 to +5; tick v sits v mm from the spot where the front line
+    falls on a perfect printer. Even millimetres are numbered without their sign, 2 mm apart so
+    the numbers never touch; the − and + at the ends say which side is which."""
     c.saveState()
     c.setLineWidth(0.25)
-    c.setFont(font, 5)
+    c.setFont(font, 6)
+
+    def tick(value: float, length: float) -> None:
+        if horizontal:  # reads the x offset of the front's vertical line
+            c.line(x + value * mm, y + RULER_GAP, x + value * mm, y + RULER_GAP + length)
+        else:  # reads the y offset of the front's horizontal line
+            c.line(x + RULER_GAP, y + value * mm, x + RULER_GAP + length, y + value * mm)
+
+    def label(value: float, text: str) -> None:
+        if horizontal:
+            c.drawCentredString(x + value * mm, y + RULER_GAP + 4.2 * mm, text)
+        else:
+            c.drawString(x + RULER_GAP + 4.2 * mm, y + value * mm - 0.75 * mm, text)
+
     for half in range(-2 * RULER_MM, 2 * RULER_MM + 1):
         value = half / 2
-        length = (3 if half % 2 == 0 else 1.8) * mm
-        if horizontal:  # reads the x offset of the front's vertical line
-            px = x + value * mm
-            c.line(px, y + 4 * mm, px, y + 4 * mm + length)
-            if half % 2 == 0:
-                c.drawCentredString(px, y + 8 * mm, f"{int(value):+d}" if value else "0")
-        else:  # reads the y offset of the front's horizontal line
-            py = y + value * mm
-            c.line(x + 4 * mm, py, x + 4 * mm + length, py)
-            if half % 2 == 0:
-                c.drawString(x + 8 * mm, py - 1.5, f"{int(value):+d}" if value else "0")
+        tick(value, (3.4 if half % 4 == 0 else 2.6 if half % 2 == 0 else 1.6) * mm)
+        if half % 4 == 0:
+            label(value, str(abs(int(value))))
+    label(-RULER_MM - 1.4, "−")
+    label(RULER_MM + 1.4, "+")
     c.restoreState()
 
 

@@ -136,3 +136,37 @@ def test_a_part_filled_sheet_gets_marks_only_for_its_cards():
     ys = {round(s[1], 3) for s in first_row if s[1] == s[3]}
     assert len(first_row) < len(full)
     assert ys == {round(v, 3) for slot in sheet.slots()[:sheet.columns] for v in (slot.y, slot.top)}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_calibration_labels_stand_apart_and_keep_clear_of_the_instructions(tmp_path, lang):
+    from pypdf import PdfReader
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from kkprint.calibrate import write_sheet
+
+    reader = PdfReader(write_sheet(tmp_path, "a4", DuplexMode.LONG_EDGE, lang))
+    spots = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() and font is not None:
+            x, y = cm[4] + tm[4] * cm[0], cm[5] + tm[5] * cm[3]
+            spots.append((text.strip(), x, y, size * tm[0]))
+
+    reader.pages[1].extract_text(visitor_text=visit)
+    labels = [s for s in spots if s[0] in {"0", "2", "4", "−", "+"}]
+    assert len(labels) >= 5 * 2 * 5  # five targets, two rulers, five labels or more each
+    rows: dict[float, list] = {}
+    for text, x, y, size in labels:
+        rows.setdefault(round(y, 1), []).append((x, x + stringWidth(text, "Helvetica", size)))
+    for row in rows.values():
+        row.sort()
+        for (left, right), (next_left, _) in zip(row, row[1:]):
+            assert next_left - right > 0.3 * mm, "ruler numbers touch"
+    front = []
+    reader.pages[0].extract_text(visitor_text=lambda t, cm, tm, f, s: front.append(cm[5] + tm[5]) if t.strip() else None)
+    height = float(reader.pages[0].mediabox.height)
+    crosshair_top = height - 35 * mm + 12 * mm
+    instruction_lines = [y for y in front if y > height / 2]
+    assert instruction_lines and min(instruction_lines) > crosshair_top
