@@ -42,3 +42,28 @@ def test_every_page_keeps_five_millimetres_clear(tmp_path, paper):
     problems = {pdf.name: found for pdf in written if "-a3" not in pdf.name
                 and (found := dark_pixels_near_the_edge(pdf))}
     assert not problems, problems
+
+
+def test_touching_cards_have_no_white_notches_and_no_grey_line_between_them(tmp_path):
+    import pypdfium2 as pdfium
+    from reportlab.lib.units import mm
+
+    from kkprint.engine.geometry import PAPERS, SheetLayout, card_size
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: d\ncard: {size: poker}\nlayout:\n  f: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#2040a0'}\n"
+                    "cards: [{name: A, count: 9}]\n", encoding="utf-8")
+    [pdf] = build_targets(resolve([str(deck)]), BuildOptions(out_dir=tmp_path / "out"))
+    document = pdfium.PdfDocument(str(pdf))
+    image = document[0].render(scale=150 / 72).to_pil().convert("RGB")
+    document.close()
+    layout = SheetLayout(PAPERS["a4"], card_size("poker"), 0, 6)
+    slot = layout.front_slot(4)  # the middle card: all four corners meet other cards
+    scale = 150 / 72
+    height = image.height
+    for x, y in ((slot.x, slot.y), (slot.right, slot.top), (slot.x, slot.top), (slot.right, slot.y)):
+        px, py = round(x * scale), round(height - y * scale)
+        for dx in range(-3, 4):
+            for dy in range(-3, 4):
+                r, g, b = image.getpixel((px + dx, py + dy))
+                assert b > 120 and r < 100, (x / mm, y / mm, (r, g, b))  # the fill's blue, never white or grey

@@ -80,7 +80,10 @@ def _make_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float):
             path.lineTo(*corner)
         path.close()
     else:
-        radius = layout.card.corner_mm * mm + (grow if layout.card.corner_mm else 0)
+        # cards that touch are cut apart with straight cuts: rounded corners would leave white
+        # notches between coloured neighbours, so they are square there
+        touching = layout.gap_mm == 0 and layout.placed is None
+        radius = 0 if touching else layout.card.corner_mm * mm + (grow if layout.card.corner_mm else 0)
         path.roundRect(slot.x - grow, slot.y - grow, slot.width + 2 * grow, slot.height + 2 * grow, radius)
     return path
 
@@ -141,6 +144,12 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
         draw_guides(canvas, layout, slot)
 
 
+def _outline(layout: SheetLayout, options: SheetOptions) -> bool:
+    """A thin grey outline helps to cut cards that stand apart; between cards that touch it would
+    lie on the shared cut and leave a grey sliver on the neighbour, so there the marks suffice."""
+    return options.trim_outline and (layout.gap_mm > 0 or layout.placed is not None)
+
+
 def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], options: SheetOptions) -> int:
     """Lay ``cards`` out sheet by sheet; with duplex, each fronts page is followed by its backs;
     with fold, ``layout`` is one half of the page and the backs fill the other half.
@@ -157,7 +166,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
         draw_cut_marks(doc.canvas, layout, options.cut_marks, len(chunk))
         doc.margin_note(side, options.extra_note)
         for index, card in enumerate(chunk):
-            _place(doc, layout, layout.front_slot(index), card.front, options.trim_outline, guides=options.guides)
+            _place(doc, layout, layout.front_slot(index), card.front, _outline(layout, options), guides=options.guides)
         doc.end_page()
         if options.duplex is not DuplexMode.NONE and any(card.back for card in chunk):
             note = BACK_PAGE_NOTE.get(doc.lang, BACK_PAGE_NOTE["en"])
@@ -198,7 +207,7 @@ def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint]
         c.restoreState()
         doc.margin_note("bottom", options.extra_note)
         for index, card in enumerate(chunk):
-            _place(doc, half, half.front_slot(index), card.front, options.trim_outline, guides=options.guides)
+            _place(doc, half, half.front_slot(index), card.front, _outline(half, options), guides=options.guides)
             if card.back:
                 front = half.front_slot(index)
                 dx, dy = options.back_offset_mm
