@@ -66,4 +66,5 @@ def test_touching_cards_have_no_white_notches_and_no_grey_line_between_them(tmp_
         for dx in range(-3, 4):
             for dy in range(-3, 4):
                 r, g, b = image.getpixel((px + dx, py + dy))
-                assert b > 120 and r < 100, (x / mm, y / mm, (r, g, b))  # the fill's blue, never white or grey
+                # the fill's blue (a renderer's soft seam at most), never a white notch or a grey line
+                assert b - r > 60 and min(r, g, b) < 200, (x / mm, y / mm, (r, g, b))
