@@ -90,3 +90,17 @@ def test_state_validation(squares, fragment):
 def test_player_limits():
     with pytest.raises(InputError, match="4 players"):
         score_state({"players": ["A", "B", "C", "D"], "squares": [{}] * 13}, "t", load_culdcept())
+
+
+def test_the_mat_fixes_no_card_and_the_reference_says_how_a_turn_goes(tmp_path):
+    from pypdf import PdfReader
+
+    from kkprint.build import BuildOptions, build_targets, resolve
+
+    written = {p.name: p for p in build_targets(resolve(["culdcept"]), BuildOptions(out_dir=tmp_path, lang="en"))}
+    mat = PdfReader(written["culdcept-mat-en-a3.pdf"]).pages[0].extract_text()
+    # seed 004: all 13 cards are shuffled into the circle; no square is marked J, Q or K
+    assert "start" not in mat.lower().replace("starts on", "") and "Shuffle the map suit's 13 cards" in mat
+    reference = PdfReader(written["culdcept-reference-en-a4.pdf"])
+    back = reference.pages[1].extract_text()
+    assert "Your turn" in back and "Move clockwise" in back and "J, Q, K" in back

@@ -45,8 +45,6 @@ MAT_H = 2 * UP_H + 3 * UP_W + 2 * FRAME
 
 
 def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
-    start_at = {square: card for card, square in game.start_squares.items()}
-
     def draw(c: Canvas, w: float, h: float) -> None:
         c.setFillColor(lighten(INK, 0.93))
         c.setStrokeColor(colour(INK))
@@ -54,8 +52,7 @@ def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
         c.roundRect(0, 0, w, h, 4 * mm, stroke=1, fill=1)
         for number, (x, y, rotated) in enumerate(mat_cells(), start=1):
             cw, ch = (UP_H, UP_W) if rotated else (UP_W, UP_H)
-            start = start_at.get(number)
-            c.setFillColor(lighten("#c9a227", 0.7) if start else colour("#ffffff"))
+            c.setFillColor(colour("#ffffff"))  # every square alike: the shuffled map decides where J, Q, K lie
             c.setStrokeColor(colour(INK))
             c.setLineWidth(0.8)
             c.rect(x, y, cw, ch, stroke=1, fill=1)
@@ -66,9 +63,6 @@ def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
             c.restoreState()
             c.setFillColor(colour(INK))
             draw_text(c, str(number), fonts.bold, TextBox(x + PAD + 2 * mm, y + ch - PAD - 9 * mm, 12 * mm, 7 * mm, "left", "middle"), 16, 10)
-            if start:
-                draw_text(c, start, fonts.bold, TextBox(x, y + ch / 2 - 5 * mm, cw, 20 * mm, "center", "middle"), 44, 20)
-                draw_text(c, game.label("start", lang), fonts.bold, TextBox(x, y + ch / 2 - 14 * mm, cw, 8 * mm, "center", "middle"), 14, 8)
         _centre(c, game, lang, fonts)
 
     return draw
@@ -109,7 +103,11 @@ def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     draw_text(c, game.label("discard", lang), fonts.regular, TextBox(left + 6 * mm, bottom + 6 * mm, width - 12 * mm, 56 * mm, "center", "middle"), 9, 6)
 
 
-def reference_card(game: CuldceptGame, lang: str, fonts: FontSet) -> Art:
+def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = False) -> Art:
+    """The quick reference: the rules on the front, setup and the turn on the back; each section
+    gets room in proportion to its text, so none is squeezed below what reads at the table."""
+    sections = game.reference_back if back else game.reference
+
     def draw(c: Canvas, w: float, h: float) -> None:
         c.setFillColorRGB(1, 1, 1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
@@ -118,15 +116,16 @@ def reference_card(game: CuldceptGame, lang: str, fonts: FontSet) -> Art:
         c.setFillColorRGB(1, 1, 1)
         draw_text(c, game.label("reference", lang), fonts.bold, TextBox(4 * mm, h - 10 * mm, w - 8 * mm, 9 * mm, "left", "middle"), 11, 7)
         y = h - 13 * mm
-        block = (h - 16 * mm) / len(game.reference)
-        for section in game.reference:
+        weights = [len(section["text"](lang)) + 40 for section in sections]
+        for section, weight in zip(sections, weights):
+            block = (h - 16 * mm) * weight / sum(weights)
             c.setFillColor(colour(INK))
-            draw_text(c, section["heading"](lang), fonts.bold, TextBox(3.5 * mm, y - 3.6 * mm, w - 7 * mm, 3.6 * mm, "left", "middle"), 7.5, 5.5)
+            draw_text(c, section["heading"](lang), fonts.bold, TextBox(3.5 * mm, y - 3.6 * mm, w - 7 * mm, 3.6 * mm, "left", "middle"), 8, 7)
             c.setFillColorRGB(0.1, 0.1, 0.1)
-            draw_text(c, section["text"](lang), fonts.regular, TextBox(3.5 * mm, y - block + 1.6 * mm, w - 7 * mm, block - 5.4 * mm), 8, 4.5, leading=1.15)
+            draw_text(c, section["text"](lang), fonts.regular, TextBox(3.5 * mm, y - block + 1.6 * mm, w - 7 * mm, block - 5.4 * mm), 10 if back else 8.5, 7, leading=1.2)
             y -= block
 
-    return Art(draw, key=f"culdcept-reference-{lang}")
+    return Art(draw, key=f"culdcept-reference-{'back' if back else 'front'}-{lang}")
 
 
 def draw_record(doc: Document, game: CuldceptGame) -> None:
@@ -181,7 +180,8 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     path = options.path("culdcept-reference")
     with open_pdf(path, options.paper, fonts, title=game.label("reference", lang), lang=lang) as doc:
         print_cards(doc, options.layout(card_size("tarot")),
-                    [CardPrint(reference_card(game, lang, fonts))] * game.max_players, options.sheet_options(duplex=DuplexMode.NONE))
+                    [CardPrint(reference_card(game, lang, fonts), reference_card(game, lang, fonts, back=True))]
+                    * game.max_players, options.sheet_options())
     written.append(path)
     written.append(write_sheet(options.path("culdcept-record"), options.paper, fonts, title=game.label("record", lang),
                                lang=lang, draw=lambda doc: draw_record(doc, game)))
