@@ -37,3 +37,10 @@ class CutMarks(str, Enum):
 
     EDGES = "edges"
     NONE = "none"
+
+
+class CheckAgainst(str, Enum):
+    """What a K&K tally is checked against: our card list, or only what the sources say."""
+
+    CARDS = "cards"
+    SOURCES = "sources"

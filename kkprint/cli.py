@@ -12,7 +12,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from kkprint.choices import CutMarks, DuplexMode, Lang, PaperName
+from kkprint.choices import CheckAgainst, CutMarks, DuplexMode, Lang, PaperName
 from kkprint.errors import InputError
 from kkprint.outputs import check_destination
 from kkprint.yamlio import MAX_INPUT_BYTES, load_yaml_file, parse_yaml
@@ -222,6 +222,10 @@ def scorer_kardinal(
     paper: PaperName = typer.Option(PaperName.A4, "--paper", help="Paper of the sheet: a4 or letter."),
     deck: Optional[Path] = typer.Option(None, "--deck", help="Another K&K definition (e.g. a corrected copy of "
                                                               "data/kardinal/game.yaml); its cards set the limits."),
+    check: CheckAgainst = typer.Option(CheckAgainst.CARDS, "--check", help="What a tally is checked against: cards "
+                                       "(our card list: which arms and roads are on which card) or sources (only what "
+                                       "the rules say: cards per land, at most 2 arms and 1 road a card) for another "
+                                       "edition's cards."),
 ) -> None:
     """Kardinal & König final scores, laid out like the 決算チャート."""
     from kkprint.games.kardinal import prompt, report, service
@@ -235,7 +239,7 @@ def scorer_kardinal(
         source = "<prompt>"
     else:
         data, source = _read_input(tally)
-    result = service.score(data, source, game)
+    result = service.score(data, source, game, check.value)
     _emit(report.as_json(result), report.table(game, result, lang.value), as_json)
     if sheet is not None:
         written = service.write_sheet(sheet, game, result, lang.value, paper.value)

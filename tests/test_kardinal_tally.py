@@ -109,3 +109,23 @@ def test_errors_name_the_yaml_line(kardinal_game):
     text = "players:\n  - name: A\n    lands:\n      France: {cards: 9}\n  - name: B\n  - name: C\n"
     message = error(parse_yaml(text, "t.yaml"), kardinal_game)
     assert "(line 4)" in message and "t.yaml" in message
+
+
+def test_owners_of_another_edition_can_check_against_the_sources_alone(kardinal_game):
+    from kkprint.games.kardinal.tally import parse_tally
+
+    # our reconstructed Denmark cards carry one carriage between two cards; another edition may differ
+    tally = {"players": [{"name": "A", "lands": {"Denmark": {"cards": 2, "arms": 2}}, "carriages": 2},
+                         {"name": "B"}, {"name": "C"}]}
+    with pytest.raises(InputError, match="--check sources"):
+        parse_tally(tally, "t", kardinal_game)
+    players = parse_tally(tally, "t", kardinal_game, check="sources")
+    assert players[0].carriages == 2
+    # what the sources say still holds: one road symbol and two arms a card at most
+    tally["players"][0]["ships"] = 1
+    with pytest.raises(InputError, match="2 carriages, but the player.s cards can show at most 1"):
+        parse_tally(tally, "t", kardinal_game, check="sources")
+    tally["players"][0].pop("ships")
+    tally["players"][0]["lands"]["Denmark"]["arms"] = 5
+    with pytest.raises(InputError, match="at most 4"):
+        parse_tally(tally, "t", kardinal_game, check="sources")

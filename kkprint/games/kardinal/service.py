@@ -11,8 +11,8 @@ from kkprint.games.kardinal.scoring import KardinalResult, score_game
 from kkprint.games.kardinal.tally import land_refs, parse_tally
 
 
-def score(data: Any, source: str, game: KardinalGame) -> KardinalResult:
-    return score_game(land_refs(game), parse_tally(data, source, game))
+def score(data: Any, source: str, game: KardinalGame, check: str = "cards") -> KardinalResult:
+    return score_game(land_refs(game), parse_tally(data, source, game, check))
 
 
 def write_sheet(path: Path, game: KardinalGame, result: KardinalResult, lang: str, paper: str) -> Path:
