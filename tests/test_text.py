@@ -91,3 +91,25 @@ def test_a_word_wider_than_its_box_is_broken_as_a_last_resort():
     words = fit_text("short words wrap whole", FONTS.regular, TextBox(0, 0, 60, 60), 10, 8)
     pieces = [piece for line in words.lines for piece in "".join(a.text for a in line).split()]
     assert pieces == ["short", "words", "wrap", "whole"]  # words that fit are never split
+
+
+JAPANESE = ["−2勝利ポイントを失う", "リンカネーション使用", "（自分の道化師を裏返す）", "5つ同じでも可"]
+WORDS = ["ポイント", "リンカネーション", "道化師", "同じ"]
+
+
+@pytest.mark.parametrize("width_mm", [14, 18, 22, 26, 30])
+def test_japanese_breaks_between_phrases_never_inside_a_word(width_mm):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    fonts = prepare_fonts(JAPANESE)
+    for text, word in zip(JAPANESE, WORDS):
+        if stringWidth(word, fonts.regular, 6) > width_mm * 2.8346:
+            continue  # narrower than the word at the smallest size: only then may it be split
+        fitted = fit_text(text, fonts.regular, TextBox(0, 0, width_mm * 2.8346, 200), 9, 6)
+        lines = ["".join(a.text for a in line) for line in fitted.lines]
+        assert "".join(lines) == text
+        for line, following in zip(lines, lines[1:]):
+            joined = line + following
+            start = joined.find(word)
+            if start >= 0:
+                assert not (start < len(line) < start + len(word)), (text, lines)

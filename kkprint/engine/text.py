@@ -446,16 +446,48 @@ def tokenize(text: str, font: str, setting: Typesetting = PLAIN, base_size: floa
 
 # --- breaking lines and fitting ---------------------------------------------------------------
 
-def _letters(atom: Atom) -> list[Atom]:
+def _script(char: str) -> str:
+    if "\u30a0" <= char <= "\u30ff" or char == "ー":
+        return "katakana"
+    if "\u3040" <= char <= "\u309f":
+        return "hiragana"
+    if "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf":
+        return "kanji"
+    return "other"
+
+
+def _letters(atom: Atom, letters: bool = True) -> list[Atom]:
+    """A word too wide for its box, in smaller pieces: first where the script changes (勝利|ポイント|を,
+    so a katakana word stays whole), and only a piece that is still one script into letters."""
+    pieces: list[list[Frag]] = []
+    last = None
+    for frag in atom.frags:
+        if frag.icon is not None:
+            pieces.append([frag])
+            last = None
+            continue
+        for char in frag.text:
+            script = _script(char)
+            if pieces and script == last and script != "other" and pieces[-1][-1].style == frag.style:
+                previous = pieces[-1][-1]
+                pieces[-1][-1] = Frag(previous.text + char, None, frag.style)
+            else:
+                pieces.append([Frag(char, None, frag.style)])
+            last = script
+    if len(pieces) > 1:
+        return [Atom(tuple(piece)) for piece in pieces]
+    if not letters:
+        return [atom]
     return [Atom((Frag(ch, None, frag.style),)) if frag.icon is None else Atom((frag,))
             for frag in atom.frags for ch in (frag.text or "x")]
 
 
-def wrap(pieces, size: float, width: float, break_words: bool = False) -> list[list[Atom]] | None:
+def wrap(pieces, size: float, width: float, break_words: int = 0) -> list[list[Atom]] | None:
     """Greedy line breaking; ``None`` if a single atom is wider than the box.
 
-    With ``break_words`` a word wider than the box is split between letters instead — the last
-    resort for a long name, tried only when no font size fits it whole.
+    With ``break_words`` a word wider than the box is split — at 1 only where its script changes
+    (勝利|ポイント), at 2 between letters too: the last resorts for a long name, tried only when no
+    font size fits it whole.
     """
     lines: list[list[Atom]] = [[]]
     used = 0.0
@@ -469,8 +501,10 @@ def wrap(pieces, size: float, width: float, break_words: bool = False) -> list[l
             continue
         atom_width = piece.width(size)
         if break_words and not piece.space and atom_width > width + 1e-6 and len(piece.text) + len(piece.frags) > 2:
-            queue.extend(reversed(_letters(piece)))
-            continue
+            smaller = _letters(piece, letters=break_words >= 2)
+            if len(smaller) > 1:
+                queue.extend(reversed(smaller))
+                continue
         if piece.space and not lines[-1]:
             continue
         if used + atom_width > width + 1e-6 and lines[-1]:
@@ -533,7 +567,7 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
     """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits ``box``."""
     min_size = min_size if min_size is not None else max_size * 0.6
     pieces = tokenize(text, font, setting, max_size)
-    for break_words in (False, True):
+    for break_words in (0, 1, 2):
         fitted = _fit(pieces, box, max_size, min_size, leading, max_lines, break_words)
         if fitted is not None:
             _check_drawable(fitted)
@@ -543,7 +577,7 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
 
 
 def _fit(pieces, box: TextBox, max_size: float, min_size: float, leading: float,
-         max_lines: int | None, break_words: bool) -> FittedText | None:
+         max_lines: int | None, break_words: int) -> FittedText | None:
     size = max_size
     orphaned: FittedText | None = None
     while size >= min_size - 1e-6:
