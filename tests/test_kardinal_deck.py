@@ -58,3 +58,30 @@ def test_no_card_has_two_roads(kardinal_game):
     for land in kardinal_game.lands:
         for card in land.cards:
             assert sum(1 for item in card if item in ROADS) <= 1
+
+
+def test_every_land_has_its_own_mark_that_survives_greyscale(tmp_path, kardinal_game):
+    """Lands of one value differ only in colour; a shape per land tells them apart in greyscale
+    and for colour-blind players: rendered in grey, the marks of any two lands differ clearly."""
+    import pypdfium2 as pdfium
+    from PIL import ImageChops
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kkprint.engine.icons import draw_icon
+    from kkprint.games.kardinal.components import land_fields
+
+    marks = [land_fields(kardinal_game, land, land.cards[0], "en")["mark"] for land in kardinal_game.lands]
+    assert len(set(marks)) == len(kardinal_game.lands)
+    layout = (tmp_path / "marks.pdf")
+    canvas = Canvas(str(layout), pagesize=(60 * len(marks), 60))
+    for index, mark in enumerate(marks):
+        draw_icon(canvas, mark, 60 * index + 5, 5, 50)
+    canvas.save()
+    document = pdfium.PdfDocument(str(layout))
+    image = document[0].render(scale=2).to_pil().convert("L")
+    document.close()
+    tiles = [image.crop((120 * i, 0, 120 * i + 120, 120)) for i in range(len(marks))]
+    for i in range(len(tiles)):
+        for j in range(i + 1, len(tiles)):
+            differing = ImageChops.difference(tiles[i], tiles[j]).point(lambda v: 255 if v > 80 else 0).histogram()[255]
+            assert differing > 600, (marks[i], marks[j], differing)  # well over a tenth of a mark's area

@@ -6,6 +6,8 @@ print. All icons are registered with the engine so any text may use them (``{arm
 
 from __future__ import annotations
 
+import math
+
 from math import cos, radians, sin
 
 from reportlab.pdfgen.canvas import Canvas
@@ -165,6 +167,48 @@ def symbol_icon(name: str):
 
 for _name in ("circle", "square", "triangle", "diamond", "star"):
     register_icon(f"player:{_name}", symbol_icon(_name))
+
+
+# --- land marks: a shape per land, so lands are told apart without colour -----------------------
+
+def _polygon(c: Canvas, s: float, corners: int, start: float, inner: float | None = None) -> None:
+    path = c.beginPath()
+    points = corners * (2 if inner else 1)
+    for i in range(points):
+        radius = (inner if inner and i % 2 else 1.0) * s * 0.46
+        angle = math.radians(start) + 2 * math.pi * i / points
+        x, y = s / 2 + radius * math.cos(angle), s / 2 + radius * math.sin(angle)
+        path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
+    path.close()
+    c.drawPath(path, stroke=1, fill=1)
+
+
+LAND_MARKS = {
+    "circle": lambda c, s: c.circle(s / 2, s / 2, s * 0.44, stroke=1, fill=1),
+    "square": lambda c, s: c.rect(s * 0.1, s * 0.1, s * 0.8, s * 0.8, stroke=1, fill=1),
+    "triangle": lambda c, s: _polygon(c, s, 3, 90),
+    "triangle-down": lambda c, s: _polygon(c, s, 3, -90),
+    "diamond": lambda c, s: _polygon(c, s, 4, 90),
+    "pentagon": lambda c, s: _polygon(c, s, 5, 90),
+    "hexagon": lambda c, s: _polygon(c, s, 6, 0),
+    "cross": lambda c, s: _polygon(c, s, 4, 45, inner=0.45),
+    "ring": lambda c, s: (c.circle(s / 2, s / 2, s * 0.44, stroke=1, fill=1), c.setFillGray(1),
+                          c.circle(s / 2, s / 2, s * 0.22, stroke=1, fill=1)),
+}
+
+
+def land_mark(shape: str):
+    def draw(c: Canvas, s: float) -> None:
+        c.setFillColorRGB(0.16, 0.16, 0.16)
+        c.setStrokeGray(1)
+        c.setLineWidth(s * 0.05)
+        LAND_MARKS[shape](c, s)
+
+    return draw
+
+
+for _shape in LAND_MARKS:
+    register_icon(f"land:{_shape}", land_mark(_shape))
 for _road, _draw in ROAD_ART.items():
     register_icon(f"road:{_road}", _draw)
     register_icon(f"road-tile:{_road}", road_tile(_draw))

@@ -35,7 +35,7 @@ def land_fields(game: KardinalGame, land: Land, card: list[str], lang: str) -> d
     return {
         "name": land.names(lang), "german": german, "colour": land.colour,
         "light": tint(land.colour, 0.85),
-        "arms1": arms[0], "arms2": arms[1], "road": road, "value": str(land.value),
+        "arms1": arms[0], "arms2": arms[1], "road": road, "value": str(land.value), "mark": f"land:{land.mark}",
         "count_label": f"{land.value} {game.label('cards_in_deck', lang)}",
     }
 

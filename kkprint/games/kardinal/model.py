@@ -7,6 +7,7 @@ import unicodedata
 from collections import Counter
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import field_validator, model_validator
 
@@ -22,6 +23,7 @@ class Land(Strict):
     id: str
     names: Names
     colour: str
+    mark: Literal["circle", "square", "triangle", "triangle-down", "diamond", "pentagon", "hexagon", "cross", "ring"]
     cards: list[list[str]]
 
     @field_validator("colour")
