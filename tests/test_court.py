@@ -133,3 +133,24 @@ def test_json_keeps_input_order_even_when_the_queen_is_listed_first():
     result = final_json(score_final(data, "t"))
     assert [p["name"] for p in result["players"]] == ["Q", "A"]
     assert result["rolling_order"] == ["A", "Q"] and result["winners"] == ["Q"]
+
+
+def test_the_summary_card_is_two_sided_readable_and_explains_its_marks(tmp_path):
+    from pypdf import PdfReader
+
+    from kkprint.build import BuildOptions, build_targets, resolve
+
+    written = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path, lang="en"))
+    [summary] = [p for p in written if "summary" in p.name]
+    reader = PdfReader(summary)
+    sizes = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() and "actual size" not in text and "50 mm" not in text:  # the sheet's margin note
+            sizes.append(size * tm[3] if tm[3] else size)
+
+    fronts, backs = reader.pages[0].extract_text(visitor_text=visit), reader.pages[1].extract_text()
+    assert "Farmer" in fronts and "King" not in fronts.replace("King —", "")  # tiers split over the sides
+    assert "Knight" in backs and "Queen" in backs
+    assert "one value" in fronts and "a third value" in backs  # the ★ ◎ ▲ dice explained on both sides
+    assert sizes and min(sizes) >= 7 - 1e-6, min(sizes)

@@ -86,31 +86,37 @@ def character_deck(game: CourtGame, lang: str, players: int | None) -> Deck:
     return layout_deck(CARD_LAYOUT, {"title": game.labels["title"](lang)}, cards)
 
 
-def summary_card(game: CourtGame, lang: str, fonts: FontSet) -> Art:
-    """Every character by tier: name, condition, effect — enough to play without the cards."""
+def summary_card(game: CourtGame, lang: str, fonts: FontSet, back: bool = False) -> Art:
+    """Every character by tier — name, what it needs, what it does — on a two-sided card: the
+    lower tiers on the front, III–V on the back, so the text is at least 7 pt and the dice big
+    enough to count. A legend says what the marked dice mean."""
+    split = next(i for i, ch in enumerate(game.characters) if ch.tier == "III")
+    rows = game.characters[split:] if back else game.characters[:split]
 
     def draw(c: Canvas, w: float, h: float) -> None:
         c.setFillGray(1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
         c.setFillGray(0)
         draw_text(c, f"{game.labels['title'](lang)} — {game.label('summary', lang)}", fonts.bold,
-                  TextBox(4 * mm, h - 9 * mm, w - 8 * mm, 6 * mm, "left", "middle"), 10, 7)
-        rows = [ch for ch in game.characters]
-        row_h = (h - 13 * mm) / len(rows)
-        y = h - 11 * mm
+                  TextBox(4 * mm, h - 10 * mm, w - 8 * mm, 7 * mm, "left", "middle"), 11, 8)
+        legend = 8 * mm
+        row_h = (h - 13 * mm - legend) / len(rows)
+        y = h - 12 * mm
         for character in rows:
             y -= row_h
             tint = TIER_COLOURS[character.tier]
             c.setFillColor(lighten(tint, 0.85))
             c.rect(3 * mm, y + 0.3 * mm, w - 6 * mm, row_h - 0.6 * mm, stroke=0, fill=1)
             c.setFillColor(colour(tint))
-            draw_text(c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, y, 5 * mm, row_h, "center", "middle"), 6.5, 4.5)
+            draw_text(c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, y, 6 * mm, row_h, "center", "middle"), 9, 7)
             c.setFillGray(0)
-            draw_text(c, character.name(lang), fonts.bold, TextBox(9 * mm, y, 15 * mm, row_h, "left", "middle"), 6.5, 4, max_lines=2)
-            draw_text(c, character.shows(lang), fonts.regular, TextBox(25 * mm, y, 28 * mm, row_h, "left", "middle"), 6.5, 3.6, leading=1.1)
-            draw_text(c, character.effect(lang), fonts.regular, TextBox(54 * mm, y, w - 57 * mm, row_h, "left", "middle"), 6.3, 3.6, leading=1.1)
+            draw_text(c, character.name(lang), fonts.bold, TextBox(10 * mm, y, 17 * mm, row_h, "left", "middle"), 8.5, 7, max_lines=2)
+            draw_text(c, character.shows(lang), fonts.regular, TextBox(28 * mm, y, 29 * mm, row_h, "left", "middle"), 9, 7, leading=1.15)
+            draw_text(c, character.effect(lang), fonts.regular, TextBox(58 * mm, y, w - 61 * mm, row_h, "left", "middle"), 8, 7, leading=1.1)
+        c.setFillColorRGB(0.25, 0.25, 0.25)
+        draw_text(c, game.label("legend", lang), fonts.regular, TextBox(4 * mm, 2 * mm, w - 8 * mm, legend - 2 * mm, "left", "middle"), 9, 7)
 
-    return Art(draw, key=f"court-summary-{lang}")
+    return Art(draw, key=f"court-summary-{'back' if back else 'front'}-{lang}")
 
 
 def start_marker(game: CourtGame, lang: str, fonts: FontSet) -> Art:
@@ -143,9 +149,8 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
                                    options.sheet_options(), fonts, options, game.labels["title"](lang)))
     path = options.path("court-summary")
     with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:
-        summary = summary_card(game, lang, fonts)
-        print_cards(doc, options.layout(SUMMARY_CARD), [CardPrint(summary)] * 5,
-                    options.sheet_options(duplex=DuplexMode.NONE))
+        summary = CardPrint(summary_card(game, lang, fonts), summary_card(game, lang, fonts, back=True))
+        print_cards(doc, options.layout(SUMMARY_CARD), [summary] * 5, options.sheet_options())
         print_cards(doc, options.layout(card_size("poker")), [CardPrint(start_marker(game, lang, fonts))],
                     options.sheet_options(duplex=DuplexMode.NONE))
     written.append(path)
