@@ -65,6 +65,16 @@ def rights_deck(game: KardinalGame, lang: str) -> Deck:
     return layout_deck(DATA_DIR / "kardinal" / "rights-token.yaml", {}, cards)
 
 
+AID_KEYS = ("aid", "aid_turn_title", "aid_turn", "aid_tokens_title", "aid_tokens", "aid_laws_title", "aid_laws",
+            "aid_score_title", "aid_score")
+
+
+def aid_deck(game: KardinalGame, lang: str, players: int = 5) -> Deck:
+    """One player aid for each player, in the build's language."""
+    fields = {key: game.label(key, lang) for key in AID_KEYS}
+    return layout_deck(DATA_DIR / "kardinal" / "player-aid.yaml", fields, [({}, players, "player aid")])
+
+
 def law_deck(game: KardinalGame, lang: str) -> Deck:
     cards = [({"name": chip.names(lang), "german": chip.names.de or ""}, chip.count, f"law chip {chip.id}")
              for chip in game.law_chips]
@@ -182,7 +192,8 @@ def _check_art(game: KardinalGame) -> None:
 
 def texts(options: BuildOptions) -> Iterable[str]:
     game = load_game()
-    decks = (land_deck(game, options.lang), rights_deck(game, options.lang), law_deck(game, options.lang))
+    decks = (land_deck(game, options.lang), rights_deck(game, options.lang), law_deck(game, options.lang),
+             aid_deck(game, options.lang))
     return collect_strings(game.model_dump(), set()).union(*(deck_texts(deck) for deck in decks))
 
 
@@ -198,6 +209,8 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
          options.sheet_options(duplex=DuplexMode.NONE)),
         ("kardinal-law-chips", law_deck(game, lang), options.layout(card_size("chip-25"), gap_mm=4, margin_mm=10),
          options.sheet_options()),
+        ("kardinal-player-aid", aid_deck(game, lang), options.layout(card_size("poker"), gap_mm=3),
+         options.sheet_options()),
     )
     for stem, deck, layout, sheet in decks:
         part = game.label(stem.removeprefix("kardinal-").replace("-", "_"), lang)
@@ -209,8 +222,9 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
 
 register(Target(
     id="kardinal",
-    summary="Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 決算チャート",
-    products=("kardinal-land-cards", "kardinal-rights-tokens", "kardinal-law-chips", "kardinal-chart"),
+    summary="Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート",
+    products=("kardinal-land-cards", "kardinal-rights-tokens", "kardinal-law-chips", "kardinal-player-aid",
+              "kardinal-chart"),
     texts=texts,
     build=build,
 ))
