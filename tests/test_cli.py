@@ -222,7 +222,7 @@ def test_same_bytes_across_processes(tmp_path):
         subprocess.run([sys.executable, "-m", "kkprint", "build", "kardinal", "webofpower", "--out", str(out)],
                        check=True, capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed})
         outputs.append({p.name: p.read_bytes() for p in sorted(out.glob("*.pdf"))})
-    assert outputs[0] == outputs[1] and len(outputs[0]) == 6
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 7
 
 
 def test_bad_options_are_one_line(cli):

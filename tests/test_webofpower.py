@@ -259,3 +259,17 @@ def test_report_names_who_scored_what(trump):
     data = as_json(result)
     assert data["game"] == "webofpower" and data["winners"] == ["P3"]
     assert {a["number"] for a in data["alliances"] if a["scorers"]} == {1, 2, 10, 11}
+
+
+def test_the_trump_map_comes_with_a_rules_card_in_each_language(tmp_path):
+    from pypdf import PdfReader
+
+    from kkprint.build import BuildOptions, build_targets, resolve
+
+    for lang, words in (("en", ("Rank groups", "Marking limits", "4+ monasteries")), ("ja", ("ランクグループ", "書くときの制限", "決算"))):
+        written = build_targets(resolve(["webofpower"]), BuildOptions(lang=lang, out_dir=tmp_path))
+        [rules] = [p for p in written if "rules" in p.name]
+        reader = PdfReader(rules)
+        text = reader.pages[0].extract_text() + reader.pages[1].extract_text()
+        assert all(word in text for word in words)
+        assert "2–4" in text or "2〜4" in text

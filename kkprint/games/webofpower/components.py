@@ -11,13 +11,17 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.build import BuildOptions, Target, register
+from kkprint.deck.build import write_game_deck
+from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import Document, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
+from kkprint.engine.geometry import card_size
 from kkprint.engine.gridmap import GridMap
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.games.webofpower.model import BoardGame, TrumpMap, load_board, load_map
+from kkprint.paths import DATA_DIR
 
 CIRCLE_PITCH = 7.2 * mm
 CARDINAL_DIAMETER = 6.0 * mm
@@ -276,13 +280,30 @@ def draw_reference(doc: Document, game: BoardGame) -> None:
 
 def map_texts(options: BuildOptions) -> Iterable[str]:
     game = load_map()
-    return collect_strings(game.model_dump(), set()) | {str(n) for n in range(1, 40)}
+    return collect_strings(game.model_dump(), set()) | {str(n) for n in range(1, 40)} | {":"}
+
+
+RULES_KEYS = ("rules", "rules_groups_title", "rules_turn_title", "rules_turn", "rules_limits_title", "rules_limits",
+              "rules_score_title", "rules_score")
+
+
+def rules_deck(game: TrumpMap, lang: str) -> Deck:
+    """One quick-rules card a player; which territories take which rank group comes from the map."""
+    lines = []
+    for key, group in game.groups.items():
+        letters = " ".join(letter for letter, territory in sorted(game.territories.items()) if territory.group == key)
+        lines.append(f"{group.names(lang)}: {letters}")
+    fields = {key: game.label(key, lang) for key in RULES_KEYS} | {"groups": "\n".join(lines)}
+    return layout_deck(DATA_DIR / "webofpower" / "rules-card.yaml", fields, [({}, game.players, "rules card")])
 
 
 def build_map(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_map()
+    lang = options.lang
     return [write_sheet(options.path("webofpower-map"), options.paper.landscape(), fonts,
-                        title=game.label("title", options.lang), lang=options.lang, draw=lambda doc: draw_trump_map(doc, game))]
+                        title=game.label("title", lang), lang=lang, draw=lambda doc: draw_trump_map(doc, game)),
+            write_game_deck("webofpower-rules", rules_deck(game, lang), options.layout(card_size("poker"), gap_mm=3),
+                            options.sheet_options(), fonts, options, game.label("rules", lang))]
 
 
 def board_texts(options: BuildOptions) -> Iterable[str]:
@@ -300,7 +321,7 @@ def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
     ]
 
 
-register(Target("webofpower", "Web of Power with a standard deck: the 4×12 trump map with its score table",
-                ("webofpower-map",), map_texts, build_map))
+register(Target("webofpower", "Web of Power with a standard deck: the 4×12 trump map with its score table, "
+                "3 quick-rules cards", ("webofpower-map", "webofpower-rules"), map_texts, build_map))
 register(Target("webofpower-board", "Web of Power board game: score pad (3–5 players) and quick reference",
                 ("webofpower-board-score-pad", "webofpower-board-reference"), board_texts, build_board))
