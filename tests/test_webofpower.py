@@ -240,7 +240,7 @@ def test_score_pad_and_reference_build_in_both_languages(tmp_path):
     from pypdf import PdfReader
 
     for lang, words in (("ja", ("中間決算", "同盟", "総合計")), ("en", ("Interim", "Alliances", "Game total"))):
-        pad, reference = build_targets(resolve(["webofpower-board"]), BuildOptions(lang=lang, out_dir=tmp_path))
+        pad, reference, _worksheet = build_targets(resolve(["webofpower-board"]), BuildOptions(lang=lang, out_dir=tmp_path))
         text = PdfReader(pad).pages[0].extract_text()
         assert all(word in text for word in words) and text.count(words[0]) == 3  # three games a page
         summary = PdfReader(reference).pages[0].extract_text()
@@ -273,3 +273,15 @@ def test_the_trump_map_comes_with_a_rules_card_in_each_language(tmp_path):
         text = reader.pages[0].extract_text() + reader.pages[1].extract_text()
         assert all(word in text for word in words)
         assert "2–4" in text or "2〜4" in text
+
+
+def test_the_board_pad_has_a_worksheet_for_nine_regions_and_fifteen_alliances(tmp_path):
+    from pypdf import PdfReader
+
+    from kkprint.build import BuildOptions, build_targets, resolve
+
+    written = build_targets(resolve(["webofpower-board"]), BuildOptions(lang="en", out_dir=tmp_path))
+    [sheet] = [p for p in written if "worksheet" in p.name]
+    text = PdfReader(sheet).pages[0].extract_text()
+    assert all(f"[{n}]" in text for n in range(1, 16)) and "[16]" not in text
+    assert "Region" in text and "Roads (run lengths)" in text and text.count("Player") >= 5

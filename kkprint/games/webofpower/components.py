@@ -254,6 +254,40 @@ def draw_score_pad(doc: Document, game: BoardGame, blocks: int = 3) -> None:
         draw_table(c, fonts, x, block_top - title_h - 1 * mm, widths, [header_h] + [row_h] * game.max_players, rows)
 
 
+def draw_worksheet(doc: Document, game: BoardGame) -> None:
+    """The final tally as the board scorer takes it: per region each player's monasteries and
+    cardinals, the alliance pairs, each player's road runs."""
+    c, fonts, lang = doc.canvas, doc.fonts, doc.lang
+    page_w, page_h = doc.paper.size
+    x, width = 15 * mm, page_w - 30 * mm
+    label = game.label
+    shade = lighten("#7a1f2b", 0.85)
+    c.setFillColorRGB(0, 0, 0)
+    draw_text(c, label("worksheet", lang), fonts.bold, TextBox(x, page_h - 24 * mm, width, 9 * mm, "left", "middle"), 14, 9)
+    c.setFillColorRGB(0.25, 0.25, 0.25)
+    draw_text(c, label("worksheet_hint", lang), fonts.regular, TextBox(x, page_h - 38 * mm, width, 13 * mm), 8.5, 7)
+    players = game.max_players
+    first = width * 0.22
+    widths = [first] + [(width - first) / (2 * players)] * (2 * players)
+    names = [Cell(label("player", lang), bold=True, size=8, fill=shade)] + [
+        Cell(f"{label('player', lang)} {n + 1}", span=2, size=8, fill=shade) for n in range(players)]
+    kinds = [Cell(label("region", lang), bold=True, size=8, fill=shade)] + [
+        Cell(label(key, lang), size=8) for _ in range(players) for key in ("monastery_short", "cardinal_short")]
+    rows = [names, kinds] + [[Cell(f"{n + 1}", size=8, align="left")] + [Cell("") for _ in range(2 * players)]
+                             for n in range(game.regions)]
+    rows.append([Cell(label("road_runs", lang), bold=True, size=8, fill=shade)] + [Cell("", span=2) for _ in range(players)])
+    bottom = draw_table(c, fonts, x, page_h - 40 * mm, widths, [7 * mm, 6 * mm] + [9 * mm] * game.regions + [12 * mm], rows)
+    per_column = (game.alliances + 1) // 2
+    half = width / 2 - 2 * mm
+    alliance_widths = [half * 0.16, half * 0.42, half * 0.42]
+    for column in range(2):
+        numbers = range(column * per_column + 1, min(game.alliances, (column + 1) * per_column) + 1)
+        table = [[Cell(label("alliance", lang), bold=True, size=8, fill=shade, span=3)]] + [
+            [Cell(f"[{n}]", size=8), Cell(""), Cell("")] for n in numbers]
+        draw_table(c, fonts, x + column * (half + 4 * mm), bottom - 6 * mm, alliance_widths,
+                   [6 * mm] + [7.5 * mm] * len(numbers), table)
+
+
 def draw_reference(doc: Document, game: BoardGame) -> None:
     """The one-page summary in the chosen language, then the same again in the other one."""
     c, fonts = doc.canvas, doc.fonts
@@ -307,7 +341,7 @@ def build_map(options: BuildOptions, fonts: FontSet) -> list[Path]:
 
 
 def board_texts(options: BuildOptions) -> Iterable[str]:
-    return collect_strings(load_board().model_dump(), set()) | {"____ ______"}
+    return collect_strings(load_board().model_dump(), set()) | {"____ ______", "[]0123456789"}
 
 
 def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
@@ -318,10 +352,13 @@ def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
                     lang=lang, draw=lambda doc: draw_score_pad(doc, game)),
         write_sheet(options.path("webofpower-board-reference"), options.paper, fonts,
                     title=game.label("reference_title", lang), lang=lang, draw=lambda doc: draw_reference(doc, game)),
+        write_sheet(options.path("webofpower-board-worksheet"), options.paper, fonts,
+                    title=game.label("worksheet", lang), lang=lang, draw=lambda doc: draw_worksheet(doc, game)),
     ]
 
 
 register(Target("webofpower", "Web of Power with a standard deck: the 4×12 trump map with its score table, "
                 "3 quick-rules cards", ("webofpower-map", "webofpower-rules"), map_texts, build_map))
-register(Target("webofpower-board", "Web of Power board game: score pad (3–5 players) and quick reference",
-                ("webofpower-board-score-pad", "webofpower-board-reference"), board_texts, build_board))
+register(Target("webofpower-board", "Web of Power board game: score pad (3–5 players), quick reference and a "
+                "final tally worksheet", ("webofpower-board-score-pad", "webofpower-board-reference",
+                                          "webofpower-board-worksheet"), board_texts, build_board))
