@@ -285,3 +285,14 @@ def test_the_board_pad_has_a_worksheet_for_nine_regions_and_fifteen_alliances(tm
     text = PdfReader(sheet).pages[0].extract_text()
     assert all(f"[{n}]" in text for n in range(1, 16)) and "[16]" not in text
     assert "Region" in text and "Roads (run lengths)" in text and text.count("Player") >= 5
+
+
+def test_trump_map_circles_and_badges_keep_apart():
+    from reportlab.lib.units import mm
+
+    from kkprint.games.webofpower import components
+
+    assert components.CIRCLE_PITCH - components.CARDINAL_DIAMETER >= 1.5 * mm  # cardinal circles never touch
+    square = 18 * mm  # the map's squares on A4 and Letter
+    monastery_radius, badge_half = square * 0.27, 5.6 * mm / 2
+    assert square / 2 - monastery_radius - badge_half >= 1 * mm  # an [n] badge on a border clears both circles

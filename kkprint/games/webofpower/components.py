@@ -24,7 +24,7 @@ from kkprint.games.webofpower.model import BoardGame, TrumpMap, load_board, load
 from kkprint.paths import DATA_DIR
 
 CIRCLE_PITCH = 7.2 * mm
-CARDINAL_DIAMETER = 6.0 * mm
+CARDINAL_DIAMETER = 5.4 * mm  # 1.8 mm between neighbours, 2 mm from the box
 BAND = 22 * mm
 LABEL = 4.5 * mm
 
@@ -55,7 +55,7 @@ def cardinal_boxes(grid: GridMap, square: float) -> list[CardinalBox]:
             left, right = min(edge) * square, (max(edge) + 1) * square
         else:
             left, right = 0.0, 0.0
-        need = math.ceil(len(cells) / 2) * CIRCLE_PITCH + 2 * mm
+        need = math.ceil(len(cells) / 2) * CIRCLE_PITCH + 4 * mm
         width = max(right - left - 1.5 * mm, need)
         sides[side].append((letter, (left + right) / 2 - width / 2, width))
     boxes = []
@@ -119,7 +119,7 @@ def draw_trump_map(doc: Document, game: TrumpMap) -> None:
             c.saveState()
             _dotted(c)
             c.setFillColorRGB(1, 1, 1)
-            c.circle(x + square / 2, y + square / 2, square * 0.3, stroke=1, fill=1)
+            c.circle(x + square / 2, y + square / 2, square * 0.27, stroke=1, fill=1)  # clear of the [n] badges
             c.restoreState()
             if index == 0:
                 c.setFillColorRGB(0, 0, 0)
@@ -157,7 +157,7 @@ def draw_trump_map(doc: Document, game: TrumpMap) -> None:
             mx, my = x1 + square, y1 + square / 2
         else:
             mx, my = x1 + square / 2, y1
-        w, h = 6.4 * mm, 4.6 * mm
+        w, h = 5.6 * mm, 4.2 * mm
         c.setFillColorRGB(1, 1, 1)
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(0.8)
@@ -196,7 +196,7 @@ def _draw_cardinal_box(c: Canvas, fonts: FontSet, game: TrumpMap, box: CardinalB
     draw_text(c, f"{box.letter}  {territory.names(lang)}  {group.names(lang)}", fonts.bold,
               TextBox(x + 1.2 * mm, y + height - LABEL - 0.4 * mm, box.width - 2.4 * mm, LABEL, "left", "middle"), 7, 4.5)
     squares = len(game.map.territories[box.letter])
-    per_row = max(1, int((box.width - 2 * mm) // CIRCLE_PITCH))
+    per_row = max(1, int((box.width - 4 * mm) // CIRCLE_PITCH))
     rows = math.ceil(squares / per_row)
     _dotted(c)
     c.setFillColorRGB(1, 1, 1)
