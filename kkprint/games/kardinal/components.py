@@ -147,6 +147,10 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
             if kind == "header":
                 for offset, key in ((0, "land"), (cell, "arms")):
                     draw_text(c, label(key, lang), fonts.regular, TextBox(x + offset + 1 * mm, y, cell - 2 * mm, height_here, "center", "middle"), 8, 5, max_lines=1)
+            if kind == "roads":  # a caption in each cell, so nobody writes roads under −2
+                c.setFillColorRGB(0.45, 0.45, 0.45)
+                for offset, key in ((0, "roads"), (cell, "minus_two")):
+                    draw_text(c, label(key, lang), fonts.regular, TextBox(x + offset + 0.8 * mm, y + height_here - 3.6 * mm, cell - 1.6 * mm, 3 * mm, "left", "middle"), 6.5, 5, max_lines=1)
             if fill is None or p >= len(fill.names):
                 continue
             values: tuple = ()
