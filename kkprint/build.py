@@ -16,7 +16,7 @@ from kkprint.engine.inks import Inks
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout
 from kkprint.engine.marks import CutMarks
 from kkprint.printer import load_profile
-from kkprint.errors import InputError
+from kkprint.errors import InputError, suggest
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -119,7 +119,7 @@ def resolve(names: Iterable[str]) -> list[Target]:
             if known[name] not in chosen:
                 chosen.append(known[name])
         else:
-            raise InputError(f"unknown target {name!r}; known: all, {', '.join(known)}", source="build")
+            raise InputError(f"unknown target {name!r}{suggest(name, ['all', *known])}", source="build")
     return chosen
 
 

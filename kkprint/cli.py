@@ -19,33 +19,60 @@ from kkprint.yamlio import MAX_INPUT_BYTES, load_yaml_file, parse_yaml
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of text.")]
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+HELP = {"help_option_names": ["-h", "--help"]}
+
+
+def _sub_app(help_text: str) -> typer.Typer:
+    return typer.Typer(no_args_is_help=True, help=help_text, context_settings=HELP, rich_markup_mode=None)
+
+
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, context_settings=HELP, rich_markup_mode=None,
                   help="Print-and-play PDFs for board games, and scorers for the games you played.")
-scorer_app = typer.Typer(no_args_is_help=True, help="Score a finished game from a tally.")
+scorer_app = _sub_app("Score a finished game from a tally.")
 app.add_typer(scorer_app, name="scorer")
-new_app = typer.Typer(no_args_is_help=True, help="Start something new from a working example.")
+new_app = _sub_app("Start something new from a working example.")
 app.add_typer(new_app, name="new")
-court_app = typer.Typer(no_args_is_help=True, help="To Court the King helpers.")
+court_app = _sub_app("To Court the King helpers.")
 app.add_typer(court_app, name="court")
-culdcept_app = typer.Typer(no_args_is_help=True, help="Culdcept-style game helpers.")
+culdcept_app = _sub_app("Culdcept-style game helpers.")
 app.add_typer(culdcept_app, name="culdcept")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"kkprint {version('kkprint')}")
+        except PackageNotFoundError:
+            typer.echo("kkprint (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Print-and-play PDFs for board games, and scorers for the games you played."""
 
 
 @app.command()
 def build(
     target: Optional[List[str]] = typer.Argument(None, help="Game ids (see `kkprint list`), `all` (default) or deck files."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
-    paper: Optional[PaperName] = typer.Option(None, "--paper", help="Paper size (default a4; a deck's own for decks)."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of printed labels: ja or en."),
+    paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper size (default a4; a deck's own for decks)."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the PDFs are written to."),
-    duplex: Optional[DuplexMode] = typer.Option(None, "--duplex", help="How backs are printed (default long-edge)."),
+    duplex: Optional[DuplexMode] = typer.Option(None, "--duplex", case_sensitive=False, help="How backs are printed (default long-edge)."),
     offset_x: Optional[float] = typer.Option(None, "--back-offset-x", help="Shift backs right by this many mm."),
     offset_y: Optional[float] = typer.Option(None, "--back-offset-y", help="Shift backs up by this many mm."),
     players: Optional[int] = typer.Option(None, "--players", help="Print only what an N-player game uses (court)."),
-    print_shop: bool = typer.Option(False, "--print-shop", help="Decks: one card per page with bleed, TrimBox and crop marks."),
+    print_shop: bool = typer.Option(False, "--print-shop", help="One card a page for a print shop: bleed, TrimBox and "
+                                                                "BleedBox, crop marks, CMYK (decks and the games' cards)."),
     only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards (names or numbers, e.g. 1-3,Knight)."),
-    allow_outside: bool = typer.Option(False, "--allow-outside", help="Decks: allow art and CSV files outside the deck's folder."),
+    allow_outside: bool = typer.Option(False, "--allow-outside", help="Decks: allow files outside the deck's folder "
+                                                                      "(data, fonts, icons, pictures)."),
     gap: Optional[float] = typer.Option(None, "--gap", min=0, max=30, help="Games: mm of space between cards."),
-    cut_marks: Optional[CutMarks] = typer.Option(None, "--cut-marks", help="Cut marks in the margins, or none."),
+    cut_marks: Optional[CutMarks] = typer.Option(None, "--cut-marks", case_sensitive=False, help="Cut marks in the margins, or none."),
     greyscale: bool = typer.Option(False, "--greyscale", help="Every colour and picture in grey: an ink-saving "
                                                               "proof (files end in -grey)."),
     guides: bool = typer.Option(False, "--guides", help="Draw trim (red), bleed (blue) and safe-zone (green) lines."),
@@ -94,11 +121,11 @@ def schema() -> None:
 
 @app.command()
 def calibrate(
-    paper: PaperName = typer.Option(PaperName.A4, "--paper", help="Paper size: a4 or letter."),
+    paper: PaperName = typer.Option(PaperName.A4, "--paper", case_sensitive=False, help="Paper size: a4 or letter."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the sheet is written to."),
-    duplex: DuplexMode = typer.Option(DuplexMode.LONG_EDGE, "--duplex", help="long-edge or short-edge."),
+    duplex: DuplexMode = typer.Option(DuplexMode.LONG_EDGE, "--duplex", case_sensitive=False, help="long-edge or short-edge."),
     save: Optional[List[float]] = typer.Option(None, "--save", help="Save the offset you read: --save X --save Y."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language: ja or en."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language: ja or en."),
 ) -> None:
     """Print a duplex alignment sheet; read your printer's back-side offset off it and --save it."""
     from kkprint.calibrate import save_offset, write_sheet
@@ -114,7 +141,7 @@ def preview(
     target: List[str] = typer.Argument(..., help="Game ids or deck files, as for build."),
     out: Path = typer.Option(Path("output/preview"), "--out", help="Folder for the PNG files."),
     dpi: int = typer.Option(80, "--dpi", min=20, max=300, help="Resolution of the pictures."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of printed labels: ja or en."),
     only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards."),
     cards: bool = typer.Option(False, "--cards", help="Decks: one picture per card (front, then back) instead of sheets."),
     guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
@@ -144,7 +171,7 @@ def export(
     dpi: int = typer.Option(300, "--dpi", min=36, max=1200, help="Resolution of the pictures."),
     bleed: bool = typer.Option(False, "--bleed", help="Include the print-shop bleed around each card."),
     out: Path = typer.Option(Path("output/export"), "--out", help="Folder for the pictures."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of printed labels: ja or en."),
     only: Optional[str] = typer.Option(None, "--only", help="Only these cards (names or numbers)."),
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:
@@ -162,7 +189,7 @@ def watch(
     deck: Path = typer.Argument(..., help="The deck file to rebuild whenever it, its data or its art changes."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the PDF is written to."),
     previews: bool = typer.Option(True, "--previews/--no-previews", help="Also write PNG previews to OUT/preview."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of printed labels: ja or en."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of printed labels: ja or en."),
     guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:
@@ -218,11 +245,11 @@ def scorer_kardinal(
     tally: Optional[Path] = typer.Argument(None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."),
     as_json: AsJson = False,
     sheet: Optional[Path] = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of labels: ja or en."),
-    paper: PaperName = typer.Option(PaperName.A4, "--paper", help="Paper of the sheet: a4 or letter."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of labels: ja or en."),
+    paper: PaperName = typer.Option(PaperName.A4, "--paper", case_sensitive=False, help="Paper of the sheet: a4 or letter."),
     deck: Optional[Path] = typer.Option(None, "--deck", help="Another K&K definition (e.g. a corrected copy of "
                                                               "data/kardinal/game.yaml); its cards set the limits."),
-    check: CheckAgainst = typer.Option(CheckAgainst.CARDS, "--check", help="What a tally is checked against: cards "
+    check: CheckAgainst = typer.Option(CheckAgainst.CARDS, "--check", case_sensitive=False, help="What a tally is checked against: cards "
                                        "(our card list: which arms and roads are on which card) or sources (only what "
                                        "the rules say: cards per land, at most 2 arms and 1 road a card) for another "
                                        "edition's cards."),
@@ -278,7 +305,7 @@ def scorer_webofpower_board(
 def court_eligible(
     dice: List[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
     as_json: AsJson = False,
-    lang: Lang = typer.Option(Lang.JA, "--lang", help="Language of character names: ja or en."),
+    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of character names: ja or en."),
 ) -> None:
     """Which characters a dice result may take, and why the others may not."""
     from kkprint.games.court import report, service
@@ -370,7 +397,7 @@ def main() -> None:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminate)
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name="kkprint")
         if code == 130:  # typer turns Ctrl-C into this exit code when it is not exiting itself
             raise KeyboardInterrupt
         if isinstance(code, int) and code:
@@ -397,13 +424,10 @@ def main() -> None:
         if type(err).__name__ == "NoArgsIsHelpError" or not hasattr(err, "format_message"):
             err.show()  # a bare command: its help is the most useful answer
         else:
-            words = []
-            for word in sys.argv[1:3]:
-                if word.startswith("-"):
-                    break
-                words.append(word)
-            message = err.format_message().replace("Value error, ", "")
-            typer.echo(f"kkprint: error: {message} (see 'kkprint {' '.join(words)} --help')", err=True)
+            context = getattr(err, "ctx", None)
+            command = context.command_path if context is not None else "kkprint"  # never the mistyped word
+            message = " ".join(err.format_message().replace("Value error, ", "").split())
+            typer.echo(f"kkprint: error: {message} (see '{command} --help')", err=True)
         sys.exit(getattr(err, "exit_code", 2))
     except Exception as err:  # noqa: BLE001 - last line of defence; the message is still one line
         if os.environ.get("KKPRINT_DEBUG"):

@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT, assert_clean_error
 
 EXAMPLE = str(ROOT / "examples" / "kardinal-tally.yaml")
@@ -241,3 +243,38 @@ def test_sheet_fits_the_longest_allowed_name(cli, tmp_path):
     result = cli("scorer", "kardinal", str(tally), "--sheet", str(sheet), "--paper", "letter", "--lang", "en")
     assert result.returncode == 0, result.stderr
     assert "Konstantinopoulou" in PdfReader(sheet).pages[0].extract_text()
+
+
+def test_version_and_short_help(cli):
+    result = cli("--version")
+    assert result.returncode == 0 and result.stdout.startswith("kkprint ")
+    for args in (("-h",), ("build", "-h"), ("scorer", "kardinal", "-h")):
+        result = cli(*args)
+        assert result.returncode == 0 and "Usage:" in result.stdout
+    assert "<bool>" not in cli("build", "-h").stdout  # flags take no value
+
+
+def test_choices_ignore_case(cli, tmp_path):
+    result = cli("build", "kardinal", "--paper", "A4", "--lang", "EN", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "kardinal-chart-en-a4.pdf").exists()
+
+
+@pytest.mark.parametrize("args, fragment, hint", [
+    (("build", "kardnal"), "did you mean 'kardinal'?", None),
+    (("bulid", "all"), "Did you mean 'build'?", "(see 'kkprint --help')"),
+    (("scorer", "kardinal", "--jsn", "x.yaml"), "--json", "(see 'kkprint scorer kardinal --help')"),
+])
+def test_typos_get_a_suggestion_and_a_hint_without_the_typo(cli, args, fragment, hint):
+    result = cli(*args)
+    assert_clean_error(result, fragment)
+    if hint:
+        assert hint in result.stderr
+
+
+def test_typos_in_lands_and_territories_get_a_suggestion(cli):
+    tally = "players:\n  - {name: A, lands: {Frankriech: 2}}\n  - {name: B}\n  - {name: C}\n"
+    assert_clean_error(cli("scorer", "kardinal", "-", input=tally), "did you mean 'Frankreich'?")
+    state = ("phase: final\nplayers: [A, B, C]\nmonasteries: ['............', '............', '............', "
+             "'............']\ncardinals: {AA: [0, 0, 0]}\n")
+    assert_clean_error(cli("scorer", "webofpower", "-", input=state), "did you mean 'A'?")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kkprint.errors import InputError
+from kkprint.errors import InputError, suggest
 from kkprint.games.kardinal.model import KardinalGame, Land
 from kkprint.games.kardinal.scoring import LandRef, LandTally, PlayerTally
 from kkprint.tally import at, count, mapping, player_names, reject_unknown_keys
@@ -74,7 +74,10 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
             land = game.find_land(str(raw_land))
             if land is None:
                 known = ", ".join(l.names.en for l in game.lands)
-                raise InputError(f"unknown land {raw_land!r}; known: {known}", source=source, place=place)
+                names = [name for l in game.lands for name in (l.names.en, l.names.ja, l.names.de) if name]
+                hint = suggest(str(raw_land), names)
+                raise InputError(f"unknown land {raw_land!r}{hint if 'did you mean' in hint else '; known: ' + known}",
+                                 source=source, place=place)
             if land.id in tallies:
                 raise InputError(f"{land.names.en} is listed twice for this player", source=source, place=place)
             if isinstance(value, dict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from kkprint.errors import InputError
+from kkprint.errors import InputError, suggest
 from kkprint.games.webofpower.model import BoardGame, TrumpMap
 from kkprint.games.webofpower.scoring import Phase, Result, longest_road_points, score, straight_roads
 from kkprint.tally import at, count, mapping, player_names, reject_unknown_keys
@@ -74,7 +74,7 @@ def score_trump_map(data: Any, source: str, game: TrumpMap) -> Result:
         where = at(raw, key, f"cardinals, territory {key!r}")
         letter = str(key).strip().upper()
         if letter not in grid.territories:
-            raise InputError(f"unknown territory {key!r}; the map has {', '.join(grid.territories)}", source=source, place=where)
+            raise InputError(f"unknown territory {key!r}{suggest(str(key), grid.territories)}", source=source, place=where)
         cardinals[letter] = _per_player(value, len(names), "cardinals", where, source)
         limit = max(monasteries[letter])
         if sum(cardinals[letter]) > limit:
@@ -126,7 +126,7 @@ def score_board(data: Any, source: str, game: BoardGame) -> Result:
         a, b = (str(p) for p in pair)
         for region in (a, b):
             if region not in regions:
-                raise InputError(f"unknown region {region!r}; listed regions: {', '.join(map(str, regions))}",
+                raise InputError(f"unknown region {region!r}{suggest(str(region), map(str, regions))}",
                                  source=source, place=where)
         if a == b:
             raise InputError(f"a region cannot be allied with itself ({a})", source=source, place=where)
