@@ -42,11 +42,14 @@ class BuildOptions:
 
     @property
     def paper(self) -> Paper:
-        return PAPERS[self.paper_name or "a4"]
+        """The games' paper: the one asked for, else the user's default (the locale's at the last)."""
+        from kkprint import settings
+
+        return PAPERS[self.paper_name or settings.paper()]
 
     def file_name(self, stem: str) -> str:
         """Output names carry language and paper so different builds never overwrite each other."""
-        return f"{stem}-{self.lang}-{self.paper_name or 'a4'}{self.variant}.pdf"
+        return f"{stem}-{self.lang}-{self.paper.name}{self.variant}.pdf"
 
     @property
     def variant(self) -> str:

@@ -12,6 +12,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
+from kkprint import settings
 from kkprint.choices import CheckAgainst, CutMarks, DuplexMode, Lang, PaperName
 from kkprint.errors import InputError
 from kkprint.outputs import check_destination
@@ -59,8 +60,8 @@ def _main(
 @app.command()
 def build(
     target: Optional[List[str]] = typer.Argument(None, help="Game ids (see `kkprint list`), `all` (default) or deck files."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of printed labels: ja or en."),
-    paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper size (default a4; a deck's own for decks)."),
+    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
+    paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper size (default: KKPRINT_PAPER, the config file, a deck's own, the locale)."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the PDFs are written to."),
     duplex: Optional[DuplexMode] = typer.Option(None, "--duplex", case_sensitive=False, help="How backs are printed (default long-edge)."),
     offset_x: Optional[float] = typer.Option(None, "--back-offset-x", help="Shift backs right by this many mm."),
@@ -83,7 +84,7 @@ def build(
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
     if offset is not None and not all(math.isfinite(v) and abs(v) <= 20 for v in offset):
         raise InputError("a back offset is a few millimetres, between -20 and 20", source="--back-offset-x/-y")
-    options = BuildOptions(lang=lang.value, paper_name=paper.value if paper else None, out_dir=out, duplex=duplex,
+    options = BuildOptions(lang=settings.language(lang), paper_name=settings.paper(paper, fall_back=False), out_dir=out, duplex=duplex,
                            back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
                            allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks, greyscale=greyscale,
                            guides=guides, jobs=_jobs())
@@ -121,11 +122,11 @@ def schema() -> None:
 
 @app.command()
 def calibrate(
-    paper: PaperName = typer.Option(PaperName.A4, "--paper", case_sensitive=False, help="Paper size: a4 or letter."),
+    paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper size: a4 or letter (default: KKPRINT_PAPER, the config file, the locale)."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the sheet is written to."),
     duplex: DuplexMode = typer.Option(DuplexMode.LONG_EDGE, "--duplex", case_sensitive=False, help="long-edge or short-edge."),
     save: Optional[List[float]] = typer.Option(None, "--save", help="Save the offset you read: --save X --save Y."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language: ja or en."),
+    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
 ) -> None:
     """Print a duplex alignment sheet; read your printer's back-side offset off it and --save it."""
     from kkprint.calibrate import save_offset, write_sheet
@@ -133,7 +134,7 @@ def calibrate(
     if save:
         typer.echo(str(save_offset(save)))
         return
-    typer.echo(str(write_sheet(out, paper.value, duplex, lang.value)))
+    typer.echo(str(write_sheet(out, settings.paper(paper), duplex, settings.language(lang))))
 
 
 @app.command()
@@ -141,7 +142,7 @@ def preview(
     target: List[str] = typer.Argument(..., help="Game ids or deck files, as for build."),
     out: Path = typer.Option(Path("output/preview"), "--out", help="Folder for the PNG files."),
     dpi: int = typer.Option(80, "--dpi", min=20, max=300, help="Resolution of the pictures."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of printed labels: ja or en."),
+    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
     only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards."),
     cards: bool = typer.Option(False, "--cards", help="Decks: one picture per card (front, then back) instead of sheets."),
     guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
@@ -154,7 +155,7 @@ def preview(
     chosen = resolve(target)
     if cards and any(not t.id.endswith((".yaml", ".yml")) for t in chosen):
         raise InputError("--cards pictures single cards of deck files; games preview as sheets", source="--cards")
-    options = BuildOptions(lang=lang.value, only=only, card_pages=cards, guides=guides, greyscale=greyscale)
+    options = BuildOptions(lang=settings.language(lang), only=only, card_pages=cards, guides=guides, greyscale=greyscale)
     for path in preview_targets(chosen, options, out, dpi):
         typer.echo(str(path))
 
@@ -171,7 +172,7 @@ def export(
     dpi: int = typer.Option(300, "--dpi", min=36, max=1200, help="Resolution of the pictures."),
     bleed: bool = typer.Option(False, "--bleed", help="Include the print-shop bleed around each card."),
     out: Path = typer.Option(Path("output/export"), "--out", help="Folder for the pictures."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of printed labels: ja or en."),
+    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
     only: Optional[str] = typer.Option(None, "--only", help="Only these cards (names or numbers)."),
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:
@@ -179,7 +180,7 @@ def export(
     from kkprint.deck.export import ExportOptions, export_deck
 
     options = ExportOptions(out_dir=out, dpi=dpi, name=name, png=png or not (tts or showcase is not None), tts=tts,
-                            showcase=showcase, bleed=bleed, lang=lang.value, allow_outside=allow_outside, only=only)
+                            showcase=showcase, bleed=bleed, lang=settings.language(lang), allow_outside=allow_outside, only=only)
     for path in export_deck(deck, options):
         typer.echo(str(path))
 
@@ -189,7 +190,7 @@ def watch(
     deck: Path = typer.Argument(..., help="The deck file to rebuild whenever it, its data or its art changes."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the PDF is written to."),
     previews: bool = typer.Option(True, "--previews/--no-previews", help="Also write PNG previews to OUT/preview."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of printed labels: ja or en."),
+    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
     guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:
@@ -197,8 +198,27 @@ def watch(
     from kkprint.build import BuildOptions
     from kkprint.deck.watch import watch_deck
 
-    options = BuildOptions(lang=lang.value, out_dir=out, guides=guides, allow_outside=allow_outside)
+    options = BuildOptions(lang=settings.language(lang), out_dir=out, guides=guides, allow_outside=allow_outside)
     watch_deck(deck, options, out / "preview" if previews else None)
+
+
+config_app = _sub_app("Your defaults: language and paper.")
+app.add_typer(config_app, name="config")
+
+
+@config_app.command("set")
+def config_set(
+    key: str = typer.Argument(..., help="lang or paper."),
+    value: str = typer.Argument(..., help="lang: ja or en; paper: a4, letter or a3."),
+) -> None:
+    """Save a default in your config folder (a flag or KKPRINT_LANG/KKPRINT_PAPER still wins)."""
+    typer.echo(str(settings.set_value(key, value)))
+
+
+@config_app.command("show")
+def config_show() -> None:
+    """The defaults in force, and where each comes from."""
+    typer.echo(settings.show())
 
 
 @app.command("list")
@@ -245,8 +265,8 @@ def scorer_kardinal(
     tally: Optional[Path] = typer.Argument(None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."),
     as_json: AsJson = False,
     sheet: Optional[Path] = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
-    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of labels: ja or en."),
-    paper: PaperName = typer.Option(PaperName.A4, "--paper", case_sensitive=False, help="Paper of the sheet: a4 or letter."),
+    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
+    paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper of the sheet (default: KKPRINT_PAPER, the config file, the locale)."),
     deck: Optional[Path] = typer.Option(None, "--deck", help="Another K&K definition (e.g. a corrected copy of "
                                                               "data/kardinal/game.yaml); its cards set the limits."),
     check: CheckAgainst = typer.Option(CheckAgainst.CARDS, "--check", case_sensitive=False, help="What a tally is checked against: cards "
@@ -262,14 +282,14 @@ def scorer_kardinal(
     if sheet is not None:  # refuse a bad destination before anything is asked or printed
         check_destination(sheet, b"%PDF")
     if tally is None:
-        data = _prompt_tally(game, prompt, report, service, lang.value)
+        data = _prompt_tally(game, prompt, report, service, settings.language(lang))
         source = "<prompt>"
     else:
         data, source = _read_input(tally)
     result = service.score(data, source, game, check.value)
-    _emit(report.as_json(result), report.table(game, result, lang.value), as_json)
+    _emit(report.as_json(result), report.table(game, result, settings.language(lang)), as_json)
     if sheet is not None:
-        written = service.write_sheet(sheet, game, result, lang.value, paper.value)
+        written = service.write_sheet(sheet, game, result, settings.language(lang), settings.paper(paper))
         typer.echo(f"wrote {written}", err=True)
 
 
@@ -305,7 +325,7 @@ def scorer_webofpower_board(
 def court_eligible(
     dice: List[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
     as_json: AsJson = False,
-    lang: Lang = typer.Option(Lang.JA, "--lang", case_sensitive=False, help="Language of character names: ja or en."),
+    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of character names: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
 ) -> None:
     """Which characters a dice result may take, and why the others may not."""
     from kkprint.games.court import report, service
@@ -313,7 +333,7 @@ def court_eligible(
 
     game = load_court()
     result = service.eligible(game, service.parse_dice(list(dice), "dice", "arguments"))
-    _emit(report.eligibility_json(result), report.eligibility_text(game, result, lang.value), as_json)
+    _emit(report.eligibility_json(result), report.eligibility_text(game, result, settings.language(lang)), as_json)
 
 
 @scorer_app.command("court")

@@ -13,6 +13,15 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> su
                           input=input, cwd=cwd or ROOT, timeout=120)
 
 
+@pytest.fixture(autouse=True)
+def stable_defaults(monkeypatch, tmp_path_factory):
+    """Every test starts from the same defaults (Japanese, A4) whatever the machine's locale, and
+    never reads or writes the developer's own config folder; tests of the defaults change these."""
+    monkeypatch.setenv("KKPRINT_LANG", "ja")
+    monkeypatch.setenv("KKPRINT_PAPER", "a4")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+
+
 @pytest.fixture
 def cli():
     return run_cli

@@ -163,16 +163,19 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     written = []
     draw = mat_art(game, lang, fonts)
     a3 = PAPERS["a3"]
-    path = options.out_dir / f"culdcept-mat-{lang}-a3.pdf"
-    with open_pdf(path, a3, fonts, title=game.label("mat", lang), lang=lang) as doc:
-        page_w, page_h = a3.size
-        doc.canvas.saveState()
-        doc.canvas.translate((page_w - MAT_W) / 2, (page_h - MAT_H) / 2 + 3 * mm)
-        draw(doc.canvas, MAT_W, MAT_H)
-        doc.canvas.restoreState()
-        doc.margin_note("bottom")
-        doc.end_page()
-    written.append(path)
+    # the mat in one piece, on A3, for A-paper countries (copy shops print it); a Letter user
+    # gets it only by asking for A3 — the tiled mat below prints on their own paper
+    if options.paper.name != "letter":
+        path = options.out_dir / f"culdcept-mat-{lang}-a3{options.variant}.pdf"
+        with open_pdf(path, a3, fonts, title=game.label("mat", lang), lang=lang) as doc:
+            page_w, page_h = a3.size
+            doc.canvas.saveState()
+            doc.canvas.translate((page_w - MAT_W) / 2, (page_h - MAT_H) / 2 + 3 * mm)
+            draw(doc.canvas, MAT_W, MAT_H)
+            doc.canvas.restoreState()
+            doc.margin_note("bottom")
+            doc.end_page()
+        written.append(path)
     path = options.path("culdcept-mat-tiled")
     with open_pdf(path, options.paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
         print_tiled(doc, MAT_W, MAT_H, draw)

@@ -1,0 +1,115 @@
+"""The user's defaults: language and paper, found in this order — the command's flag,
+``KKPRINT_LANG`` / ``KKPRINT_PAPER``, the config file in the user's config folder
+(``kkprint config set lang en``), then the system locale (``ja*`` → Japanese, anything else →
+English; US and Canadian locales → Letter, the rest → A4)."""
+
+from __future__ import annotations
+
+import locale
+import os
+from pathlib import Path
+
+import yaml
+
+from kkprint.choices import LANGS
+from kkprint.errors import InputError, suggest
+
+PAPERS = ("a4", "letter", "a3")
+LETTER_REGIONS = ("US", "CA", "PR", "MX", "PH")
+KEYS = {"lang": LANGS, "paper": PAPERS}
+
+
+def config_path() -> Path:
+    from platformdirs import user_config_path
+
+    return user_config_path("kkprint", appauthor=False) / "config.yaml"
+
+
+def _config() -> dict:
+    from kkprint.yamlio import load_yaml_file
+
+    path = config_path()
+    if not path.is_file():
+        return {}
+    data = load_yaml_file(path)
+    if not isinstance(data, dict):
+        raise InputError("the config file is a mapping like `lang: en`", source=str(path))
+    for key, value in data.items():
+        if key not in KEYS:
+            raise InputError(f"unknown setting {key!r}{suggest(str(key), KEYS)}", source=str(path))
+        if str(value).lower() not in KEYS[key]:
+            raise InputError(f"{key} must be one of {', '.join(KEYS[key])}, not {value!r}", source=str(path))
+    return {key: str(value).lower() for key, value in data.items()}
+
+
+def _locale() -> str:
+    for name in ("LC_ALL", "LC_MESSAGES", "LC_PAPER", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return value
+    try:
+        return locale.getlocale()[0] or ""
+    except ValueError:
+        return ""
+
+
+def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return None
+    if value not in choices:
+        raise InputError(f"must be one of {', '.join(choices)}, not {value!r}{suggest(value, choices)}", source=name)
+    return value
+
+
+def language(flag=None) -> str:
+    """The language of everything a person reads."""
+    if flag is not None:
+        return getattr(flag, "value", flag)
+    return (_from_env("KKPRINT_LANG", LANGS) or _config().get("lang")
+            or ("ja" if _locale().lower().startswith("ja") else "en"))
+
+
+def paper(flag=None, *, fall_back: bool = True) -> str | None:
+    """The paper size; ``fall_back=False`` gives None when only the locale would say (a deck then
+    keeps its own paper)."""
+    if flag is not None:
+        return getattr(flag, "value", flag)
+    chosen = _from_env("KKPRINT_PAPER", PAPERS) or _config().get("paper")
+    if chosen or not fall_back:
+        return chosen
+    region = _locale().split(".")[0].replace("-", "_").split("_")[-1].upper()
+    return "letter" if region in LETTER_REGIONS else "a4"
+
+
+def set_value(key: str, value: str) -> Path:
+    from kkprint.outputs import atomic_file
+
+    key, value = key.strip().lower(), value.strip().lower()
+    if key not in KEYS:
+        raise InputError(f"unknown setting {key!r}{suggest(key, KEYS)}", source="config set")
+    if value not in KEYS[key]:
+        raise InputError(f"{key} must be one of {', '.join(KEYS[key])}, not {value!r}{suggest(value, KEYS[key])}",
+                         source="config set")
+    settings = _config()
+    settings[key] = value
+    path = config_path()
+    with atomic_file(path) as temp:
+        Path(temp).write_text(yaml.safe_dump(settings, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def show() -> str:
+    lines = [f"config file: {config_path()}"]
+    for key, value, source in (("lang", language(), _source("KKPRINT_LANG", "lang")),
+                               ("paper", paper(), _source("KKPRINT_PAPER", "paper"))):
+        lines.append(f"{key}: {value}  ({source})")
+    return "\n".join(lines)
+
+
+def _source(env: str, key: str) -> str:
+    if os.environ.get(env):
+        return env
+    if key in _config():
+        return "config file"
+    return "locale"

@@ -1,0 +1,51 @@
+"""Defaults come from the flag, then KKPRINT_LANG / KKPRINT_PAPER, then the config file, then the
+locale — and a Letter user gets no A3 file they cannot print."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import assert_clean_error
+
+
+@pytest.fixture
+def no_defaults(monkeypatch):
+    monkeypatch.delenv("KKPRINT_LANG")
+    monkeypatch.delenv("KKPRINT_PAPER")
+    for name in ("LC_ALL", "LC_MESSAGES", "LC_PAPER", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_a_us_locale_builds_english_letter_and_no_a3(no_defaults, cli, tmp_path):
+    no_defaults.setenv("LANG", "en_US.UTF-8")
+    result = cli("build", "all", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    names = [p.name for p in tmp_path.glob("*.pdf")]
+    assert names and all(name.endswith("-en-letter.pdf") for name in names), names
+    assert not any("a3" in name for name in names)
+
+
+def test_a_japanese_locale_gives_japanese_a4(no_defaults, cli, tmp_path):
+    no_defaults.setenv("LANG", "ja_JP.UTF-8")
+    assert cli("build", "kardinal", "--out", str(tmp_path)).returncode == 0
+    assert (tmp_path / "kardinal-chart-ja-a4.pdf").exists()
+
+
+def test_environment_then_config_then_locale_and_the_flag_over_all(no_defaults, cli, tmp_path):
+    no_defaults.setenv("LANG", "en_US.UTF-8")
+    assert cli("config", "set", "lang", "ja").returncode == 0
+    assert cli("config", "set", "paper", "A4").returncode == 0
+    shown = cli("config", "show").stdout
+    assert "lang: ja  (config file)" in shown and "paper: a4  (config file)" in shown
+    assert cli("build", "kardinal", "--out", str(tmp_path / "config")).returncode == 0
+    assert (tmp_path / "config" / "kardinal-chart-ja-a4.pdf").exists()  # the config beats the locale
+    no_defaults.setenv("KKPRINT_LANG", "en")
+    assert cli("build", "kardinal", "--out", str(tmp_path / "env")).returncode == 0
+    assert (tmp_path / "env" / "kardinal-chart-en-a4.pdf").exists()  # the environment beats the config
+    assert cli("build", "kardinal", "--lang", "ja", "--paper", "letter", "--out", str(tmp_path / "flag")).returncode == 0
+    assert (tmp_path / "flag" / "kardinal-chart-ja-letter.pdf").exists()  # the flag beats everything
+    assert_clean_error(cli("config", "set", "langauge", "en"), "did you mean 'lang'")
+    assert_clean_error(cli("config", "set", "paper", "legal"), "a4, letter, a3")
+    no_defaults.setenv("KKPRINT_LANG", "fr")
+    assert_clean_error(cli("court", "eligible", "6", "6", "6"), "KKPRINT_LANG")
