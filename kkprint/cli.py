@@ -112,6 +112,33 @@ def new_deck(
         typer.echo(str(path))
 
 
+TALLY_EXAMPLES = {"kardinal": "kardinal-tally.yaml", "webofpower": "webofpower-state.yaml",
+                  "webofpower-board": "webofpower-board-tally.yaml", "court": "court-final.yaml",
+                  "culdcept": "culdcept-state.yaml"}
+
+
+@new_app.command("tally")
+def new_tally(
+    game: str = typer.Argument(..., help="kardinal, webofpower, webofpower-board, court or culdcept."),
+    folder: Path = typer.Option(Path("."), "--dir", help="Folder to write it in."),
+) -> None:
+    """Write a commented tally (or state) file that the game's scorer accepts; fill in your game."""
+    from kkprint.errors import suggest
+    from kkprint.outputs import write_new
+    from kkprint.paths import EXAMPLES_DIR
+
+    name = game.strip().lower()
+    if name not in TALLY_EXAMPLES:
+        raise InputError(f"no scorer for {game!r}{suggest(name, TALLY_EXAMPLES)}", source="new tally")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot create the folder: {err.strerror}", source=str(folder)) from None
+    path = folder / TALLY_EXAMPLES[name]
+    write_new(path, (EXAMPLES_DIR / TALLY_EXAMPLES[name]).read_text(encoding="utf-8"))
+    typer.echo(str(path))
+
+
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of the deck file format (for editors that complete and check YAML)."""
@@ -260,7 +287,16 @@ def _score_file(path: Path, as_json: bool, score, to_json, to_text) -> None:
     _emit(to_json(result), to_text(result), as_json)
 
 
-@scorer_app.command("kardinal")
+@scorer_app.command("kardinal", epilog="""\b
+Tally format (YAML or JSON; `kkprint new tally kardinal` writes one):
+  players:
+    - name: Aki
+      lands:                  # English, Japanese or German names
+        France: {cards: 5, arms: 4}
+        Denmark: {cards: 2, arms: {cross: 1, fan: 1}}
+      ships: 7
+      carriages: 3
+      minus_two: 1""")
 def scorer_kardinal(
     tally: Optional[Path] = typer.Argument(None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."),
     as_json: AsJson = False,
@@ -293,7 +329,13 @@ def scorer_kardinal(
         typer.echo(f"wrote {written}", err=True)
 
 
-@scorer_app.command("webofpower")
+@scorer_app.command("webofpower", epilog="""\b
+State format (`kkprint new tally webofpower` writes one):
+  phase: final                # interim | final
+  players: [Aki, Ben, Chie]
+  monasteries: ["11..22......", "............", "............", "............"]
+  cardinals: {A: [1, 0, 0]}
+  interim: [12, 7, 5]""")
 def scorer_webofpower(
     state: Path = typer.Argument(..., help="Marked trump map state (YAML or JSON; - for stdin)."),
     as_json: AsJson = False,
@@ -307,7 +349,16 @@ def scorer_webofpower(
                 report.table)
 
 
-@scorer_app.command("webofpower-board")
+@scorer_app.command("webofpower-board", epilog="""\b
+Tally format (`kkprint new tally webofpower-board` writes one):
+  phase: final
+  players: [Aki, Ben, Chie]
+  regions:
+    Aragon: {monasteries: [3, 1, 0], cardinals: [2, 0, 0]}
+    Burgund: {monasteries: [2, 2, 1], cardinals: [1, 1, 0]}
+  alliances: [[Aragon, Burgund]]
+  roads: [5, [3], 0]          # a run, or a list of separate runs
+  interim: [12, 9, 11]""")
 def scorer_webofpower_board(
     tally: Path = typer.Argument(..., help="Per-region tally of the board game (YAML or JSON; - for stdin)."),
     as_json: AsJson = False,
@@ -336,7 +387,12 @@ def court_eligible(
     _emit(report.eligibility_json(result), report.eligibility_text(game, result, settings.language(lang)), as_json)
 
 
-@scorer_app.command("court")
+@scorer_app.command("court", epilog="""\b
+Results format (`kkprint new tally court` writes one):
+  players:                    # in rolling order
+    - {name: Aki, dice: [6, 6, 6, 2, 5]}
+    - {name: Ben, dice: [5, 5, 5, 5, 1]}
+  queen: Ben""")
 def scorer_court(
     results: Path = typer.Argument(..., help="Final-round results (YAML or JSON; - for stdin)."),
     as_json: AsJson = False,
@@ -347,7 +403,13 @@ def scorer_court(
     _score_file(results, as_json, service.score_final, report.final_json, report.final_text)
 
 
-@scorer_app.command("culdcept")
+@scorer_app.command("culdcept", epilog="""\b
+State format (`kkprint new tally culdcept` writes one):
+  players: [Aki, Ben]
+  squares:                    # the 13 squares in circle order
+    - {card: "7", owner: Aki}
+    - {cards: ["5", "6"], owner: Ben}
+    - {}""")
 def scorer_culdcept(
     state: Path = typer.Argument(..., help="The 13 squares at the end of the game (YAML or JSON; - for stdin)."),
     as_json: AsJson = False,

@@ -17,6 +17,7 @@ _ROOT = PROJECT_ROOT if (PROJECT_ROOT / "data" / "kardinal").is_dir() else _SHAR
 DATA_DIR = Path(os.environ.get("KKPRINT_DATA", _ROOT / "data"))
 TEMPLATES_DIR = _ROOT / "templates"
 SHEETS_DIR = TEMPLATES_DIR / "sheets"
+EXAMPLES_DIR = _ROOT / "examples"
 
 _UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
 
