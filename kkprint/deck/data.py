@@ -15,6 +15,7 @@ import math
 import sys
 import zipfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -83,6 +84,21 @@ def card_from(entry: dict, copies_field: str, source: str, place: str) -> CardDa
             raise InputError(f"field {key!r} is {len(text):,} characters; at most {MAX_CELL:,}", source=source, place=place)
         fields[key] = text.strip()
     return CardData(fields, count_of(entry.get(copies_field, 1), source, f"{place}, {copies_field}"), place)
+
+
+def cards_of(path: Path, sheet: str | None, copies_field: str) -> tuple[CardData, ...]:
+    """The file's cards, read once per build however often the deck is walked (checking,
+    collecting characters, drawing); read again when the file changes (``kkprint watch``)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return tuple(read_cards(path, sheet, copies_field))  # read_cards says what is wrong
+    return _cached(path, sheet, copies_field, info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=4)
+def _cached(path: Path, sheet: str | None, copies_field: str, mtime: int, size: int) -> tuple[CardData, ...]:
+    return tuple(read_cards(path, sheet, copies_field))
 
 
 def read_cards(path: Path, sheet: str | None, copies_field: str) -> Iterator[CardData]:

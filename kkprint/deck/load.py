@@ -46,7 +46,7 @@ class Deck:
         yield from self.inline
         if self.data_path is not None:
             spec = self.spec.data_file
-            yield from card_data.read_cards(self.data_path, spec.sheet if spec else None, self.spec.copies_field)
+            yield from card_data.cards_of(self.data_path, spec.sheet if spec else None, self.spec.copies_field)
 
     @property
     def cards(self) -> list[CardData]:
