@@ -566,6 +566,9 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
              leading: float = 1.25, max_lines: int | None = None, setting: Typesetting = PLAIN) -> FittedText:
     """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits ``box``."""
     min_size = min_size if min_size is not None else max_size * 0.6
+    single = _single_line(text, font, box, max_size, setting)
+    if single is not None:
+        return single
     pieces = tokenize(text, font, setting, max_size)
     for break_words in (0, 1, 2):
         fitted = _fit(pieces, box, max_size, min_size, leading, max_lines, break_words)
@@ -574,6 +577,23 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
             return fitted
     raise InputError(f"text {text[:40]!r} does not fit its {box.width / 2.8346:.0f}×{box.height / 2.8346:.0f} mm box "
                      f"even at {min_size:g} pt")
+
+
+def _single_line(text: str, font: str, box: TextBox, size: float, setting: Typesetting) -> FittedText | None:
+    """The common case made cheap: plain ASCII text (no markup, icons or breaks) that fits on one
+    line at its largest size is that one line — no tokenizing, no wrapping."""
+    if (not text or not text.isascii() or "{" in text or "}" in text or "\n" in text
+            or (setting.markup and ("<" in text or "&" in text)) or text != text.strip() or "  " in text):
+        return None
+    builder = _Builder(setting, font)
+    style, fallback = builder.style((setting.family, setting.bold, setting.italic, 1.0, None))
+    if fallback is not None and not _all_covered(style.font, text):
+        return None
+    if size > box.height + 1e-6 or stringWidth(text, style.font, size) > box.width + 1e-6:
+        return None
+    fitted = FittedText([[Atom((Frag(text, None, style),))]], size, 1.25)
+    _check_drawable(fitted)
+    return fitted
 
 
 def _fit(pieces, box: TextBox, max_size: float, min_size: float, leading: float,
