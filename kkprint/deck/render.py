@@ -143,7 +143,11 @@ class RegionPainter:
 
     def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str) -> None:
         x, y, w, h = self._box(region, card_w, card_h)
-        c.saveState()
+        # text sets its own colour and font and leaves nothing a later region relies on: it needs
+        # no saved state of its own unless it is turned or see-through
+        isolated = not isinstance(region, TextRegion) or region.rotation or region.opacity < 1
+        if isolated:
+            c.saveState()
         if region.rotation:
             c.translate(x + w / 2, y + h / 2)
             c.rotate(region.rotation)
@@ -182,7 +186,8 @@ class RegionPainter:
                     draw_picture(c, path, self._root, x, y, w, h, region.fit)
         except InputError as err:
             raise err.located(source=self.deck.source, place=place) from None
-        c.restoreState()
+        if isolated:
+            c.restoreState()
 
     def _text(self, c: Canvas, region: TextRegion, fields, box, text_of, paint) -> None:
         if region.field:
@@ -312,8 +317,9 @@ class Face:
 
     def _draw(self, c: Canvas, regions: Iterable, fields: dict[str, str], number: int, where: str) -> None:
         bleed = self.painter.bleed
-        c.saveState()
-        c.translate(bleed, bleed)
+        if bleed:  # (without bleed the caller's saved state already bounds what the regions change)
+            c.saveState()
+            c.translate(bleed, bleed)
         for name, region in regions:
             place = f"{where}, {self.places[name]}"
             if region.cards is not None and number not in parse_ranges(region.cards):
@@ -326,7 +332,8 @@ class Face:
                 except InputError as err:
                     raise err.located(source=self.painter.deck.source, place=place) from None
             self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
-        c.restoreState()
+        if bleed:
+            c.restoreState()
 
     def define_shared(self) -> None:
         for index, (static, regions) in enumerate(self.runs):
