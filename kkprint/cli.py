@@ -500,7 +500,7 @@ def main() -> None:
         raise
     except OSError as err:  # an output folder that cannot be written, a full disk: say which file
         where = f"{err.filename}: " if err.filename else ""
-        typer.echo(f"kkprint: error: {where}{err.strerror or err}", err=True)
+        typer.echo(" ".join(f"kkprint: error: {where}{err.strerror or err}".split()), err=True)
         sys.exit(2)
     except typer.TyperException as err:  # usage errors: one line naming the option, exit code 2
         if type(err).__name__ == "NoArgsIsHelpError" or not hasattr(err, "format_message"):
@@ -514,5 +514,6 @@ def main() -> None:
     except Exception as err:  # noqa: BLE001 - last line of defence; the message is still one line
         if os.environ.get("KKPRINT_DEBUG"):
             raise
-        typer.echo(f"kkprint: internal error: {type(err).__name__}: {err} (set KKPRINT_DEBUG=1 for details)", err=True)
+        detail = " ".join(str(err).split())[:300]
+        typer.echo(f"kkprint: internal error: {type(err).__name__}: {detail} (set KKPRINT_DEBUG=1 for details)", err=True)
         sys.exit(1)
