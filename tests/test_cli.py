@@ -15,8 +15,8 @@ def test_build_kardinal_writes_and_lists_its_files(cli, tmp_path):
     assert result.returncode == 0, result.stderr
     written = [Path(line) for line in result.stdout.splitlines()]
     assert {p.name for p in written} == {
-        "kardinal-land-cards-ja-a4.pdf", "kardinal-rights-tokens-ja-a4.pdf",
-        "kardinal-law-chips-ja-a4.pdf", "kardinal-player-aid-ja-a4.pdf", "kardinal-chart-ja-a4.pdf"}
+        "kardinal-land-cards-ja-a4.pdf", "kardinal-tokens-chips-ja-a4.pdf", "kardinal-player-aid-ja-a4.pdf",
+        "kardinal-chart-ja-a4.pdf"}
     assert all(p.exists() and p.read_bytes().startswith(b"%PDF") for p in written)
     assert not list(tmp_path.glob("*.part"))
 
@@ -224,7 +224,7 @@ def test_same_bytes_across_processes(tmp_path):
         subprocess.run([sys.executable, "-m", "kkprint", "build", "kardinal", "webofpower", "--out", str(out)],
                        check=True, capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed})
         outputs.append({p.name: p.read_bytes() for p in sorted(out.glob("*.pdf"))})
-    assert outputs[0] == outputs[1] and len(outputs[0]) == 7
+    assert outputs[0] == outputs[1] and len(outputs[0]) == 6
 
 
 def test_bad_options_are_one_line(cli):

@@ -85,3 +85,17 @@ def test_every_land_has_its_own_mark_that_survives_greyscale(tmp_path, kardinal_
         for j in range(i + 1, len(tiles)):
             differing = ImageChops.difference(tiles[i], tiles[j]).point(lambda v: 255 if v > 80 else 0).histogram()[255]
             assert differing > 600, (marks[i], marks[j], differing)  # well over a tenth of a mark's area
+
+
+def test_rights_tokens_and_law_chips_share_one_sheet_with_the_chips_backs_behind_them(tmp_path):
+    from pypdf import PdfReader
+
+    from kkprint.build import BuildOptions, build_targets, resolve
+
+    written = build_targets(resolve(["kardinal"]), BuildOptions(out_dir=tmp_path, lang="en"))
+    [sheet] = [p for p in written if "tokens-chips" in p.name]
+    reader = PdfReader(sheet)
+    assert len(reader.pages) == 2  # one sheet and its back, not two three-quarters-empty sheets
+    front, back = reader.pages[0].extract_text(), reader.pages[1].extract_text()
+    assert front.count("Rights") == 15 and "Take back" in front and "victory" in front
+    assert back.count("Law") == 8 and "Rights" not in back  # tokens have no back

@@ -136,6 +136,7 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
         return default.art(fields, number, f"{card.origin}, back", shared=True)
 
     spec_fields = {key: as_text(value) for key, value in spec.fields.items()}
+    shape = deck_card_size(deck).shape
     number = 0
     for card in deck.iter_cards():
         if card.count == 0:
@@ -146,12 +147,12 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
         if not per_copy:
             number += card.count
             art = layout.art(fields, number, card.origin, shared=card.count > 1)
-            yield from repeat(CardPrint(art, back_of(card, fields, number)), card.count)
+            yield from repeat(CardPrint(art, back_of(card, fields, number), shape), card.count)
             continue
         for _ in range(card.count):
             number += 1
             yield CardPrint(layout.art(fields, number, f"{card.origin}, card {number}", shared=True),
-                            back_of(card, fields, number))
+                            back_of(card, fields, number), shape)
 
 
 def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, fonts: FontSet) -> int:

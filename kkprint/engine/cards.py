@@ -33,6 +33,7 @@ class Art:
 class CardPrint:
     front: Art
     back: Art | None = None
+    shape: Shape | None = None  # its own outline where cards of several shapes share a sheet
 
 
 @dataclass(frozen=True)
@@ -57,20 +58,20 @@ def _chunks(items: Iterable[CardPrint], size: int) -> Iterator[list[CardPrint]]:
         yield chunk
 
 
-def _card_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float = 0.0):
+def _card_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float = 0.0, shape: Shape | None = None):
     """The card's outline at ``slot`` (a path is only read when drawn, so one per place is kept)."""
     cache = layout.__dict__.setdefault("_outlines", {})
-    key = (slot, grow)
+    key = (slot, grow, shape)
     if key not in cache:
-        cache[key] = _make_outline(canvas, layout, slot, grow)
+        cache[key] = _make_outline(canvas, layout, slot, grow, shape or layout.card.shape)
     return cache[key]
 
 
-def _make_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float):
+def _make_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float, shape: Shape):
     path = canvas.beginPath()
-    if layout.card.shape is Shape.CIRCLE:
+    if shape is Shape.CIRCLE:
         path.circle(slot.x + slot.width / 2, slot.y + slot.height / 2, slot.width / 2 + grow)
-    elif layout.card.shape is Shape.HEXAGON:
+    elif shape is Shape.HEXAGON:
         cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
         rx, ry = slot.width / 2 + grow, slot.height / 2 + grow
         corners = [(cx + rx, cy), (cx + rx / 2, cy + ry), (cx - rx / 2, cy + ry), (cx - rx, cy),
@@ -91,7 +92,7 @@ def _make_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float):
 SAFE_MM = 3.0  # the safe zone: text and symbols inside it survive a cut that wanders
 
 
-def draw_guides(canvas: Canvas, layout: SheetLayout, slot: Slot) -> None:
+def draw_guides(canvas: Canvas, layout: SheetLayout, slot: Slot, shape: Shape | None = None) -> None:
     """Proofing lines over a card: trim (red), bleed (blue, dashed) and safe zone (green, dotted)."""
     canvas.saveState()
     canvas.setLineWidth(0.35)
@@ -102,12 +103,12 @@ def draw_guides(canvas: Canvas, layout: SheetLayout, slot: Slot) -> None:
             continue
         canvas.setStrokeColorRGB(*colour)
         canvas.setDash(*dash) if dash else canvas.setDash()
-        canvas.drawPath(_card_outline(canvas, layout, slot, grow), stroke=1, fill=0)
+        canvas.drawPath(_card_outline(canvas, layout, slot, grow, shape), stroke=1, fill=0)
     canvas.restoreState()
 
 
 def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bool, scale: float = 1.0,
-           guides: bool = False) -> None:
+           guides: bool = False, shape: Shape | None = None) -> None:
     if slot.rotated:  # a card on its side: draw it upright about the slot's centre, turned 90°
         canvas = doc.canvas
         cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
@@ -115,7 +116,7 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
         canvas.translate(cx, cy)
         canvas.rotate(90)
         upright = Slot(-slot.height / 2, -slot.width / 2, slot.height, slot.width)
-        _place(doc, layout, upright, art, outline, scale, guides)
+        _place(doc, layout, upright, art, outline, scale, guides, shape)
         canvas.restoreState()
         return
     canvas = doc.canvas
@@ -126,7 +127,7 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
         canvas.translate(cx, cy)
         canvas.scale(scale, scale)
         canvas.translate(-cx, -cy)
-    canvas.clipPath(_card_outline(canvas, layout, slot, bleed), stroke=0, fill=0)
+    canvas.clipPath(_card_outline(canvas, layout, slot, bleed, shape), stroke=0, fill=0)
     width, height = slot.width + 2 * bleed, slot.height + 2 * bleed
     if art.key:
         doc.draw_form(doc.use_form(art.key, width, height, art.draw), slot.x - bleed, slot.y - bleed)
@@ -138,10 +139,10 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
         canvas.saveState()
         canvas.setLineWidth(0.25)
         canvas.setStrokeGray(0.7)
-        canvas.drawPath(_card_outline(canvas, layout, slot), stroke=1, fill=0)
+        canvas.drawPath(_card_outline(canvas, layout, slot, 0.0, shape), stroke=1, fill=0)
         canvas.restoreState()
     if guides:
-        draw_guides(canvas, layout, slot)
+        draw_guides(canvas, layout, slot, shape)
 
 
 def _outline(layout: SheetLayout, options: SheetOptions) -> bool:
@@ -166,7 +167,8 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
         draw_cut_marks(doc.canvas, layout, options.cut_marks, len(chunk))
         doc.margin_note(side, options.extra_note)
         for index, card in enumerate(chunk):
-            _place(doc, layout, layout.front_slot(index), card.front, _outline(layout, options), guides=options.guides)
+            _place(doc, layout, layout.front_slot(index), card.front, _outline(layout, options), guides=options.guides,
+                   shape=card.shape)
         doc.end_page()
         if options.duplex is not DuplexMode.NONE and any(card.back for card in chunk):
             note = BACK_PAGE_NOTE.get(doc.lang, BACK_PAGE_NOTE["en"])
@@ -174,7 +176,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
             for index, card in enumerate(chunk):
                 if card.back:
                     slot = layout.back_slot(index, options.duplex, options.back_offset_mm)
-                    _place(doc, layout, slot, card.back, False, options.back_scale, options.guides)
+                    _place(doc, layout, slot, card.back, False, options.back_scale, options.guides, card.shape)
             doc.end_page()
     return sheets
 

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from reportlab.lib.units import mm
 
 from kkprint.build import BuildOptions, Target, register
-from kkprint.deck.build import deck_texts, write_game_deck
+from kkprint.deck.build import card_prints, deck_card_size, deck_texts, painter_for, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.colour import colour, is_light, lighten, tint
-from kkprint.engine.document import Document, write_sheet
+from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
-from kkprint.engine.geometry import DuplexMode, card_size
+from kkprint.engine.cards import print_cards
+from kkprint.engine.geometry import card_size
 from kkprint.engine.icons import has_icon
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
@@ -201,6 +203,25 @@ def texts(options: BuildOptions) -> Iterable[str]:
     return collect_strings(game.model_dump(), set()).union(*(deck_texts(deck) for deck in decks))
 
 
+def write_tokens_and_chips(game: KardinalGame, options: BuildOptions, fonts: FontSet) -> list[Path]:
+    """The 15 rights tokens and 8 law chips share one sheet (each 25 mm, each with its own
+    outline; the chips' backs behind them); a print shop gets each as pages of its own."""
+    lang = options.lang
+    tokens, chips = rights_deck(game, lang), law_deck(game, lang)
+    title = f"{game.title(lang)} — {game.label('tokens_chips', lang)}"
+    if options.print_shop:
+        return [write_game_deck(stem, deck, options.layout(deck_card_size(deck)), options.sheet_options(), fonts,
+                                options, title) for stem, deck in (("kardinal-rights-tokens", tokens),
+                                                                   ("kardinal-law-chips", chips))]
+    layout = options.layout(card_size("chip-25"), gap_mm=4, margin_mm=10)
+    path = options.path("kardinal-tokens-chips")
+    with open_pdf(path, options.paper, fonts, title=title, lang=lang) as doc:
+        prints = chain(card_prints(tokens, doc, painter_for(tokens, fonts), layout.card.width, layout.card.height),
+                       card_prints(chips, doc, painter_for(chips, fonts), layout.card.width, layout.card.height))
+        print_cards(doc, layout, prints, options.sheet_options())
+    return [path]
+
+
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_game()
     _check_art(game)
@@ -209,16 +230,13 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
 
     decks = (
         ("kardinal-land-cards", land_deck(game, lang), options.layout(card_size("poker")), options.sheet_options()),
-        ("kardinal-rights-tokens", rights_deck(game, lang), options.layout(card_size("token-25"), gap_mm=4, margin_mm=10),
-         options.sheet_options(duplex=DuplexMode.NONE)),
-        ("kardinal-law-chips", law_deck(game, lang), options.layout(card_size("chip-25"), gap_mm=4, margin_mm=10),
-         options.sheet_options()),
         ("kardinal-player-aid", aid_deck(game, lang), options.layout(card_size("poker"), gap_mm=3),
          options.sheet_options()),
     )
     for stem, deck, layout, sheet in decks:
         part = game.label(stem.removeprefix("kardinal-").replace("-", "_"), lang)
         written.append(write_game_deck(stem, deck, layout, sheet, fonts, options, f"{game.title(lang)} — {part}"))
+    written.extend(write_tokens_and_chips(game, options, fonts))
 
     written.append(write_chart(options.path("kardinal-chart"), game, options, fonts))
     return written
@@ -227,8 +245,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
 register(Target(
     id="kardinal",
     summary="Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート",
-    products=("kardinal-land-cards", "kardinal-rights-tokens", "kardinal-law-chips", "kardinal-player-aid",
-              "kardinal-chart"),
+    products=("kardinal-land-cards", "kardinal-player-aid", "kardinal-tokens-chips", "kardinal-chart"),
     texts=texts,
     build=build,
 ))
