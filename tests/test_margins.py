@@ -68,3 +68,24 @@ def test_touching_cards_have_no_white_notches_and_no_grey_line_between_them(tmp_
                 r, g, b = image.getpixel((px + dx, py + dy))
                 # the fill's blue (a renderer's soft seam at most), never a white notch or a grey line
                 assert b - r > 60 and min(r, g, b) < 200, (x / mm, y / mm, (r, g, b))
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_card_a_player_reads_has_text_of_seven_points_at_least(tmp_path, lang):
+    from pypdf import PdfReader
+
+    written = build_targets(resolve(["all"]), BuildOptions(out_dir=tmp_path, lang=lang))
+    cards = [p for p in written if not any(part in p.name for part in ("chart", "mat", "map", "record", "score-pad",
+                                                                     "reference-", "worksheet"))
+             or "culdcept-reference" in p.name]
+    assert len(cards) >= 7
+    small = {}
+    for pdf in cards:
+        for page in PdfReader(pdf).pages:
+            def visit(text, cm, tm, font, size, name=pdf.name):
+                effective = size * (tm[3] or 1) * (cm[3] or 1)
+                note = "50 mm" in text or "実寸" in text or "actual size" in text or "裏面" in text or "back side" in text
+                if text.strip() and not note and effective < 6.95:
+                    small.setdefault(name, set()).add((text.strip()[:20], round(effective, 1)))
+            page.extract_text(visitor_text=visit)
+    assert not small, small

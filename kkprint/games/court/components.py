@@ -14,7 +14,7 @@ from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, lighten, tint
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
-from kkprint.engine.geometry import CardSize, DuplexMode, card_size
+from kkprint.engine.geometry import CardSize, card_size
 from kkprint.engine.icons import die_body, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
@@ -124,10 +124,10 @@ def start_marker(game: CourtGame, lang: str, fonts: FontSet) -> Art:
         c.setFillColor(lighten(TIER_COLOURS["V"], 0.75))
         c.rect(0, 0, w, h, stroke=0, fill=1)
         c.setFillColor(colour("#7a5a00"))
-        c.drawPath(star_path(c, w / 2, h / 2 + 10 * mm, 14 * mm, 6 * mm), stroke=0, fill=1)
-        draw_text(c, game.label("start_player", lang), fonts.bold, TextBox(4 * mm, h / 2 - 16 * mm, w - 8 * mm, 10 * mm, "center", "middle"), 14, 7)
+        c.drawPath(star_path(c, w / 2, h / 2 + 14 * mm, 22 * mm, 9 * mm), stroke=0, fill=1)
+        draw_text(c, game.label("start_player", lang), fonts.bold, TextBox(6 * mm, h / 2 - 22 * mm, w - 12 * mm, 14 * mm, "center", "middle"), 20, 10)
         c.setFillColorRGB(0.3, 0.3, 0.3)
-        draw_text(c, game.label("start_hint", lang), fonts.regular, TextBox(6 * mm, 8 * mm, w - 12 * mm, 14 * mm, "center", "middle"), 8, 5.5)
+        draw_text(c, game.label("start_hint", lang), fonts.regular, TextBox(8 * mm, 10 * mm, w - 16 * mm, 18 * mm, "center", "middle"), 11, 7)
 
     return Art(draw, key=f"court-start-{lang}")
 
@@ -149,10 +149,11 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
                                    options.sheet_options(), fonts, options, game.labels["title"](lang)))
     path = options.path("court-summary")
     with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:
+        # five summary cards and the start marker, made the same size, fill two sheets
         summary = CardPrint(summary_card(game, lang, fonts), summary_card(game, lang, fonts, back=True))
-        print_cards(doc, options.layout(SUMMARY_CARD), [summary] * 5, options.sheet_options())
-        print_cards(doc, options.layout(card_size("poker")), [CardPrint(start_marker(game, lang, fonts))],
-                    options.sheet_options(duplex=DuplexMode.NONE))
+        marker = start_marker(game, lang, fonts)
+        print_cards(doc, options.layout(SUMMARY_CARD), [summary] * 5 + [CardPrint(marker, marker)],
+                    options.sheet_options())
     written.append(path)
     return written
 
