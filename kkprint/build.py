@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from kkprint.choices import LANGS, Lang, PaperName  # noqa: F401 - re-exported for callers
+from kkprint.choices import LANGS
 from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS
 from kkprint.engine.fonts import FontSet, prepare_fonts
 from kkprint.engine.cards import SheetOptions

@@ -11,7 +11,6 @@ pictures are all covered without any of them knowing about inks.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -167,10 +166,3 @@ class InkCanvas(Canvas):
         if key not in self._pictures:  # each picture converted once, and so stored once
             self._pictures[key] = (convert_picture(self._inks, image), image)  # keep the original alive
         return super().drawImage(self._pictures[key][0], x, y, width, height, mask, *args, **kwargs)
-
-
-def ink_bytes(inks: Inks) -> bytes:
-    """The ICC profile to name as the PDF's output intent (CMYK with a profile only)."""
-    if inks.mode != "cmyk" or inks.icc is None:
-        return b""
-    return io.BytesIO(inks.icc.read_bytes()).getvalue()

@@ -14,7 +14,7 @@ from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
-from kkprint.engine.geometry import PAPERS, DuplexMode, card_size
+from kkprint.engine.geometry import PAPERS, card_size
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.engine.tiling import print_tiled
