@@ -38,10 +38,9 @@ from run import card_rows, floor, write_deck  # noqa: E402 - the same deck and f
 PROTOGRAF_SCRIPT = """\
 from protograf import *
 Create(filename={out!r}, margin=0.5)
-cards = Deck(cards={count}, width=6.3, height=8.8)
-Data(matrix=[["NAME", "TEXT"]] + {rows!r})
+Data(filename={data!r})
 Deck(cards={count}, width=6.3, height=8.8, rounding=0.3)
-Card("all", rectangle(x=0.2, y=0.2, width=5.9, height=8.4), text(text=T("{{{{ NAME }}}}"), x=3.15, y=7.5, font_size=14),
+Card("*", rectangle(x=0.2, y=0.2, width=5.9, height=8.4), text(text=T("{{{{ NAME }}}}"), x=3.15, y=7.5, font_size=14),
      text(text=T("{{{{ TEXT }}}}"), x=0.5, y=3.5, width=5.3, font_size=10, wrap=True))
 Save()
 """
@@ -177,14 +176,21 @@ def build_all(pairs: int) -> dict[str, float]:
 
 
 def protograf(folder: Path, count: int) -> float | None:
-    try:
-        import protograf  # noqa: F401
-    except ImportError:
+    """protograf 0.5 on the same names and texts (a frame and two texts a card); its own Python
+    may be named with PROTOGRAF_PYTHON, since it pulls in dependencies of its own."""
+    import csv
+
+    python = os.environ.get("PROTOGRAF_PYTHON", sys.executable)
+    if subprocess.run([python, "-c", "import protograf"], capture_output=True).returncode != 0:
         return None
-    rows = [[name, text] for name, text, _, _ in card_rows(count)]
+    with open(folder / "pg.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["NAME", "TEXT"])
+        writer.writerows([name, text] for name, text, _, _ in card_rows(count))
     script = folder / "protograf_deck.py"
-    script.write_text(PROTOGRAF_SCRIPT.format(out=str(folder / "pg.pdf"), count=count, rows=rows), encoding="utf-8")
-    return child([sys.executable, str(script)], cwd=folder)["cpu"]
+    script.write_text(PROTOGRAF_SCRIPT.format(out=str(folder / "pg.pdf"), data=str(folder / "pg.csv"), count=count),
+                      encoding="utf-8")
+    return child([python, str(script)], cwd=folder)["cpu"]
 
 
 def main() -> None:
@@ -232,7 +238,7 @@ def main() -> None:
     print(f"peak memory at {big:,}: kkprint {large['kkprint_peak']:.0f} MB, floor {large['floor_peak']:.0f} MB"
           f" -> {large['kkprint_peak'] / large['floor_peak']:.2f}x (target <= 1x)")
     if graf is None:
-        print("protograf: not installed (pip install protograf to compare)")
+        print("protograf: not installed (pip install protograf, or name its Python in PROTOGRAF_PYTHON)")
     else:
         print(f"protograf, 1,000 cards: {graf:.2f} s -> kkprint is {graf / thousand['kkprint']:.1f}x faster (target >= 20x)")
     print()
