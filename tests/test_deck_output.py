@@ -368,3 +368,20 @@ def test_watch_rebuilds_on_save_and_survives_a_broken_edit(tmp_path):
     assert "Traceback" not in err
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
     assert os.path.getsize(pdf) > 0
+
+
+@pytest.mark.parametrize("mode", ["cmyk", "grey"])
+def test_converted_pictures_keep_their_transparency(tmp_path, mode):
+    picture = Image.new("RGBA", (20, 20), (0, 0, 0, 0))
+    for x in range(5, 15):
+        for y in range(5, 15):
+            picture.putpixel((x, y), (200, 40, 40, 255))
+    picture.save(tmp_path / "dot.png")
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: t\ncard: {size: mini}\nprint_shop: {cmyk: true}\nlayout:\n"
+                    "  p: {type: image, x: 2, y: 2, w: 20, h: 20, src: dot.png}\ncards: [{name: A}]\n", encoding="utf-8")
+    options = {"print_shop": True} if mode == "cmyk" else {"greyscale": True}
+    [pdf] = build(deck, tmp_path / "out", **options)
+    images = [i for i in _images(PdfReader(pdf)) if "/SMask" in i]
+    assert images, "the picture keeps a soft mask"
+    assert images[0]["/ColorSpace"] == ("/DeviceCMYK" if mode == "cmyk" else "/DeviceGray")

@@ -108,10 +108,21 @@ def convert_picture(inks: Inks, image) -> ImageReader:
         converted = ImageCms.applyTransform(rgb, _transform(inks.icc))
     else:
         converted = rgb.convert("CMYK")
-    reader = ImageReader(converted)
-    if alpha is not None:
-        reader._dataA = ImageReader(alpha)  # ReportLab writes this as the picture's soft mask
-    return reader
+    return _WithAlpha(converted, alpha) if alpha is not None else ImageReader(converted)
+
+
+class _WithAlpha(ImageReader):
+    """A converted picture that keeps its transparency: ReportLab finds a soft mask only for RGBA
+    pictures and forgets any other when it reads the pixels, so it is handed back every time."""
+
+    def __init__(self, image, alpha):
+        super().__init__(image)
+        self._alpha = ImageReader(alpha)
+
+    def getRGBData(self):
+        data = super().getRGBData()
+        self._dataA = self._alpha
+        return data
 
 
 class InkCanvas(Canvas):
