@@ -11,10 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from kkprint.choices import LANGS
+from kkprint.choices import LANGS, PaperName
 from kkprint.errors import InputError, suggest
 
-PAPERS = ("a4", "letter", "a3")
+PAPERS = tuple(paper.value for paper in PaperName)
 LETTER_REGIONS = ("US", "CA", "PR", "MX", "PH")
 KEYS = {"lang": LANGS, "paper": PAPERS}
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from kkprint.errors import InputError
+from kkprint.errors import InputError, suggest
 from kkprint.yamlio import read_bytes, read_text
 
 MAX_CARDS = 50_000
@@ -186,8 +186,6 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
                          source=source) from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
-            from kkprint.errors import suggest
-
             raise InputError(f"no worksheet {sheet!r}{suggest(sheet, book.sheetnames)}", source=source, place="data.sheet")
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
         for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):

@@ -140,9 +140,10 @@ def _subsets(characters: str) -> dict[str, bytes]:
     return found
 
 
-def _make_subset(face: str, characters: str) -> bytes:
+def _subset_to_truetype(font, characters: str) -> None:
+    """Keep only what ``characters`` need (no layout tables, no hinting) and redraw the CFF
+    outlines as TrueType, in place: the bundled font and a deck's CFF fonts alike."""
     from fontTools import subset as ft_subset  # only on a cache miss: a warm build never loads it
-    from fontTools.ttLib import TTFont as FTFont
 
     options = ft_subset.Options()
     options.layout_features = []
@@ -151,11 +152,17 @@ def _make_subset(face: str, characters: str) -> bytes:
     options.notdef_outline = True
     options.name_IDs = ["*"]
     options.drop_tables += ["GSUB", "GPOS", "GDEF", "VORG", "BASE", "JSTF", "vhea", "vmtx"]
-    font = FTFont(str(_font_path(face)), lazy=True, recalcTimestamp=False)  # same input, same bytes
     subsetter = ft_subset.Subsetter(options)
     subsetter.populate(text=characters)
     subsetter.subset(font)
     _to_truetype(font)
+
+
+def _make_subset(face: str, characters: str) -> bytes:
+    from fontTools.ttLib import TTFont as FTFont
+
+    font = FTFont(str(_font_path(face)), lazy=True, recalcTimestamp=False)  # same input, same bytes
+    _subset_to_truetype(font, characters)
     # ReportLab keeps one face per PostScript name for the whole process, so each subset gets
     # its own name; otherwise a second build would silently reuse the first build's glyphs.
     digest = hashlib.sha1(characters.encode("utf-8")).hexdigest()[:8]
@@ -290,7 +297,6 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
     name = f"KKDeck-{digest}"
     if name in pdfmetrics.getRegisteredFontNames():
         return name
-    from fontTools import subset as ft_subset
     from fontTools.ttLib import TTFont as FTFont
 
     try:
@@ -298,16 +304,7 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
         if "glyf" not in font and "CFF " not in font:
             raise InputError(f"font {label!r} has neither TrueType nor CFF outlines (CFF2 and bitmap fonts are not supported)")
         if "CFF " in font:
-            options = ft_subset.Options()
-            options.layout_features = []
-            options.hinting = False
-            options.notdef_outline = True
-            options.name_IDs = ["*"]
-            options.drop_tables += ["GSUB", "GPOS", "GDEF", "VORG", "BASE", "JSTF", "vhea", "vmtx"]
-            subsetter = ft_subset.Subsetter(options)
-            subsetter.populate(text=characters)
-            subsetter.subset(font)
-            _to_truetype(font)
+            _subset_to_truetype(font, characters)
             for record in font["name"].names:
                 if record.nameID in (4, 6):
                     record.string = name

@@ -143,10 +143,6 @@ class Atom:
     def icon(self) -> str | None:
         return next((f.icon for f in self.frags if f.icon), None)
 
-    @property
-    def is_space(self) -> bool:
-        return self.space
-
     def width(self, size: float) -> float:
         return self.unit * size
 
@@ -295,11 +291,6 @@ def _break_before(chars: str) -> list[bool]:
 
 # --- tokenizing -------------------------------------------------------------------------------
 
-def _covers(font: str, char: str) -> bool:
-    glyphs = getattr(getattr(getFont(font), "face", None), "charToGlyph", None)
-    return glyphs is None or ord(char) in glyphs
-
-
 _ICON_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z0-9_\-:]+)\}")
 _SPLIT = re.compile(r"(\n|[^\S\n]+)")
 
@@ -361,7 +352,7 @@ class _Builder:
             return
         fallback_style = replace(style, font=fallback)
         for char in text:  # only characters the deck's font lacks go to the bundled font
-            self._frag(char, style if _covers(style.font, char) else fallback_style)
+            self._frag(char, style if _all_covered(style.font, char) else fallback_style)
 
     def _frag(self, text: str, style: Style) -> None:
         if self.word and self.word[-1].icon is None and self.word[-1].style == style:
@@ -620,7 +611,7 @@ def _check_drawable(fitted: FittedText) -> None:
         for atom in line:
             for frag in atom.frags:
                 if frag.icon is None and not _all_covered(frag.style.font, frag.text):
-                    missing = sorted({c for c in frag.text if not _covers(frag.style.font, c) and c not in "\n\r\t"})
+                    missing = sorted({c for c in frag.text if not _all_covered(frag.style.font, c) and c not in "\n\r\t"})
                     if missing:
                         listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
                         raise InputError(f"cannot print {listed}: not among the characters prepared for this build")
