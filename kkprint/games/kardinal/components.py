@@ -51,7 +51,7 @@ def land_deck(game: KardinalGame, lang: str) -> Deck:
             key = (land.id, tuple(sorted(card)))
             entries.setdefault(key, [land_fields(game, land, card, lang), 0])[1] += 1
     cards = [(fields, count, f"{key[0]} card") for key, (fields, count) in entries.items()]
-    return layout_deck(LAND_CARD, {"title": game.title.ja}, cards)
+    return layout_deck(LAND_CARD, {"title": game.title(lang)}, cards)
 
 
 # --- rights tokens and law chips ---------------------------------------------------------------
