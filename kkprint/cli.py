@@ -15,10 +15,14 @@ import typer
 from kkprint import settings
 from kkprint.choices import CheckAgainst, CutMarks, DuplexMode, Lang, PaperName
 from kkprint.errors import InputError
+from kkprint.i18n import Msg, tr
 from kkprint.outputs import check_destination
 from kkprint.yamlio import MAX_INPUT_BYTES, load_yaml_file, parse_yaml
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of text.")]
+
+LangOption = Annotated[Optional[Lang], typer.Option(
+    "--lang", case_sensitive=False, help="Language of everything shown: ja or en (default: KKPRINT_LANG, the config file, the locale).")]
 
 HELP = {"help_option_names": ["-h", "--help"]}
 
@@ -112,30 +116,23 @@ def new_deck(
         typer.echo(str(path))
 
 
-TALLY_EXAMPLES = {"kardinal": "kardinal-tally.yaml", "webofpower": "webofpower-state.yaml",
-                  "webofpower-board": "webofpower-board-tally.yaml", "court": "court-final.yaml",
-                  "culdcept": "culdcept-state.yaml"}
-
-
 @new_app.command("tally")
 def new_tally(
     game: str = typer.Argument(..., help="kardinal, webofpower, webofpower-board, court or culdcept."),
     folder: Path = typer.Option(Path("."), "--dir", help="Folder to write it in."),
 ) -> None:
     """Write a commented tally (or state) file that the game's scorer accepts; fill in your game."""
-    from kkprint.errors import suggest
     from kkprint.outputs import write_new
     from kkprint.paths import EXAMPLES_DIR
+    from kkprint.scorers import scorer
 
-    name = game.strip().lower()
-    if name not in TALLY_EXAMPLES:
-        raise InputError(f"no scorer for {game!r}{suggest(name, TALLY_EXAMPLES)}", source="new tally")
+    example = scorer(game, source="new tally").example
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(f"cannot create the folder: {err.strerror}", source=str(folder)) from None
-    path = folder / TALLY_EXAMPLES[name]
-    write_new(path, (EXAMPLES_DIR / TALLY_EXAMPLES[name]).read_text(encoding="utf-8"))
+        raise InputError(Msg("cannot create the folder: {reason}", reason=err.strerror), source=str(folder)) from None
+    path = folder / example
+    write_new(path, (EXAMPLES_DIR / example).read_text(encoding="utf-8"))
     typer.echo(str(path))
 
 
@@ -233,6 +230,19 @@ config_app = _sub_app("Your defaults: language and paper.")
 app.add_typer(config_app, name="config")
 
 
+@app.command()
+def serve(
+    port: int = typer.Option(8765, "--port", min=1, max=65535, help="Port to listen on."),
+    lan: bool = typer.Option(False, "--lan", help="Listen on the local network too, and show its address as a QR code "
+                                                  "(the list of games needs the key in that address)."),
+    lang: LangOption = None,
+) -> None:
+    """The score pad in a browser: a page for every game, on every phone at the table."""
+    from kkprint.pad.serve import serve as run
+
+    run(port, lan, _language(lang))
+
+
 @config_app.command("set")
 def config_set(
     key: str = typer.Argument(..., help="lang or paper."),
@@ -276,15 +286,34 @@ def _read_input(path: Path) -> tuple[object, str]:
     return load_yaml_file(path), str(path)
 
 
-def _emit(data: dict, text: str, as_json: bool) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text)
+def _language(flag) -> str:
+    """The command's language, used from here on for every message, error lines included."""
+    from kkprint import i18n
+
+    lang = settings.language(flag)
+    i18n.use(lang)
+    return lang
 
 
-def _score_file(path: Path, as_json: bool, score, to_json, to_text) -> None:
+def _emit(data: dict, shown, as_json: bool) -> None:
+    """The JSON object, or what a person reads: a rich table at a terminal, plain text elsewhere."""
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    elif isinstance(shown, str):
+        typer.echo(shown)
+    else:
+        shown.print()
+
+
+def _score_file(game: str, path: Path, as_json: bool, lang, rules=None) -> None:
     """Read a tally or a state, score it, print the JSON object or the text for people."""
+    from kkprint.scorers import scorer
+
+    lang = _language(lang)
+    rules = rules or scorer(game).load()
     data, source = _read_input(path)
-    result = score(data, source)
-    _emit(to_json(result), to_text(result), as_json)
+    result = rules.score(data, source)
+    _emit(rules.as_json(result, lang), rules.as_text(result, lang), as_json)
 
 
 @scorer_app.command("kardinal", epilog="""\b
@@ -301,7 +330,7 @@ def scorer_kardinal(
     tally: Optional[Path] = typer.Argument(None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."),
     as_json: AsJson = False,
     sheet: Optional[Path] = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
-    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
+    lang: LangOption = None,
     paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper of the sheet (default: KKPRINT_PAPER, the config file, the locale)."),
     deck: Optional[Path] = typer.Option(None, "--deck", help="Another K&K definition (e.g. a corrected copy of "
                                                               "data/kardinal/game.yaml); its cards set the limits."),
@@ -309,24 +338,33 @@ def scorer_kardinal(
                                        "(our card list: which arms and roads are on which card) or sources (only what "
                                        "the rules say: cards per land, at most 2 arms and 1 road a card) for another "
                                        "edition's cards."),
+    save: Optional[Path] = typer.Option(None, "--save", help="At the prompt: keep what is typed in this tally file, "
+                                                             "after every answer (also on Ctrl-C)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="At the prompt: go on from a tally saved with --save."),
 ) -> None:
     """Kardinal & König final scores, laid out like the 決算チャート."""
-    from kkprint.games.kardinal import prompt, report, service
+    from kkprint.games.kardinal import service
     from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
+    from kkprint.scorers import scorer
 
+    lang = _language(lang)
     game = load_game(deck or DEFAULT_PATH)
+    rules = scorer("kardinal").load(deck, check.value)
     if sheet is not None:  # refuse a bad destination before anything is asked or printed
         check_destination(sheet, b"%PDF")
+    if tally is not None and (save or resume):
+        raise InputError(Msg("--save and --resume are for the prompt; leave out the tally file"), source="scorer kardinal")
     if tally is None:
-        data = _prompt_tally(game, prompt, report, service, settings.language(lang))
-        source = "<prompt>"
+        from kkprint.terminal import prompt_kardinal
+
+        data, source = prompt_kardinal(game, rules, lang, save=save, resume=resume, read=_read_input), "<prompt>"
     else:
         data, source = _read_input(tally)
-    result = service.score(data, source, game, check.value)
-    _emit(report.as_json(result), report.table(game, result, settings.language(lang)), as_json)
+    result = rules.score(data, source)
+    _emit(rules.as_json(result, lang), rules.as_text(result, lang), as_json)
     if sheet is not None:
-        written = service.write_sheet(sheet, game, result, settings.language(lang), settings.paper(paper))
-        typer.echo(f"wrote {written}", err=True)
+        written = service.write_sheet(sheet, game, result, lang, settings.paper(paper))
+        typer.echo(tr("wrote {path}", path=written), err=True)
 
 
 @scorer_app.command("webofpower", epilog="""\b
@@ -339,14 +377,10 @@ State format (`kkprint new tally webofpower` writes one):
 def scorer_webofpower(
     state: Path = typer.Argument(..., help="Marked trump map state (YAML or JSON; - for stdin)."),
     as_json: AsJson = False,
+    lang: LangOption = None,
 ) -> None:
     """Web of Power on the trump map: interim or final scoring of a marked map."""
-    from kkprint.games.webofpower import report
-    from kkprint.games.webofpower.model import load_map
-    from kkprint.games.webofpower.state import score_trump_map
-
-    _score_file(state, as_json, lambda data, source: score_trump_map(data, source, load_map()), report.as_json,
-                report.table)
+    _score_file("webofpower", state, as_json, lang)
 
 
 @scorer_app.command("webofpower-board", epilog="""\b
@@ -362,29 +396,26 @@ Tally format (`kkprint new tally webofpower-board` writes one):
 def scorer_webofpower_board(
     tally: Path = typer.Argument(..., help="Per-region tally of the board game (YAML or JSON; - for stdin)."),
     as_json: AsJson = False,
+    lang: LangOption = None,
 ) -> None:
     """Web of Power board game: interim or final scoring from per-region tallies."""
-    from kkprint.games.webofpower import report
-    from kkprint.games.webofpower.model import load_board
-    from kkprint.games.webofpower.state import score_board
-
-    _score_file(tally, as_json, lambda data, source: score_board(data, source, load_board()), report.as_json,
-                report.table)
+    _score_file("webofpower-board", tally, as_json, lang)
 
 
 @court_app.command("eligible")
 def court_eligible(
     dice: List[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
     as_json: AsJson = False,
-    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of character names: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
+    lang: LangOption = None,
 ) -> None:
     """Which characters a dice result may take, and why the others may not."""
     from kkprint.games.court import report, service
     from kkprint.games.court.model import load_court
 
+    lang = _language(lang)
     game = load_court()
     result = service.eligible(game, service.parse_dice(list(dice), "dice", "arguments"))
-    _emit(report.eligibility_json(result), report.eligibility_text(game, result, settings.language(lang)), as_json)
+    _emit(report.eligibility_json(result, lang), report.eligibility_text(game, result, lang), as_json)
 
 
 @scorer_app.command("court", epilog="""\b
@@ -396,11 +427,10 @@ Results format (`kkprint new tally court` writes one):
 def scorer_court(
     results: Path = typer.Argument(..., help="Final-round results (YAML or JSON; - for stdin)."),
     as_json: AsJson = False,
+    lang: LangOption = None,
 ) -> None:
     """To Court the King, final round: who takes the King."""
-    from kkprint.games.court import report, service
-
-    _score_file(results, as_json, service.score_final, report.final_json, report.final_text)
+    _score_file("court", results, as_json, lang)
 
 
 @scorer_app.command("culdcept", epilog="""\b
@@ -413,13 +443,10 @@ State format (`kkprint new tally culdcept` writes one):
 def scorer_culdcept(
     state: Path = typer.Argument(..., help="The 13 squares at the end of the game (YAML or JSON; - for stdin)."),
     as_json: AsJson = False,
+    lang: LangOption = None,
 ) -> None:
     """Culdcept-style game: squares per player, and the winner or a draw."""
-    from kkprint.games.culdcept import state as culdcept_state
-    from kkprint.games.culdcept.model import load_culdcept
-
-    _score_file(state, as_json, lambda data, source: culdcept_state.score_state(data, source, load_culdcept()),
-                culdcept_state.as_json, culdcept_state.as_text)
+    _score_file("culdcept", state, as_json, lang)
 
 
 @culdcept_app.command("battle")
@@ -428,35 +455,21 @@ def culdcept_battle(
     offered: str = typer.Argument(..., help="The card(s) offered: A, Q, or a support like A+10."),
     own: bool = typer.Option(False, "--own", help="The square is the mover's own (swapping is always allowed)."),
     as_json: AsJson = False,
+    lang: LangOption = None,
 ) -> None:
     """Does the offered card or support take the square, and why."""
     from kkprint.games.culdcept.rules import RuleError, battle, play
 
+    lang = _language(lang)
     try:
         defender, attacker = play(on_square), play(offered)
     except RuleError as err:
-        raise InputError(str(err), source="arguments") from None
+        raise InputError(err.args[0], source="arguments") from None
     result = battle(defender, attacker, own)
-    data = {"on_square": str(defender), "offered": str(attacker), "taken": result.taken, "reason": result.reason}
-    _emit(data, f"{'taken' if result.taken else 'not taken'}: {result.reason}", as_json)
-
-
-def _prompt_tally(game, prompt, report, service, lang: str) -> dict:
-    def ask(question: str) -> str | None:
-        sys.stderr.write(question)
-        sys.stderr.flush()
-        line = sys.stdin.readline()
-        return None if line == "" else line.rstrip("\n")
-
-    def say(text: str) -> None:
-        typer.echo(text, err=True)
-
-    data = prompt.collect(game, ask, say, lang)
-    done = False
-    while not done:
-        say(report.table(game, service.score(data, "<prompt>", game), lang))
-        data, done = prompt.correct(game, data, ask, say, lang)
-    return data
+    reason = result.reason.render(lang)
+    data = {"on_square": str(defender), "offered": str(attacker), "taken": result.taken, "reason": reason}
+    verdict = tr("taken: {reason}", reason=reason) if result.taken else tr("not taken: {reason}", reason=reason)
+    _emit(data, verdict, as_json)
 
 
 class Terminated(BaseException):
@@ -479,6 +492,7 @@ def main() -> None:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminate)
     try:
+        _language(None)  # until a command's --lang says otherwise, even usage errors speak the user's language
         code = app(standalone_mode=False, prog_name="kkprint")
         if code == 130:  # typer turns Ctrl-C into this exit code when it is not exiting itself
             raise KeyboardInterrupt
@@ -488,7 +502,7 @@ def main() -> None:
         typer.echo("kkprint: terminated; nothing half-written was kept", err=True)
         sys.exit(128 + err.signum)
     except InputError as err:
-        typer.echo(f"kkprint: error: {err}", err=True)
+        typer.echo(tr("kkprint: error: {message}", message=err), err=True)
         sys.exit(2)
     except typer.Abort:
         typer.echo("kkprint: aborted", err=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 
+from kkprint.i18n import Msg, text
+
 
 class InputError(Exception):
     """Bad input or usage: the CLI prints ``source: place: message`` and exits with code 2.
@@ -13,22 +15,30 @@ class InputError(Exception):
     (an unknown target name) have no file.
     """
 
-    def __init__(self, message: str, *, source: str | None = None, place: str | None = None):
+    def __init__(self, message: str | Msg, *, source: str | Msg | None = None, place: str | Msg | None = None,
+                 path: tuple | None = None):
         super().__init__(message)
         self.message = message
         self.source = source
         self.place = place
+        self.path = path  # where in the tally's data, for a score-pad page to mark the field
 
     def __reduce__(self):  # keeps source and place when a worker process sends it back
-        return (_rebuild, (self.message, self.source, self.place))
+        return (_rebuild, (self.message, self.source, self.place, self.path))
 
-    def located(self, *, source: str | None = None, place: str | None = None) -> "InputError":
+    def located(self, *, source: str | None = None, place: str | Msg | None = None) -> "InputError":
         """Fill in whatever location the raiser did not know, keeping what it did."""
-        return InputError(self.message, source=self.source or source, place=self.place or place)
+        return InputError(self.message, source=self.source or source, place=self.place or place,
+                          path=self.path)
+
+    def render(self, lang: str | None = None, *, with_source: bool = True) -> str:
+        """One line in ``lang``: ``source: place: message``."""
+        located = (self.source, self.place) if with_source else (self.place,)
+        parts = [_short(text(p, lang)) for p in located if p]
+        return " ".join(": ".join(parts + [text(self.message, lang)]).split())  # always one line
 
     def __str__(self) -> str:
-        parts = [_short(p) for p in (self.source, self.place) if p]
-        return " ".join(": ".join(parts + [self.message]).split())  # always one line
+        return self.render()
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -36,17 +46,17 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else f"{text[:limit // 2 - 1]}…{text[-(limit // 2):]}"
 
 
-def _rebuild(message: str, source: str | None, place: str | None) -> InputError:
-    return InputError(message, source=source, place=place)
+def _rebuild(message, source, place, path) -> InputError:
+    return InputError(message, source=source, place=place, path=path)
 
 
-def suggest(name: str, known) -> str:
+def suggest(name: str, known) -> Msg | str:
     """"; did you mean 'x'?" for the closest known name, or the list of known names."""
     known = sorted(set(known))
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     if close:
-        return f"; did you mean {close[0]!r}?"
+        return Msg("; did you mean '{name}'?", name=close[0])
     if not known:
         return ""
     listed = ", ".join(known[:12]) + (" …" if len(known) > 12 else "")
-    return f"; known: {listed}"
+    return Msg("; known: {names}", names=listed)

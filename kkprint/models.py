@@ -31,6 +31,12 @@ class Names(Strict):
     def __call__(self, lang: str) -> str:
         return getattr(self, lang, None) or self.en
 
+    def render(self, lang: str | None = None) -> str:
+        """As a value in a message: the word in the message's language."""
+        from kkprint.i18n import current
+
+        return self(lang or current())
+
 
 def line_of(data: Any, location: tuple) -> int | None:
     """The YAML line of the deepest mapping key on ``location`` that we can still find."""

@@ -20,11 +20,20 @@ def stable_defaults(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("KKPRINT_LANG", "ja")
     monkeypatch.setenv("KKPRINT_PAPER", "a4")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.delenv("KKPRINT_DATA_DIR", raising=False)
 
 
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture
+def english(monkeypatch):
+    """For tests that check the English wording of messages (their Japanese is checked by
+    test_messages)."""
+    monkeypatch.setenv("KKPRINT_LANG", "en")
 
 
 @pytest.fixture(scope="session")

@@ -50,7 +50,7 @@ def test_scorer_table_is_laid_out_like_the_chart(cli):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     order = [next(i for i, l in enumerate(lines) if l.startswith(word))
-             for word in ("フランス", "ザクセン", "ハンガリー", "カスティリア", "デンマーク", "中間集計", "道路・−2", "合計")]
+             for word in ("フランス", "ザクセン", "ハンガリー", "カスティリア", "デンマーク", "中間集計", "船", "馬車", "−2チップ", "合計")]
     assert order == sorted(order)
     assert "勝者: Aki" in result.stdout
 
@@ -72,7 +72,7 @@ def test_bad_tally_writes_nothing(cli, tmp_path):
     bad.write_text("players:\n  - name: A\n    lands: {France: 9}\n  - name: B\n  - name: C\n", encoding="utf-8")
     sheet = tmp_path / "chart.pdf"
     result = cli("scorer", "kardinal", str(bad), "--sheet", str(sheet))
-    assert_clean_error(result, "bad.yaml", "player 'A', land 'France'", "line 3")
+    assert_clean_error(result, "bad.yaml", "プレイヤー「A」、国「France」", "3行目")
     assert not sheet.exists()
 
 
@@ -125,13 +125,13 @@ def test_interactive_prompt_from_a_pipe(cli):
     data = json.loads(result.stdout)
     # France 8+4 | 5+0 | 2+0; Denmark Aki 2 & Ben 2 → 4 each, arms Aki 2 → Aki 12+6-2 = 16, Ben 5+4 = 9
     assert [p["total"] for p in data["players"]] == [16, 9, 2]
-    assert "only 4" in result.stderr  # the 9 Denmark cards were explained, then asked again
+    assert "4枚しかありません" in result.stderr  # the 9 Denmark cards were explained, then asked again
 
 
 def test_prompt_that_ends_early_is_an_error(cli):
     result = cli("scorer", "kardinal", input="Aki\nBen\n")
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.rstrip().endswith("input ended before the tally was complete")
+    assert result.stderr.rstrip().endswith("集計が終わる前に入力が終わりました")
     assert result.stdout == ""
 
 
@@ -189,7 +189,8 @@ def test_culdcept_commands(cli):
     assert data["winners"] == ["Aki", "Ben"] and [p["total"] for p in data["players"]] == [4, 4]
     result = cli("culdcept", "battle", "K", "A", "--json")
     assert json.loads(result.stdout)["taken"] is True
-    assert_clean_error(cli("culdcept", "battle", "6+7", "J"), "over 11")
+    assert_clean_error(cli("culdcept", "battle", "6+7", "J", "--lang", "en"), "over 11")
+    assert_clean_error(cli("culdcept", "battle", "6+7", "J", "--lang", "ja"), "11を超えて")
 
 
 def test_culdcept_tiled_mat_overlaps(tmp_path):
@@ -261,7 +262,7 @@ def test_choices_ignore_case(cli, tmp_path):
 
 
 @pytest.mark.parametrize("args, fragment, hint", [
-    (("build", "kardnal"), "did you mean 'kardinal'?", None),
+    (("build", "kardnal"), "「kardinal」のことですか", None),
     (("bulid", "all"), "Did you mean 'build'?", "(see 'kkprint --help')"),
     (("scorer", "kardinal", "--jsn", "x.yaml"), "--json", "(see 'kkprint scorer kardinal --help')"),
 ])
@@ -274,7 +275,8 @@ def test_typos_get_a_suggestion_and_a_hint_without_the_typo(cli, args, fragment,
 
 def test_typos_in_lands_and_territories_get_a_suggestion(cli):
     tally = "players:\n  - {name: A, lands: {Frankriech: 2}}\n  - {name: B}\n  - {name: C}\n"
-    assert_clean_error(cli("scorer", "kardinal", "-", input=tally), "did you mean 'Frankreich'?")
+    assert_clean_error(cli("scorer", "kardinal", "-", input=tally), "「Frankreich」のことですか")
+    assert_clean_error(cli("scorer", "kardinal", "-", "--lang", "en", input=tally), "did you mean 'Frankreich'?")
     state = ("phase: final\nplayers: [A, B, C]\nmonasteries: ['............', '............', '............', "
              "'............']\ncardinals: {AA: [0, 0, 0]}\n")
-    assert_clean_error(cli("scorer", "webofpower", "-", input=state), "did you mean 'A'?")
+    assert_clean_error(cli("scorer", "webofpower", "-", input=state), "「A」のことですか")

@@ -74,7 +74,8 @@ def test_eligibility_edges(game):
 def test_fool_and_charlatan_always(game):
     assert {"Fool", "Charlatan"} <= may_take(game, 1, 2, 4)
     refused = eligible(game, [1, 2, 4]).refused
-    assert refused["Hunter"] == "needs 4 of a kind; at most 1 alike"
+    assert refused["Hunter"].render("en") == "needs 4 of a kind; at most 1 alike"
+    assert refused["Hunter"].render("ja") == "同じ目4個が必要。同じ目は最大1個"
 
 
 def test_dice_input_validation():
@@ -102,7 +103,7 @@ def test_final_round_queen_wins_on_equal():
 
 def test_final_round_queen_loses_when_weaker():
     result = final_round([("Q", [6] * 7), ("A", [1] * 8)], "Q")
-    assert result.winner == "A" and "only 7×6" in result.reason
+    assert result.winner == "A" and "only 7×6" in result.reason.render("en")
 
 
 def test_source_example(game):

@@ -24,7 +24,7 @@ def test_equal_strength_does_not_take():
 def test_single_ace_beats_king_only():
     assert takes("K", "A")
     assert not takes("Q", "A") and not takes("2", "A")
-    assert "beats only K" in battle(play("Q"), play("A")).reason
+    assert "beats only K" in battle(play("Q"), play("A")).reason.render("en")
 
 
 def test_a_single_ace_holds_against_a_king():
@@ -38,7 +38,7 @@ def test_support_sums_and_limits():
     assert play("5+6").strength == 11 and play("A+10").strength == 11
     assert takes("10", "A+10")  # 11 beats 10
     assert not takes("K", "A+10")
-    assert "never beats K" in battle(play("K"), play("A+2")).reason
+    assert "never beats K" in battle(play("K"), play("A+2")).reason.render("en")
     with pytest.raises(RuleError, match="over 11"):
         play("6+7")
     with pytest.raises(RuleError, match="only A–10"):

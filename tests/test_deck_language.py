@@ -433,7 +433,7 @@ def test_the_example_decks_build(tmp_path):
     ("{type: image, x: 1, y: 1, w: 9, h: 9, src: \"${name}.svg\"}", ["image 'A.svg' not found"]),
     ("{type: shape, x: 1, y: 1, w: 9, h: 9, shape: line, points: [[0, 0]]}", ["at least 2"]),
 ])
-def test_errors_name_file_line_card_region_and_suggest(tmp_path, cli, region, fragments):
+def test_errors_name_file_line_card_region_and_suggest(tmp_path, english, cli, region, fragments):
     shutil.copy(COIN, tmp_path / "coin.svg")
     deck = write(tmp_path, f"name: e\ncard: {{size: mini}}\nicons: {{coin: coin.svg}}\nlayout:\n  r: {region}\n"
                            "cards: [{name: A}]\n")
@@ -442,7 +442,7 @@ def test_errors_name_file_line_card_region_and_suggest(tmp_path, cli, region, fr
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pdf"))
 
 
-def test_unknown_keys_suggest_the_closest(tmp_path, cli):
+def test_unknown_keys_suggest_the_closest(tmp_path, english, cli):
     deck = write(tmp_path, "name: e\ncard: {size: mini}\ncopies_feild: qty\nlayout: {}\ncards: [{name: A}]\n")
     assert_clean_error(cli("build", str(deck)), "line 3", "unknown key 'copies_feild'", "did you mean 'copies_field'")
 

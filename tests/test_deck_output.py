@@ -175,7 +175,7 @@ def test_a_sheet_layout_file_places_and_turns_cards(tmp_path):
     assert ca == 0 and cx == pytest.approx(200, abs=0.2)
 
 
-def test_built_in_sheet_layouts_and_their_errors(tmp_path, cli):
+def test_built_in_sheet_layouts_and_their_errors(tmp_path, english, cli):
     deck = tmp_path / "d.yaml"
     deck.write_text("name: s\ncard: {size: poker}\nsheet: {layout: poker-9-letter}\nlayout: {}\n"
                     "cards: [{name: A, count: 10}]\n", encoding="utf-8")
@@ -187,7 +187,7 @@ def test_built_in_sheet_layouts_and_their_errors(tmp_path, cli):
     assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "o")), "made for 44×63 mm cards")
 
 
-def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, cli):
+def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, cli):
     deck = tmp_path / "d.yaml"
     deck.write_text("name: ex\ncard: {size: poker}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: '${name}'}\n"
                     "back:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: 'back'}\n"
@@ -224,7 +224,7 @@ def test_tabletop_simulator_sheets_have_a_ten_by_seven_grid_within_4096_pixels(t
         assert back.getpixel((back.width // 2, back.height // 2))[:3] == (0x22, 0x44, 0x88)
 
 
-def test_showcase_fans_the_chosen_cards(tmp_path, cli):
+def test_showcase_fans_the_chosen_cards(tmp_path, english, cli):
     deck = ROOT / "examples" / "decks" / "heist" / "heist.yaml"
     out = tmp_path / "show"
     result = cli("export", str(deck), "--showcase", "1,Master Key,9", "--dpi", "60", "--out", str(out))

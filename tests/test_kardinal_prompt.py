@@ -47,16 +47,49 @@ def test_refused_answers_are_explained_and_asked_again(kardinal_game):
 def test_corrections(kardinal_game):
     data = {"players": [{"name": "Aki", "lands": {}}, {"name": "Ben", "lands": {}}, {"name": "Chie", "lands": {}}]}
     ask, say, said = scripted(["Aki フランス 3 2"])
-    data, done = prompt.correct(kardinal_game, data, ask, say, "ja")
-    assert not done and data["players"][0]["lands"]["france"] == {"cards": "3", "arms": "2"}
+    data, done, accepted = prompt.correct(kardinal_game, data, ask, say, "ja")
+    assert not done and accepted and data["players"][0]["lands"]["france"] == {"cards": "3", "arms": "2"}
     ask, say, said = scripted(["Zed France 1"])
-    same, done = prompt.correct(kardinal_game, data, ask, say)
-    assert same == data and "start with a player's name" in said[-1]
+    same, done, accepted = prompt.correct(kardinal_game, data, ask, say)
+    assert same == data and not accepted and "start with a player's name" in said[-1]
     ask, say, said = scripted(["Aki France 9"])
-    same, done = prompt.correct(kardinal_game, data, ask, say)
+    same, done, accepted = prompt.correct(kardinal_game, data, ask, say)
     assert same == data and "only 8" in said[-1]
     ask, say, said = scripted([""])
     assert prompt.correct(kardinal_game, data, ask, say)[1] is True
+
+
+def test_corrections_in_every_language(kardinal_game):
+    """Land and counter words in Japanese, English or German; errors in the prompt's language."""
+    data = {"players": [{"name": "健太", "lands": {}}, {"name": "Ben", "lands": {}}, {"name": "Chie", "lands": {}}]}
+    for answer, key, expected in (("健太 船 0", "ships", "0"), ("健太 馬車 0", "carriages", "0"), ("健太 −2 1", "minus_two", "1"),
+                                  ("Ben Schiffe 0", "ships", "0"), ("Ben Frankreich 2 1", None, None)):
+        ask, say, said = scripted([answer])
+        data, done, accepted = prompt.correct(kardinal_game, data, ask, say, "ja")
+        assert accepted, said
+        if key:
+            assert data["players"][[p["name"] for p in data["players"]].index(answer.split()[0])][key] == expected
+    assert data["players"][1]["lands"]["france"] == {"cards": "2", "arms": "1"}
+    ask, say, said = scripted(["健太 船 9"])
+    same, done, accepted = prompt.correct(kardinal_game, data, ask, say, "ja")
+    assert not accepted and "船が9" in said[-1] and not any(c.isascii() and c.isalpha() for c in said[-1].split("--check")[0])
+
+
+def test_a_walk_resumes_where_it_stopped(kardinal_game):
+    lands = blank_lands(kardinal_game, 3)
+    lands[0] = "5 4"
+    first = ["Aki", "Ben", "Chie", ""] + lands[:5]  # input ends after five land answers
+    saved = []
+    ask, say, _ = scripted(first)
+    with pytest.raises(InputError):
+        prompt.collect(kardinal_game, ask, say, "en", changed=lambda data: saved.append(data))
+    partial = saved[-1]
+    assert sum(len(p["lands"]) for p in partial["players"]) == 5
+    rest = lands[5:] + [""] * 9
+    ask, say, said = scripted(rest)
+    data = prompt.collect(kardinal_game, ask, say, "en", partial)
+    assert not any("player 1" in q for q in said)  # names are not asked again
+    assert score(data, "prompt", kardinal_game).players[0].lands["france"].land == 8
 
 
 def test_input_that_ends_early(kardinal_game):

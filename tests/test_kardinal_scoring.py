@@ -40,8 +40,9 @@ def test_roads_examples(ships, carriages, points):
 
 def test_reasons_are_given():
     scores = score_land(FRANCE, [LandTally(5, 4), LandTally(2, 1), LandTally(0)])
-    assert "most cards" in scores[0].land_reason and "next higher count is 5" in scores[1].land_reason
-    assert scores[2].land_reason == "no cards"
+    assert "most cards" in str(scores[0].land_reason) and "next higher count is 5" in str(scores[1].land_reason)
+    assert scores[2].land_reason.render("en") == "no cards"
+    assert scores[2].land_reason.render("ja") == "カードなし"
 
 
 def totals(result):
@@ -57,7 +58,7 @@ def test_game_1_tie_on_points_broken_by_land_cards(kardinal_game):
     result = score(data, "test", kardinal_game)
     assert totals(result) == {"A": 17, "B": 17, "C": 13}
     assert result.winners == ["A"]
-    assert "more land cards" in result.reason
+    assert "more land cards" in result.reason.render("en")
 
 
 def test_game_2_full_draw(kardinal_game):

@@ -21,7 +21,7 @@ def parse(data, game):
 def error(data, game) -> str:
     with pytest.raises(InputError) as caught:
         parse(data, game)
-    return str(caught.value)
+    return caught.value.render("en")
 
 
 def test_a_valid_tally_reads_all_three_languages(kardinal_game):
@@ -97,7 +97,7 @@ def test_roads_and_chips_limits(kardinal_game):
     message = error(tally({"name": "A", "lands": {"France": 2}, "ships": 3}, *THREE[1:]), kardinal_game)
     assert "player 'A', ships" in message and "at most 2" in message
     message = error(tally({"name": "A", "minus_two": 2}, {"name": "B", "minus_two": 1}, THREE[2]), kardinal_game)
-    assert "player 'B', minus_two" in message and "only 2" in message
+    assert "player 'B', −2 chips" in message and "only 2" in message
 
 
 def test_unknown_keys_are_typos(kardinal_game):

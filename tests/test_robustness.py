@@ -25,9 +25,11 @@ COMMANDS = {
 
 
 def run(args, capsys, monkeypatch, stdin=""):
-    """The CLI in this process (fast enough to run the whole corpus)."""
+    """The CLI in this process (fast enough to run the whole corpus), in English: the corpus names
+    the English words it expects; the Japanese of every message is checked by test_messages."""
     import io
 
+    monkeypatch.setenv("KKPRINT_LANG", "en")
     monkeypatch.setattr(sys, "argv", ["kkprint", *args])
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     code = 0

@@ -253,7 +253,7 @@ def test_report_names_who_scored_what(trump):
     rows = ["111111111111", EMPTY, "3333.3333...", "2222.3333..."]
     cardinals = {"A": [1, 0, 1], "B": [2, 0, 0], "E": [0, 1, 1], "F": [0, 0, 2], "G": [0, 0, 3]}
     result = score_trump_map(state(rows, cardinals), "t", trump)
-    text = table(result)
+    text = str(table(result, "en"))
     assert "alliance [1] A–B: P1 +4" in text and "alliance [11] F–G: P3 +5" in text
     assert "road: P1 +12 (row, r1c1–r1c12)" in text and "Winner: P3" in text
     data = as_json(result)

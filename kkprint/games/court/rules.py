@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from kkprint.i18n import Joined, Msg
+
 MAX_DICE = 12  # the box holds twelve dice
 
 
@@ -78,7 +80,7 @@ class Strength:
     value: int
 
     def __str__(self) -> str:
-        return f"{self.count}×{self.value}" if self.count else "no dice"
+        return f"{self.count}×{self.value}" if self.count else "–"
 
 
 def strength(dice: Sequence[int]) -> Strength:
@@ -99,7 +101,7 @@ class FinalResult:
     rolls: list[FinalRoll]  # as given (the input order)
     rolling_order: list[str]  # who rolled when: the Queen's holder last
     winner: str
-    reason: str
+    reason: Msg | Joined
 
 
 def final_round(rolls: Sequence[tuple[str, Sequence[int]]], queen: str | None) -> FinalResult:
@@ -114,40 +116,41 @@ def final_round(rolls: Sequence[tuple[str, Sequence[int]]], queen: str | None) -
             best = roll
     queen_roll = next((r for r in results if r.name == queen), None)
     if queen_roll is not None and (best is None or queen_roll.strength >= best.strength):
-        reason = "the Queen's holder matches or beats the best result" if best else "the Queen's holder is alone"
-        return FinalResult(results, order, queen_roll.name, f"{reason} ({queen_roll.strength})")
+        reason = (Msg("the Queen's holder matches or beats the best result ({strength})", strength=str(queen_roll.strength))
+                  if best else Msg("the Queen's holder is alone ({strength})", strength=str(queen_roll.strength)))
+        return FinalResult(results, order, queen_roll.name, reason)
     assert best is not None
     tied_earlier = [r.name for r in challengers if r.strength == best.strength and r is not best]
-    reason = f"strongest result ({best.strength})"
+    parts = [Msg("strongest result ({strength})", strength=str(best.strength))]
     if tied_earlier:
-        reason += f"; rolled before {', '.join(tied_earlier)} with equal strength"
+        parts.append(Msg("rolled before {names} with equal strength", names=", ".join(tied_earlier)))
     if queen_roll is not None:
-        reason += f"; the Queen's holder had only {queen_roll.strength}"
-    return FinalResult(results, order, best.name, reason)
+        parts.append(Msg("the Queen's holder had only {strength}", strength=str(queen_roll.strength)))
+    return FinalResult(results, order, best.name, Joined(parts))
 
 
-def why_not(condition: dict, dice: Sequence[int]) -> str:
+def why_not(condition: dict, dice: Sequence[int]) -> Msg:
     """Why ``dice`` do not meet ``condition``, in a few words a player understands."""
     tally = counts(dice)
     most = max(tally.values(), default=0)
     kind = condition["kind"]
     if kind == "with_king":
-        return "comes only with the King (seven of a kind)"
+        return Msg("comes only with the King (seven of a kind)")
     if kind == "of_a_kind":
-        return f"needs {condition['n']} of a kind; at most {most} alike"
+        return Msg("needs {n} of a kind; at most {most} alike", n=condition["n"], most=most)
     if kind == "pairs":
-        return f"needs {condition['n']} pairs; has {sum(c // 2 for c in tally.values())}"
+        return Msg("needs {n} pairs; has {pairs}", n=condition["n"], pairs=sum(c // 2 for c in tally.values()))
     if kind == "full_house":
-        return "needs three of a kind and a pair (or five of a kind)"
+        return Msg("needs three of a kind and a pair (or five of a kind)")
     if kind == "two_triplets":
-        return "needs two triplets (or six of a kind)"
+        return Msg("needs two triplets (or six of a kind)")
     if kind == "straight":
         missing = min((sorted(set(run) - set(dice)) for run in condition["values"]), key=len)
-        return f"straight is missing {', '.join(map(str, missing))}"
+        return Msg("straight is missing {values}", values=", ".join(map(str, missing)))
     if kind == "total":
-        return f"needs a total of {condition['at_least']}; has {sum(dice)}"
+        return Msg("needs a total of {least}; has {total}", least=condition["at_least"], total=sum(dice))
     if kind == "all_odd":
-        return f"every die must be odd; {sorted({d for d in dice if d % 2 == 0})} are even"
+        return Msg("every die must be odd; {values} are even", values=", ".join(map(str, sorted({d for d in dice if d % 2 == 0}))))
     if kind == "all_even":
-        return f"every die must be even; {sorted({d for d in dice if d % 2})} are odd"
-    return "condition not met"
+        return Msg("every die must be even; {values} are odd", values=", ".join(map(str, sorted({d for d in dice if d % 2}))))
+    return Msg("condition not met")

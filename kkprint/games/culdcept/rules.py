@@ -6,6 +6,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
+from kkprint.i18n import Msg
+
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
 SUPPORT_LIMIT = 11
 
@@ -19,7 +21,7 @@ def rank(card: str) -> str:
     text = unicodedata.normalize("NFKC", str(card)).strip().upper()
     text = {"1": "A", "T": "10"}.get(text, text)
     if text not in RANKS:
-        raise RuleError(f"{card!r} is not a card rank (A, 2–10, J, Q, K)")
+        raise RuleError(Msg("'{card}' is not a card rank (A, 2–10, J, Q, K)", card=card))
     return text
 
 
@@ -52,37 +54,38 @@ def play(cards: Sequence[str] | str, support_limit: int = SUPPORT_LIMIT) -> Play
         items = items[0].split("+")
     ranks = tuple(rank(c) for c in items)
     if not ranks:
-        raise RuleError("no card given")
+        raise RuleError(Msg("no card given"))
     if len(ranks) > 2:
-        raise RuleError(f"a support is two cards, not {len(ranks)}")
+        raise RuleError(Msg("a support is two cards, not {n}", n=len(ranks)))
     if len(ranks) == 2:
         if any(RANKS[r] > 10 for r in ranks):
-            raise RuleError(f"support {'+'.join(ranks)}: only A–10 may support")
+            raise RuleError(Msg("support {cards}: only A–10 may support", cards="+".join(ranks)))
         if sum(RANKS[r] for r in ranks) > support_limit:
-            raise RuleError(f"support {'+'.join(ranks)} sums to {sum(RANKS[r] for r in ranks)}, over {support_limit}")
+            raise RuleError(Msg("support {cards} sums to {total}, over {limit}", cards="+".join(ranks),
+                                total=sum(RANKS[r] for r in ranks), limit=support_limit))
     return Play(ranks)
 
 
 @dataclass(frozen=True)
 class Battle:
     taken: bool
-    reason: str
+    reason: Msg
 
 
 def battle(on_square: Play, offered: Play, own_square: bool = False) -> Battle:
     """Does ``offered`` take the square holding ``on_square``?"""
     if own_square:
-        return Battle(True, f"your own square: you may swap {on_square} for {offered}, even a weaker card")
+        return Battle(True, Msg("your own square: you may swap {held} for {offered}, even a weaker card", held=str(on_square), offered=str(offered)))
     if offered.single_ace and on_square.single_king:
-        return Battle(True, "a single A beats K")
+        return Battle(True, Msg("a single A beats K"))
     if on_square.single_ace and offered.single_king:
-        return Battle(False, "a single A holds against K (RULES §5: A beats K on either side)")
+        return Battle(False, Msg("a single A holds against K (A beats K on either side)"))
     if "A" in offered.cards and len(offered.cards) == 2 and on_square.single_king:
-        return Battle(False, f"an A inside a support never beats K ({offered} = {offered.strength} < 13)")
+        return Battle(False, Msg("an A inside a support never beats K ({offered} = {strength} < 13)", offered=str(offered), strength=offered.strength))
     if offered.strength > on_square.strength:
-        return Battle(True, f"{offered} ({offered.strength}) is stronger than {on_square} ({on_square.strength})")
+        return Battle(True, Msg("{offered} ({strength}) is stronger than {held} ({held_strength})", offered=str(offered), strength=offered.strength, held=str(on_square), held_strength=on_square.strength))
     if offered.strength == on_square.strength:
-        return Battle(False, f"equal strength ({offered.strength}) does not take a square")
+        return Battle(False, Msg("equal strength ({strength}) does not take a square", strength=offered.strength))
     if offered.single_ace:
-        return Battle(False, f"a single A beats only K, not {on_square}")
-    return Battle(False, f"{offered} ({offered.strength}) is weaker than {on_square} ({on_square.strength})")
+        return Battle(False, Msg("a single A beats only K, not {held}", held=str(on_square)))
+    return Battle(False, Msg("{offered} ({strength}) is weaker than {held} ({held_strength})", offered=str(offered), strength=offered.strength, held=str(on_square), held_strength=on_square.strength))

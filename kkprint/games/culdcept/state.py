@@ -8,6 +8,8 @@ from typing import Any
 from kkprint.errors import InputError
 from kkprint.games.culdcept.model import CuldceptGame
 from kkprint.games.culdcept.rules import Play, RuleError, play
+from kkprint.i18n import tr
+from kkprint.screen import Line, Screen
 from kkprint.tally import at, mapping, player_names, reject_unknown_keys
 
 
@@ -61,7 +63,7 @@ def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], 
         try:
             on_square = play([str(c) for c in raw], game.support_limit)
         except RuleError as err:
-            raise InputError(str(err), source=source, place=place) from None
+            raise InputError(err.args[0], source=source, place=place) from None
         if owner is None and len(on_square.cards) > 1:
             raise InputError("an unowned square holds only its map card", source=source, place=place)
         if owner is not None:
@@ -86,7 +88,7 @@ def score_state(data: Any, source: str, game: CuldceptGame) -> CuldceptResult:
     return score(*parse_state(data, source, game))
 
 
-def as_json(result: CuldceptResult) -> dict:
+def as_json(result: CuldceptResult, lang: str = "en") -> dict:
     return {
         "game": "culdcept",
         "players": [{"name": n, "total": len(result.owned[n]), "squares": result.owned[n]} for n in result.names],
@@ -95,7 +97,9 @@ def as_json(result: CuldceptResult) -> dict:
     }
 
 
-def as_text(result: CuldceptResult) -> str:
-    lines = [f"{n}: {len(result.owned[n])} squares ({', '.join(map(str, result.owned[n])) or '—'})" for n in result.names]
-    outcome = f"Draw: {', '.join(result.winners)}" if len(result.winners) > 1 else f"Winner: {result.winners[0]}"
-    return "\n".join(lines + ["", outcome])
+def as_text(result: CuldceptResult, lang: str = "en") -> Screen:
+    lines = [tr("{name}: {count} squares ({squares})", lang, name=n, count=len(result.owned[n]),
+                squares=", ".join(map(str, result.owned[n])) or "—") for n in result.names]
+    outcome = (tr("Draw: {names}", lang, names=", ".join(result.winners)) if len(result.winners) > 1
+               else tr("Winner: {names}", lang, names=result.winners[0]))
+    return Screen([Line(line) for line in lines] + [Line(""), Line(outcome, winner=True)])

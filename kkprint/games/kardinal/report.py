@@ -4,34 +4,43 @@ from __future__ import annotations
 
 from kkprint.games.kardinal.model import KardinalGame
 from kkprint.games.kardinal.scoring import KardinalResult
-from kkprint.textgrid import render
+from kkprint.i18n import text, tr
+from kkprint.screen import Line, Screen, Table
 
 
-def table(game: KardinalGame, result: KardinalResult, lang: str = "ja") -> str:
+def table(game: KardinalGame, result: KardinalResult, lang: str = "ja") -> Screen:
+    """The chart on screen: for every land what each player counted and what it scored
+    (``cards/arms → land+arms``), the roads with their counts, the totals and the winner."""
     label = game.label
-    header = [""]
-    sub = [""]
-    for player in result.players:
-        header += [player.name, ""]
-        sub += [label("land", lang), label("arms", lang)]
-    rows: list = [header, sub, None]
+    players = result.players
+    winners = {index + 1 for index, p in enumerate(players) if p.name in result.winners}
+    rows: list = []
     for land in game.lands:
         row = [f"{land.names(lang)} ({land.value})"]
-        for player in result.players:
+        for player in players:
             score = player.lands[land.id]
-            row += [str(score.land), str(score.arms)]
+            counted = f"{score.cards}/{score.counted_arms}" if score.cards else "–"
+            row.append(f"{counted} → {score.land}+{score.arms}")
         rows.append(row)
     rows.append(None)
-    rows.append([label("subtotal", lang)] + [c for p in result.players for c in (str(p.subtotal), "")])
-    rows.append([label("roads_minus", lang)] + [c for p in result.players
-                                                for c in (str(p.roads), f"-{p.penalty}" if p.penalty else "0")])
-    rows.append([label("total", lang)] + [c for p in result.players for c in (str(p.total), "")])
-    text = render(rows, ["left", "right"])
-    winners = ", ".join(result.winners)
-    return f"{text}\n\n{label('winner', lang)}: {winners}  ({result.reason})"
+    rows.append([label("subtotal", lang)] + [str(p.subtotal) for p in players])
+    rows.append([tr("ships", lang)] + [f"{p.ships} → {p.ship_points}" for p in players])
+    rows.append([tr("carriages", lang)] + [f"{p.carriages} → {p.carriage_points}" for p in players])
+    rows.append([tr("−2 chips", lang)] + [f"{p.minus_two} → {-p.penalty}" if p.minus_two else "0" for p in players])
+    rows.append(None)
+    rows.append([label("total", lang)] + [str(p.total) for p in players])
+    header = [tr("land (cards in deck)", lang)] + [p.name for p in players]
+    return Screen([
+        Table(header, rows, ["left", "right"], winners=winners),
+        Line(tr("cards/arms → land points + arms points. Land: most cards score the land's value, the others the "
+                "count of the player above; arms: most identical arms, first place only; ships and carriages "
+                "score their number from 5 on.", lang)),
+        Line(f"{label('winner', lang)}: {', '.join(result.winners)} — {text(result.reason, lang)}", winner=True),
+    ])
 
 
-def as_json(result: KardinalResult) -> dict:
+def as_json(result: KardinalResult, lang: str = "en") -> dict:
+    """The contract object; reasons are words for people, so they are in ``lang``."""
     return {
         "game": "kardinal",
         "players": [
@@ -46,14 +55,15 @@ def as_json(result: KardinalResult) -> dict:
                 "penalty": -p.penalty,
                 "land_cards": p.land_cards,
                 "lands": {
-                    land_id: {"land": s.land, "arms": s.arms, "land_reason": s.land_reason, "arms_reason": s.arms_reason}
+                    land_id: {"land": s.land, "arms": s.arms, "land_reason": text(s.land_reason, lang),
+                              "arms_reason": text(s.arms_reason, lang)}
                     for land_id, s in p.lands.items()
                 },
             }
             for p in result.players
         ],
         "winners": list(result.winners),
-        "reason": result.reason,
+        "reason": text(result.reason, lang),
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from kkprint.i18n import Msg
 from kkprint.scoring.majority import leaders, rank_points
 
 ROAD_MINIMUM = 5
@@ -45,8 +46,10 @@ class LandRef:
 class LandScore:
     land: int
     arms: int
-    land_reason: str
-    arms_reason: str
+    land_reason: Msg
+    arms_reason: Msg
+    cards: int = 0  # what was counted, shown beside the points so a table can be checked
+    counted_arms: int = 0
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ class PlayerScore:
     minus_two: int
     total: int
     land_cards: int
+    ships: int = 0
+    carriages: int = 0
 
     @property
     def roads(self) -> int:
@@ -73,7 +78,7 @@ class PlayerScore:
 class KardinalResult:
     players: list[PlayerScore]
     winners: list[str]
-    reason: str
+    reason: Msg
 
 
 def road_points(count: int) -> int:
@@ -81,16 +86,16 @@ def road_points(count: int) -> int:
     return count if count >= ROAD_MINIMUM else 0
 
 
-def _land_reasons(value: int, counts: list[int], points: list[int]) -> list[str]:
+def _land_reasons(value: int, counts: list[int], points: list[int]) -> list[Msg]:
     best = max(counts, default=0)
     reasons = []
     for count, point in zip(counts, points):
         if count == 0:
-            reasons.append("no cards")
+            reasons.append(Msg("no cards"))
         elif count == best:
-            reasons.append(f"most cards ({count}): the land's value {value}")
+            reasons.append(Msg("most cards ({count}): the land's value {value}", count=count, value=value))
         else:
-            reasons.append(f"{count} cards: the next higher count is {point}")
+            reasons.append(Msg("{count} cards: the next higher count is {points}", count=count, points=point))
     return reasons
 
 
@@ -103,12 +108,12 @@ def score_land(land: LandRef, tallies: Sequence[LandTally]) -> list[LandScore]:
     scores = []
     for i, tally in enumerate(tallies):
         if i in top:
-            arms_points, arms_reason = arms[i], f"most identical arms ({arms[i]})"
+            arms_points, arms_reason = arms[i], Msg("most identical arms ({arms})", arms=arms[i])
         elif arms[i]:
-            arms_points, arms_reason = 0, f"{arms[i]} identical arms, fewer than {max(arms)}"
+            arms_points, arms_reason = 0, Msg("{arms} identical arms, fewer than {most}", arms=arms[i], most=max(arms))
         else:
-            arms_points, arms_reason = 0, "no arms"
-        scores.append(LandScore(land_points[i], arms_points, land_reasons[i], arms_reason))
+            arms_points, arms_reason = 0, Msg("no arms")
+        scores.append(LandScore(land_points[i], arms_points, land_reasons[i], arms_reason, tally.cards, tally.arms))
     return scores
 
 
@@ -122,21 +127,21 @@ def score_game(lands: Sequence[LandRef], players: Sequence[PlayerTally]) -> Kard
         ships, carriages = road_points(player.ships), road_points(player.carriages)
         total = subtotal + ships + carriages - CHIP_PENALTY * player.minus_two
         scores.append(PlayerScore(player.name, land_scores, subtotal, ships, carriages, player.minus_two,
-                                  total, player.land_cards))
+                                  total, player.land_cards, player.ships, player.carriages))
     winners, reason = decide_winners(scores)
     return KardinalResult(scores, winners, reason)
 
 
-def decide_winners(scores: Sequence[PlayerScore]) -> tuple[list[str], str]:
+def decide_winners(scores: Sequence[PlayerScore]) -> tuple[list[str], Msg]:
     """Highest total; tied → more land cards; still tied → everyone tied shares the win."""
     if not scores:
-        return [], "no players"
+        return [], Msg("no players")
     best = max(s.total for s in scores)
     top = [s for s in scores if s.total == best]
     if len(top) == 1:
-        return [top[0].name], f"highest total ({best})"
+        return [top[0].name], Msg("highest total ({total})", total=best)
     most_cards = max(s.land_cards for s in top)
     still = [s for s in top if s.land_cards == most_cards]
     if len(still) == 1:
-        return [still[0].name], f"tied on {best} points; more land cards ({most_cards})"
-    return [s.name for s in still], f"draw: tied on {best} points and {most_cards} land cards"
+        return [still[0].name], Msg("tied on {total} points; more land cards ({cards})", total=best, cards=most_cards)
+    return [s.name for s in still], Msg("draw: tied on {total} points and {cards} land cards", total=best, cards=most_cards)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 from kkprint.games.kardinal.model import KardinalGame, Land
 from kkprint.games.kardinal.scoring import LandRef, LandTally, PlayerTally
 from kkprint.tally import at, count, mapping, player_names, reject_unknown_keys
@@ -12,15 +13,15 @@ from kkprint.tally import at, count, mapping, player_names, reject_unknown_keys
 PLAYER_KEYS = {"name", "lands", "ships", "carriages", "minus_two"}
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ARMS_PER_CARD, ROADS_PER_CARD = 2, 1  # what the sources say of every card, whatever the edition
-OTHER_EDITION = " (cards of another edition? check with --check sources)"
+OTHER_EDITION = Msg(" (cards of another edition? check with --check sources)")
 
 
 def land_refs(game: KardinalGame) -> list[LandRef]:
     return [LandRef(land.id, land.value) for land in game.lands]
 
 
-def _arms(game: KardinalGame, land: Land, cards: int, value: Any, place: str, source: str,
-          sources_only: bool = False) -> tuple[int, dict[str, int]]:
+def _arms(game: KardinalGame, land: Land, cards: int, value: Any, place, source: str,
+          sources_only: bool = False, path: tuple = ()) -> tuple[int, dict[str, int]]:
     """The player's best number of identical arms, and the per-kind counts if they were given.
 
     Checked against our card list, or — ``sources_only`` — only against what the sources say of
@@ -29,21 +30,24 @@ def _arms(game: KardinalGame, land: Land, cards: int, value: Any, place: str, so
         per_kind = {}
         for raw_kind, raw_count in value.items():
             kind = game.find_arms(str(raw_kind))
-            where = at(value, raw_kind, f"{place}, arms {raw_kind!r}")
+            where = at(value, raw_kind, Msg("{place}, arms '{kind}'", place=place, kind=raw_kind))
             if kind is None:
-                raise InputError(f"unknown kind of arms {raw_kind!r}; known: {', '.join(game.arms)}", source=source, place=where)
-            number = count(raw_count, "arms", where, source)
+                raise InputError(Msg("unknown kind of arms '{kind}'; known: {known}", kind=raw_kind, known=", ".join(game.arms)),
+                                 source=source, place=where, path=path)
+            number = count(raw_count, Msg("arms"), where, source, path)
             possible = ARMS_PER_CARD * cards if sources_only else land.best_possible(kind, cards)
             if number > possible:
-                raise InputError(f"{number} {kind} arms, but {cards} {land.names.en} card(s) show at most {possible}"
-                                 + ("" if sources_only else OTHER_EDITION), source=source, place=where)
+                raise InputError(Msg("{number} {kind} arms, but {cards} {land} card(s) show at most {possible}{hint}",
+                                     number=number, kind=game.arms[kind], cards=cards, land=land.names, possible=possible,
+                                     hint="" if sources_only else OTHER_EDITION), source=source, place=where, path=path)
             per_kind[kind] = per_kind.get(kind, 0) + number
         return max(per_kind.values(), default=0), per_kind
-    number = count(value, "arms", place, source)
+    number = count(value, Msg("arms"), place, source, path)
     possible = ARMS_PER_CARD * cards if sources_only else max((land.best_possible(kind, cards) for kind in game.arms), default=0)
     if number > possible:
-        raise InputError(f"arms {number}, but {cards} {land.names.en} card(s) show at most {possible} identical arms"
-                         + ("" if sources_only else OTHER_EDITION), source=source, place=place)
+        raise InputError(Msg("arms {number}, but {cards} {land} card(s) show at most {possible} identical arms{hint}",
+                             number=number, cards=cards, land=land.names, possible=possible,
+                             hint="" if sources_only else OTHER_EDITION), source=source, place=place, path=path)
     return number, {}
 
 
@@ -52,10 +56,10 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
     and roads sit on which card), or against what the sources alone say (``"sources"``: cards per
     land, at most two arms and one road symbol a card) for owners of another edition."""
     sources_only = check == "sources"
-    data = mapping(data, "a tally", None, source)
+    data = mapping(data, Msg("a tally"), None, source)
     reject_unknown_keys(data, {"players", "game"}, source)
     if "players" not in data:
-        raise InputError("missing 'players:'", source=source)
+        raise InputError(Msg("missing 'players:'"), source=source)
     entries = data["players"]
     names = player_names(entries, source, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
     totals_cards: dict[str, int] = {}
@@ -63,65 +67,75 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
     totals_roads = {"ship": 0, "carriage": 0}
     total_chips = 0
     players = []
-    for entry, name in zip(entries, names):
-        who = at(entry, "name", f"player {name!r}")
-        entry = mapping(entry, "a player", who, source)
+    for index, (entry, name) in enumerate(zip(entries, names)):
+        who = at(entry, "name", Msg("player '{name}'", name=name))
+        entry = mapping(entry, Msg("a player"), who, source)
         reject_unknown_keys(entry, PLAYER_KEYS, source, who)
-        lands = mapping(entry.get("lands") or {}, "lands", who, source)
+        lands = mapping(entry.get("lands") or {}, Msg("lands"), who, source)
         tallies: dict[str, LandTally] = {}
         for raw_land, value in lands.items():
-            place = at(lands, raw_land, f"player {name!r}, land {raw_land!r}")
+            place = at(lands, raw_land, Msg("player '{name}', land '{land}'", name=name, land=raw_land))
             land = game.find_land(str(raw_land))
             if land is None:
-                known = ", ".join(l.names.en for l in game.lands)
-                names = [name for l in game.lands for name in (l.names.en, l.names.ja, l.names.de) if name]
-                hint = suggest(str(raw_land), names)
-                raise InputError(f"unknown land {raw_land!r}{hint if 'did you mean' in hint else '; known: ' + known}",
-                                 source=source, place=place)
+                spelled = [n for l in game.lands for n in (l.names.en, l.names.ja, l.names.de) if n]
+                hint = suggest(str(raw_land), spelled)
+                if not (isinstance(hint, Msg) and "did you mean" in hint.msgid):
+                    hint = Msg("; known: {names}", names=", ".join(l.names.en for l in game.lands))
+                raise InputError(Msg("unknown land '{land}'{hint}", land=raw_land, hint=hint), source=source, place=place,
+                                 path=("players", index, "lands", raw_land))
+            path = ("players", index, "lands", land.id)
             if land.id in tallies:
-                raise InputError(f"{land.names.en} is listed twice for this player", source=source, place=place)
+                raise InputError(Msg("{land} is listed twice for this player", land=land.names), source=source,
+                                 place=place, path=path)
             if isinstance(value, dict):
                 reject_unknown_keys(value, {"cards", "arms"}, source, place)
-                cards = count(value.get("cards", 0), "cards", place, source)
+                cards = count(value.get("cards", 0), Msg("cards"), place, source, (*path, "cards"))
                 raw_arms = value.get("arms", 0)
             else:
-                cards, raw_arms = count(value, "cards", place, source), 0
+                cards, raw_arms = count(value, Msg("cards"), place, source, (*path, "cards")), 0
             if cards > land.value:
-                raise InputError(f"{cards} {land.names.en} cards, but the deck has only {land.value}", source=source, place=place)
-            best, per_kind = _arms(game, land, cards, raw_arms, place, source, sources_only)
+                raise InputError(Msg("{cards} {land} cards, but the deck has only {value}", cards=cards, land=land.names,
+                                     value=land.value), source=source, place=place, path=(*path, "cards"))
+            best, per_kind = _arms(game, land, cards, raw_arms, place, source, sources_only, (*path, "arms"))
             totals_cards[land.id] = totals_cards.get(land.id, 0) + cards
             if totals_cards[land.id] > land.value:
-                raise InputError(f"the players hold {totals_cards[land.id]} {land.names.en} cards together, "
-                                 f"but the deck has only {land.value}", source=source, place=place)
+                raise InputError(Msg("the players hold {cards} {land} cards together, but the deck has only {value}",
+                                     cards=totals_cards[land.id], land=land.names, value=land.value),
+                                 source=source, place=place, path=(*path, "cards"))
             for kind, number in per_kind.items():
                 totals_kind[(land.id, kind)] = totals_kind.get((land.id, kind), 0) + number
                 limit = ARMS_PER_CARD * land.value if sources_only else land.kind_total(kind)
                 if totals_kind[(land.id, kind)] > limit:
-                    raise InputError(f"the players hold {totals_kind[(land.id, kind)]} {kind} arms of {land.names.en} "
-                                     f"together, but its cards show only {limit}" + ("" if sources_only else OTHER_EDITION),
-                                     source=source, place=place)
+                    raise InputError(Msg("the players hold {number} {kind} arms of {land} together, but its cards show "
+                                         "only {limit}{hint}", number=totals_kind[(land.id, kind)], kind=game.arms[kind],
+                                         land=land.names, limit=limit, hint="" if sources_only else OTHER_EDITION),
+                                     source=source, place=place, path=(*path, "arms"))
             tallies[land.id] = LandTally(cards, best)
         roads = {}
-        for key, road in (("ships", "ship"), ("carriages", "carriage")):
-            place = at(entry, key, f"player {name!r}, {key}")
-            number = count(entry.get(key, 0), key, place, source)
+        for key, road, word in (("ships", "ship", Msg("ships")), ("carriages", "carriage", Msg("carriages"))):
+            place = at(entry, key, Msg("player '{name}', {what}", name=name, what=word))
+            path = ("players", index, key)
+            number = count(entry.get(key, 0), word, place, source, path)
             if sources_only:  # one road symbol a card at most: ships and carriages share the cards held
                 possible = ROADS_PER_CARD * sum(t.cards for t in tallies.values()) - sum(roads.values())
             else:
                 possible = sum(min(tallies.get(l.id, LandTally()).cards, l.road_cards(road)) for l in game.lands)
             if number > possible:
-                raise InputError(f"{number} {key}, but the player's cards can show at most {possible}"
-                                 + ("" if sources_only else OTHER_EDITION), source=source, place=place)
+                raise InputError(Msg("{number} {what}, but the player's cards can show at most {possible}{hint}",
+                                     number=number, what=word, possible=possible,
+                                     hint="" if sources_only else OTHER_EDITION), source=source, place=place, path=path)
             totals_roads[road] += number
             if not sources_only and totals_roads[road] > game.road_total(road):
-                raise InputError(f"the players hold {totals_roads[road]} {key} together, but the deck has only "
-                                 f"{game.road_total(road)}" + OTHER_EDITION, source=source, place=place)
+                raise InputError(Msg("the players hold {number} {what} together, but the deck has only {total}{hint}",
+                                     number=totals_roads[road], what=word, total=game.road_total(road),
+                                     hint=OTHER_EDITION), source=source, place=place, path=path)
             roads[key] = number
-        place = at(entry, "minus_two", f"player {name!r}, minus_two")
-        chips = count(entry.get("minus_two", 0), "−2 chips", place, source)
+        place = at(entry, "minus_two", Msg("player '{name}', {what}", name=name, what=Msg("−2 chips")))
+        path = ("players", index, "minus_two")
+        chips = count(entry.get("minus_two", 0), Msg("−2 chips"), place, source, path)
         total_chips += chips
         if total_chips > game.chip_count("minus_two"):
-            raise InputError(f"{total_chips} −2 chips in play, but the game has only {game.chip_count('minus_two')}",
-                             source=source, place=place)
+            raise InputError(Msg("{count} −2 chips in play, but the game has only {total}", count=total_chips,
+                                 total=game.chip_count("minus_two")), source=source, place=place, path=path)
         players.append(PlayerTally(name, tallies, roads["ships"], roads["carriages"], chips))
     return players

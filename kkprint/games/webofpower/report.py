@@ -3,35 +3,54 @@
 from __future__ import annotations
 
 from kkprint.games.webofpower.scoring import Phase, Result
-from kkprint.textgrid import render
+from kkprint.i18n import tr
+from kkprint.screen import Line, Screen, Table
 
 
-def table(result: Result) -> str:
+def table(result: Result, lang: str = "en") -> Screen:
     final = result.phase is Phase.FINAL
-    header = ["player", "monasteries"] + (["cardinals", "roads", "total", "interim"] if final else []) + ["game total"]
-    rows: list = [header, None]
+    header = [tr("player", lang), tr("monasteries", lang)]
+    if final:
+        header += [tr("cardinals", lang), tr("roads", lang), tr("total", lang), tr("interim", lang)]
+    header.append(tr("game total", lang))
+    rows = []
     for p in result.players:
         rows.append([p.name, str(p.monasteries)] + ([str(p.cardinals), str(p.roads), str(p.total), str(p.interim)]
                                                   if final else []) + [str(p.game_total)])
-    lines = [f"{'Final' if final else 'Interim'} scoring", render(rows, ["left", "right"])]
+    winners = {index for index, p in enumerate(result.players) if p.name in result.winners}
+    parts = [Line(tr("Final scoring", lang) if final else tr("Interim scoring", lang)),
+             Table(header, rows, ["left", "right"], winner_rows=winners)]
+    parts += [Line(line) for line in reasons(result, lang)]
+    parts.append(Line(tr("Winner: {names}", lang, names=", ".join(result.winners)), winner=True))
+    return Screen(parts)
+
+
+def reasons(result: Result, lang: str = "en") -> list[str]:
+    """Where the points beyond the monasteries came from: alliances and roads."""
     names = [p.name for p in result.players]
+    lines = []
+    for player in result.players:
+        areas = ", ".join(f"{area} {points}" for area, points in player.monastery_detail.items() if points)
+        lines.append("  " + tr("monasteries of {name}: {areas}", lang, name=player.name, areas=areas or "–"))
     for alliance in result.alliances:
         if alliance.scorers:
             a, b = alliance.areas
-            who = ", ".join(names[i] for i in alliance.scorers)
-            lines.append(f"  alliance [{alliance.number}] {a}–{b}: {who} +{alliance.total_cardinals}")
+            lines.append("  " + tr("alliance [{number}] {a}–{b}: {names} +{points}", lang, number=alliance.number, a=a,
+                                   b=b, names=", ".join(names[i] for i in alliance.scorers),
+                                   points=alliance.total_cardinals))
     idle = sum(1 for alliance in result.alliances if not alliance.scorers)
     if idle:
-        lines.append(f"  {idle} other alliance(s): nobody leads both sides")
+        lines.append("  " + tr("{count} other alliance(s): nobody leads both sides", lang, count=idle))
     for road in result.roads:
         start, end = road.cells[0], road.cells[-1]
-        lines.append(f"  road: {names[road.player]} +{road.length} ({road.direction}, "
-                     f"r{start[0] + 1}c{start[1] + 1}–r{end[0] + 1}c{end[1] + 1})")
-    lines.append(f"\nWinner: {', '.join(result.winners)}")
-    return "\n".join(lines)
+        lines.append("  " + tr("road: {name} +{length} ({direction}, r{r1}c{c1}–r{r2}c{c2})", lang,
+                               name=names[road.player], length=road.length,
+                               direction=tr("row", lang) if road.direction == "row" else tr("column", lang),
+                               r1=start[0] + 1, c1=start[1] + 1, r2=end[0] + 1, c2=end[1] + 1))
+    return lines
 
 
-def as_json(result: Result) -> dict:
+def as_json(result: Result, lang: str = "en") -> dict:
     names = [p.name for p in result.players]
     return {
         "game": result.game,

@@ -1,0 +1,112 @@
+"""One message catalogue for every word a person reads.
+
+English is written in the source; the Japanese lives in ``kkprint/locale/ja/LC_MESSAGES/
+kkprint.po`` (compiled to the ``.mo`` beside it by ``python scripts/messages.py``). Code that
+does not know the reader's language yet — a scorer explaining a point, a tally check refusing a
+number — builds a :class:`Msg`, which is turned into words only when it is shown: at the
+terminal in the command's language, on a score-pad page in the browser's.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import gettext
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "kkprint"
+
+_language: contextvars.ContextVar[str] = contextvars.ContextVar("kkprint_language", default="en")
+
+
+@cache
+def _catalogue(lang: str) -> gettext.NullTranslations:
+    if lang == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+
+
+def current() -> str:
+    """The language messages are shown in when nobody names one."""
+    return _language.get()
+
+
+def use(lang: str) -> contextvars.Token:
+    """Show messages in ``lang`` from now on, in this thread or task."""
+    return _language.set(lang)
+
+
+def gettext_in(lang: str, msgid: str) -> str:
+    return _catalogue(lang).gettext(msgid)
+
+
+def tr(msgid: str, lang: str | None = None, /, **values: Any) -> str:
+    """``msgid`` in ``lang`` (or the current language), with ``{names}`` filled in."""
+    lang = lang or current()
+    text = _catalogue(lang).gettext(msgid)
+    if not values:
+        return text
+    return text.format(**{key: _shown(value, lang) for key, value in values.items()})
+
+
+def _shown(value: Any, lang: str) -> Any:
+    if hasattr(value, "render"):  # a message, or a printed word that exists in every language
+        return value.render(lang)
+    if isinstance(value, (list, tuple)) and any(hasattr(v, "render") for v in value):
+        return type(value)(_shown(v, lang) for v in value)
+    return value
+
+
+class Msg:
+    """A message kept as its English ``msgid`` and values until someone reads it. Values may be
+    messages themselves (the ``what`` of "{what} must be a whole number")."""
+
+    __slots__ = ("msgid", "values")
+
+    def __init__(self, msgid: str, /, **values: Any):
+        self.msgid = msgid
+        self.values = values
+
+    def render(self, lang: str | None = None) -> str:
+        return tr(self.msgid, lang, **self.values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Msg({self.msgid!r}, {self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.msgid, self.values) == (other.msgid, other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.msgid)
+
+
+def text(value: "str | Msg | Joined", lang: str | None = None) -> str:
+    """A plain string as it is, a message in ``lang``."""
+    return value if isinstance(value, str) else value.render(lang)
+
+
+def listed(items, lang: str | None = None) -> str:
+    """Items joined the way the language lists them."""
+    return tr(", ", lang).join(text(item, lang) for item in items)
+
+
+class Joined:
+    """Several messages shown as one, separated the way the language separates clauses."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = list(parts)
+
+    def render(self, lang: str | None = None) -> str:
+        return tr("; ", lang).join(text(part, lang) for part in self.parts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Joined) and self.parts == other.parts
+
+    __hash__ = None

@@ -1,0 +1,62 @@
+"""What each game's page needs beyond the scorer: a blank tally to start from, how the tally
+grows or shrinks with the number of players, and the game's fixed parts (lands, map, regions)
+in the reader's language. Pure data; no web framework here."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+PLAYER_RANGE = {"kardinal": (3, 5), "webofpower": (3, 3), "webofpower-board": (3, 5), "court": (2, 5),
+                "culdcept": (2, 3)}
+BOARD_REGIONS = 9
+
+
+def blank(game: str) -> dict:
+    """A new game's tally: the fewest players, nothing counted yet."""
+    return resize(game, {}, PLAYER_RANGE[game][0])
+
+
+def resize(game: str, tally: dict, players: int) -> dict:
+    """``tally`` for ``players`` players: per-player lists cut or padded, nothing else touched."""
+    low, high = PLAYER_RANGE[game]
+    players = max(low, min(high, players))
+    tally = dict(tally)
+    if game in ("kardinal", "court"):
+        empty = {"name": "", "lands": {}} if game == "kardinal" else {"name": "", "dice": []}
+        tally["players"] = _fit(tally.get("players"), players, empty)
+        if game == "court" and tally.get("queen") not in [p.get("name") for p in tally["players"] if isinstance(p, dict)]:
+            tally.pop("queen", None)
+        return tally
+    tally["players"] = _fit(tally.get("players"), players, "")
+    if game == "culdcept":
+        tally["squares"] = _fit(tally.get("squares"), 13, {})
+        return tally
+    tally.setdefault("phase", "final")
+    tally["interim"] = _fit(tally.get("interim"), players, 0)
+    if game == "webofpower":
+        tally["monasteries"] = _fit(tally.get("monasteries"), 4, "." * 12)
+        from kkprint.games.webofpower.model import load_map
+
+        given = tally.get("cardinals") if isinstance(tally.get("cardinals"), dict) else {}
+        tally["cardinals"] = {letter: _fit(given.get(letter), players, 0) for letter in load_map().territories}
+        return tally
+    regions = tally.get("regions") or {str(n): {} for n in range(1, BOARD_REGIONS + 1)}
+    tally["regions"] = {name: {key: _fit(counts.get(key), players, 0) for key in ("monasteries", "cardinals")}
+                        for name, counts in regions.items() if isinstance(counts, dict)}
+    tally["roads"] = _fit(tally.get("roads"), players, 0)
+    tally.setdefault("alliances", [])
+    return tally
+
+
+def _fit(values: Any, length: int, empty: Any) -> list:
+    values = list(values) if isinstance(values, list) else []
+    return values[:length] + [empty] * (length - len(values))
+
+
+def ring(count: int = 13, size: float = 100.0) -> list[tuple[float, float]]:
+    """Where the Culdcept squares sit on the page: a circle, square 1 at the top, clockwise (in
+    per cent of the board's width and height)."""
+    centre, radius = size / 2, size * 0.4
+    return [(round(centre + radius * math.sin(2 * math.pi * i / count), 2),
+             round(centre - radius * math.cos(2 * math.pi * i / count), 2)) for i in range(count)]

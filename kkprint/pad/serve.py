@@ -1,0 +1,73 @@
+"""``kkprint serve``: the score pad on this machine (127.0.0.1), or with ``--lan`` on the table's
+Wi-Fi, its address shown as a QR code in the terminal for the phones to scan."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from pathlib import Path
+
+from kkprint.i18n import tr
+
+
+def data_folder() -> Path:
+    """Where saved games live: ``KKPRINT_DATA_DIR``, else the user's data folder."""
+    chosen = os.environ.get("KKPRINT_DATA_DIR")
+    if chosen:
+        return Path(chosen)
+    from platformdirs import user_data_path
+
+    return user_data_path("kkprint", appauthor=False)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent to find it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def _key(folder: Path) -> str:
+    """The --lan key, kept between runs so the phones' addresses survive a restart."""
+    import secrets
+
+    path = folder / "scorepad-key"
+    if path.is_file():
+        key = path.read_text(encoding="ascii").strip()
+        if len(key) >= 20:
+            return key
+    key = secrets.token_urlsafe(16)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as stream:
+        stream.write(key)
+    return key
+
+
+def serve(port: int, lan: bool, lang: str) -> None:
+    import uvicorn
+
+    from kkprint.pad.app import create_app
+    from kkprint.pad.store import Store
+
+    folder = data_folder()
+    store = Store(folder / "scorepad.sqlite3")
+    key = _key(folder) if lan else None
+    app = create_app(store, lan=lan, key=key)
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    shown_host = lan_address() if lan else "127.0.0.1"
+    address = f"http://{shown_host}:{port}/" + (f"?key={key}" if lan else "")
+    say = sys.stderr.write
+    say(tr("Score pad: {address}", lang, address=address) + "\n")
+    say(tr("Saved games: {path}", lang, path=store.path) + "\n")
+    if lan:
+        import segno
+
+        say(tr("Scan with a phone on the same Wi-Fi:", lang) + "\n")
+        segno.make(address, error="m").terminal(out=sys.stderr, compact=True)
+    say(tr("Ctrl-C stops it; every change is already saved.", lang) + "\n")
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, server_header=False)

@@ -1,0 +1,78 @@
+"""Keep the message catalogue in step with the code: extract every message (``Msg(...)``,
+``tr(...)``, ``_(...)`` in Python and in the score pad's templates) with Babel, merge them into
+the Japanese catalogue keeping what is translated, and compile it.
+
+    python scripts/messages.py          # extract, update kkprint/locale/ja/.../kkprint.po, compile
+    python scripts/messages.py --check  # exit 1 when a message lacks its Japanese (used by the tests)
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "kkprint"
+PO = PACKAGE / "locale" / "ja" / "LC_MESSAGES" / "kkprint.po"
+MO = PO.with_suffix(".mo")
+KEYWORDS = {**DEFAULT_KEYWORDS, "Msg": None, "tr": None}
+METHODS = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
+
+
+def extract() -> Catalog:
+    template = Catalog(project="kkprint", fuzzy=False)
+    for filename, lineno, message, comments, context in extract_from_dir(
+            str(PACKAGE), METHODS, {"**/templates/**.html": {"autoescape": "true"}}, KEYWORDS, strip_comment_tags=True):
+        template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return template
+
+
+def load() -> Catalog:
+    if not PO.exists():
+        return Catalog(locale="ja", project="kkprint", fuzzy=False)
+    with PO.open("rb") as stream:
+        return read_po(stream, locale="ja")
+
+
+def compiled(catalog: Catalog) -> bytes:
+    stream = io.BytesIO()
+    write_mo(stream, catalog, use_fuzzy=False)
+    return stream.getvalue()
+
+
+def missing(catalog: Catalog, template: Catalog) -> list[str]:
+    """Messages the code uses that have no Japanese, and Japanese kept for messages gone."""
+    problems = [f"no Japanese for {m.id!r}" for m in template if m.id and not (catalog.get(m.id) and catalog.get(m.id).string)]
+    problems += [f"not used any more: {m.id!r}" for m in catalog if m.id and template.get(m.id) is None]
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    template, catalog = extract(), load()
+    if "--check" in argv:
+        problems = missing(catalog, template)
+        if MO.exists() and MO.read_bytes() != compiled(catalog):
+            problems.append(f"{MO.relative_to(ROOT)} is not compiled from the .po: run python scripts/messages.py")
+        print("\n".join(problems) or "catalogue complete")
+        return 1 if problems else 0
+    catalog.update(template, no_fuzzy_matching=True)
+    catalog.obsolete.clear()
+    PO.parent.mkdir(parents=True, exist_ok=True)
+    with PO.open("wb") as stream:
+        write_po(stream, catalog, width=0, omit_header=False, sort_output=False, no_location=True)
+    MO.write_bytes(compiled(catalog))
+    todo = [m.id for m in catalog if m.id and not m.string]
+    print(f"{len(catalog)} messages, {len(todo)} without Japanese")
+    for msgid in todo:
+        print("  ", msgid)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
