@@ -17,6 +17,7 @@ from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLa
 from kkprint.engine.marks import CutMarks
 from kkprint.printer import load_profile
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -122,7 +123,7 @@ def resolve(names: Iterable[str]) -> list[Target]:
             if known[name] not in chosen:
                 chosen.append(known[name])
         else:
-            raise InputError(f"unknown target {name!r}{suggest(name, ['all', *known])}", source="build")
+            raise InputError(Msg("unknown target '{name}'{hint}", name=name, hint=suggest(name, ['all', *known])), source="build")
     return chosen
 
 
@@ -130,9 +131,9 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     """Build every chosen target, each with the fonts for its own texts: a PDF has the same
     bytes whether it was built alone or with everything else."""
     if options.lang not in LANGS:
-        raise InputError(f"unknown language {options.lang!r}; use ja or en", source="--lang")
+        raise InputError(Msg("unknown language '{lang}'; use ja or en", lang=options.lang), source="--lang")
     if options.paper_name is not None and options.paper_name not in PAPERS:
-        raise InputError(f"unknown paper {options.paper_name!r}; use {' or '.join(PAPERS)}", source="--paper")
+        raise InputError(Msg("unknown paper '{paper_name}'; use {names}", paper_name=options.paper_name, names=' or '.join(PAPERS)), source="--paper")
     fonts = {target.id: prepare_fonts([*ENGINE_TEXTS, *target.texts(options)]) for target in chosen}
     groups = [chosen[i::options.jobs] for i in range(max(1, options.jobs))]
     groups = [group for group in groups if group]

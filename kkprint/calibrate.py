@@ -19,6 +19,7 @@ from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import PAPERS, DuplexMode
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.paths import output_path
 from kkprint.printer import PrinterProfile, load_profile, save_profile
 
@@ -44,9 +45,9 @@ def mirrored(point: tuple[float, float], width: float, height: float, duplex: Du
 
 def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -> Path:
     if paper_name not in PAPERS:
-        raise InputError(f"unknown paper {paper_name!r}", source="--paper")
+        raise InputError(Msg("unknown paper '{paper_name}'", paper_name=paper_name), source="--paper")
     if duplex not in (DuplexMode.LONG_EDGE, DuplexMode.SHORT_EDGE):
-        raise InputError("calibration is for duplex printing: long-edge or short-edge", source="--duplex")
+        raise InputError(Msg('calibration is for duplex printing: long-edge or short-edge'), source="--duplex")
     paper = PAPERS[paper_name]
     fonts = prepare_fonts([*ENGINE_TEXTS, *INSTRUCTIONS.values(), "−-+0123456789 XY"])
     path = output_path(out_dir, f"calibration-{duplex.value}-{lang}-{paper_name}.pdf")
@@ -107,8 +108,8 @@ def _ruler(c, font: str, x: float, y: float, horizontal: bool) -> None:
 
 def save_offset(values: list[float]) -> Path:
     if len(values) != 2:
-        raise InputError("give the x and the y offset: --save X --save Y", source="--save")
+        raise InputError(Msg('give the x and the y offset: --save X --save Y'), source="--save")
     x, y = values
     if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > 20 or abs(y) > 20:
-        raise InputError("an offset beyond ±20 mm is not a printer's misregistration", source="--save")
+        raise InputError(Msg("an offset beyond ±20 mm is not a printer's misregistration"), source="--save")
     return save_profile(PrinterProfile((x, y), load_profile().scale))

@@ -87,7 +87,7 @@ def build(
 
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
     if offset is not None and not all(math.isfinite(v) and abs(v) <= 20 for v in offset):
-        raise InputError("a back offset is a few millimetres, between -20 and 20", source="--back-offset-x/-y")
+        raise InputError(Msg('a back offset is a few millimetres, between -20 and 20'), source="--back-offset-x/-y")
     options = BuildOptions(lang=settings.language(lang), paper_name=settings.paper(paper, fall_back=False), out_dir=out, duplex=duplex,
                            back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
                            allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks, greyscale=greyscale,
@@ -178,7 +178,7 @@ def preview(
 
     chosen = resolve(target)
     if cards and any(not t.id.endswith((".yaml", ".yml")) for t in chosen):
-        raise InputError("--cards pictures single cards of deck files; games preview as sheets", source="--cards")
+        raise InputError(Msg('--cards pictures single cards of deck files; games preview as sheets'), source="--cards")
     options = BuildOptions(lang=settings.language(lang), only=only, card_pages=cards, guides=guides, greyscale=greyscale)
     for path in preview_targets(chosen, options, out, dpi):
         typer.echo(str(path))
@@ -275,13 +275,13 @@ def _read_input(path: Path) -> tuple[object, str]:
         stream = getattr(sys.stdin, "buffer", None)  # a test's StringIO has no bytes underneath
         data = stream.read(MAX_INPUT_BYTES + 1) if stream else sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8")
         if len(data) > MAX_INPUT_BYTES:
-            raise InputError(f"is larger than {MAX_INPUT_BYTES:,} bytes; input is limited to that", source="<stdin>")
+            raise InputError(Msg('is larger than {MAX_INPUT_BYTES:,} bytes; input is limited to that', MAX_INPUT_BYTES=MAX_INPUT_BYTES), source="<stdin>")
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as err:
-            raise InputError(f"is not UTF-8 text (byte {err.start})", source="<stdin>") from None
+            raise InputError(Msg('is not UTF-8 text (byte {start})', start=err.start), source="<stdin>") from None
         if not text.strip():
-            raise InputError("is empty", source="<stdin>")
+            raise InputError(Msg('is empty'), source="<stdin>")
         return parse_yaml(text, "<stdin>"), "<stdin>"
     return load_yaml_file(path), str(path)
 
@@ -414,7 +414,7 @@ def court_eligible(
 
     lang = _language(lang)
     game = load_court()
-    result = service.eligible(game, service.parse_dice(list(dice), "dice", "arguments"))
+    result = service.eligible(game, service.parse_dice(list(dice), Msg("dice"), Msg("arguments")))
     _emit(report.eligibility_json(result, lang), report.eligibility_text(game, result, lang), as_json)
 
 
@@ -464,12 +464,23 @@ def culdcept_battle(
     try:
         defender, attacker = play(on_square), play(offered)
     except RuleError as err:
-        raise InputError(err.args[0], source="arguments") from None
+        raise InputError(err.args[0], source=Msg("arguments")) from None
     result = battle(defender, attacker, own)
     reason = result.reason.render(lang)
     data = {"on_square": str(defender), "offered": str(attacker), "taken": result.taken, "reason": reason}
     verdict = tr("taken: {reason}", reason=reason) if result.taken else tr("not taken: {reason}", reason=reason)
     _emit(data, verdict, as_json)
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """``--lang X`` as typed anywhere on the line, known before Click parses it (for help and
+    usage errors); anything odd is left for Click to refuse."""
+    for index, arg in enumerate(args):
+        value = arg.split("=", 1)[1] if arg.startswith("--lang=") else (
+            args[index + 1] if arg == "--lang" and index + 1 < len(args) else None)
+        if value and value.lower() in ("ja", "en"):
+            return value.lower()
+    return None
 
 
 class Terminated(BaseException):
@@ -492,8 +503,13 @@ def main() -> None:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminate)
     try:
-        _language(None)  # until a command's --lang says otherwise, even usage errors speak the user's language
-        code = app(standalone_mode=False, prog_name="kkprint")
+        _language(_lang_in(sys.argv[1:]))  # usage errors and help speak the user's language too
+        from kkprint import usage
+
+        usage.install()
+        command = typer.main.get_command(app)
+        usage.translate_help(command)
+        code = command.main(standalone_mode=False, prog_name="kkprint")
         if code == 130:  # typer turns Ctrl-C into this exit code when it is not exiting itself
             raise KeyboardInterrupt
         if isinstance(code, int) and code:
@@ -522,8 +538,10 @@ def main() -> None:
         else:
             context = getattr(err, "ctx", None)
             command = context.command_path if context is not None else "kkprint"  # never the mistyped word
-            message = " ".join(err.format_message().replace("Value error, ", "").split())
-            typer.echo(f"kkprint: error: {message} (see '{command} --help')", err=True)
+            from kkprint.usage import usage_error
+
+            message = usage_error(" ".join(err.format_message().replace("Value error, ", "").split()))
+            typer.echo(tr("kkprint: error: {message} (see '{command} --help')", message=message, command=command), err=True)
         sys.exit(getattr(err, "exit_code", 2))
     except Exception as err:  # noqa: BLE001 - last line of defence; the message is still one line
         if os.environ.get("KKPRINT_DEBUG"):

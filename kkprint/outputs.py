@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 
 STALE_AFTER_S = 600  # a temporary file this old is left over even if its process id was reused
 _PART = re.compile(r"^\.(?P<name>.+)-(?P<pid>\d+)-[^-]+\.part$")
@@ -38,22 +39,22 @@ def check_destination(path: Path, magic: bytes | None) -> None:
     except FileNotFoundError:
         return
     except (OSError, ValueError) as err:
-        raise InputError(f"cannot be written: {getattr(err, 'strerror', None) or err}", source=str(path)) from None
+        raise InputError(Msg('cannot be written: {value}', value=getattr(err, 'strerror', None) or err), source=str(path)) from None
     if stat.S_ISLNK(info.st_mode):
-        raise InputError("is a link; kkprint never writes through links, choose another name", source=str(path))
+        raise InputError(Msg('is a link; kkprint never writes through links, choose another name'), source=str(path))
     if stat.S_ISDIR(info.st_mode):
-        raise InputError("is a folder; give a file name", source=str(path))
+        raise InputError(Msg('is a folder; give a file name'), source=str(path))
     if not stat.S_ISREG(info.st_mode):
-        raise InputError("is not a regular file (a device, pipe or socket); choose another name", source=str(path))
+        raise InputError(Msg('is not a regular file (a device, pipe or socket); choose another name'), source=str(path))
     if magic is not None and info.st_size:
         try:
             with open(path, "rb") as handle:
                 start = handle.read(len(magic))
         except OSError as err:
-            raise InputError(f"cannot be replaced: {err.strerror}", source=str(path)) from None
+            raise InputError(Msg('cannot be replaced: {strerror}', strerror=err.strerror), source=str(path)) from None
         if start != magic:
             kind = magic.decode("ascii", "replace").strip("%").strip() or "file"
-            raise InputError(f"exists and is not a {kind} file; kkprint will not replace it, choose another name",
+            raise InputError(Msg('exists and is not a {kind} file; kkprint will not replace it, choose another name', kind=kind),
                              source=str(path))
 
 
@@ -98,20 +99,20 @@ def atomic_file(path: Path, *, magic: bytes | None = None) -> Iterator[str]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(f"cannot create the folder: {err.strerror}", source=str(path.parent)) from None
+        raise InputError(Msg('cannot create the folder: {strerror}', strerror=err.strerror), source=str(path.parent)) from None
     remove_leftovers(path.parent, path.name)
     try:
         handle, temp = tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".part", dir=path.parent)
         os.fchmod(handle, 0o666 & ~_umask())
         os.close(handle)
     except OSError as err:
-        raise InputError(f"cannot be written: {err.strerror}", source=str(path)) from None
+        raise InputError(Msg('cannot be written: {strerror}', strerror=err.strerror), source=str(path)) from None
     try:
         yield temp
         check_destination(path, magic)  # still what it was when we started
         os.replace(temp, path)
     except OSError as err:
-        raise InputError(f"cannot be written: {err.strerror or err}", source=str(path)) from None
+        raise InputError(Msg('cannot be written: {value}', value=err.strerror or err), source=str(path)) from None
     finally:
         try:
             os.unlink(temp)
@@ -125,8 +126,8 @@ def write_new(path: Path, text: str) -> None:
     try:
         fd = os.open(path, flags, 0o666)
     except FileExistsError:
-        raise InputError("already exists; choose another name or move it away", source=str(path)) from None
+        raise InputError(Msg('already exists; choose another name or move it away'), source=str(path)) from None
     except OSError as err:
-        raise InputError(f"cannot be written: {err.strerror}", source=str(path)) from None
+        raise InputError(Msg('cannot be written: {strerror}', strerror=err.strerror), source=str(path)) from None
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)

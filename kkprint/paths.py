@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # A source checkout (or editable install) keeps data/ beside the package; a plain install puts
@@ -31,7 +32,7 @@ def safe_file_name(name: str) -> str:
     cleaned = _UNSAFE.sub("-", name.replace("/", "-").replace("\\", "-")).strip("-.")
     cleaned = re.sub(r"\.{2,}", ".", cleaned)
     if not cleaned:
-        raise InputError(f"output name {name!r} has no usable characters")
+        raise InputError(Msg("output name '{name}' has no usable characters", name=name))
     return cleaned[:120]
 
 
@@ -39,5 +40,5 @@ def output_path(out_dir: Path, name: str) -> Path:
     """The path for an output file called ``name`` (sanitised) inside ``out_dir``."""
     path = (out_dir / safe_file_name(name)).resolve()
     if path.parent != out_dir.resolve():
-        raise InputError(f"output name {name!r} would leave the output folder")
+        raise InputError(Msg("output name '{name}' would leave the output folder", name=name))
     return path

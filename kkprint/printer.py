@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.outputs import atomic_file
 from kkprint.yamlio import load_yaml_file
 
@@ -35,9 +36,9 @@ def load_profile() -> PrinterProfile:
         x, y = (float(v) for v in data.get("offset_mm", (0, 0)))
         scale = float(data.get("scale", 1.0))
     except (TypeError, ValueError, AttributeError):
-        raise InputError("expected offset_mm: [x, y] and optional scale", source=str(path)) from None
+        raise InputError(Msg('expected offset_mm: [x, y] and optional scale'), source=str(path)) from None
     if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 20 and abs(y) <= 20 and 0.8 < scale < 1.2):
-        raise InputError("offset beyond ±20 mm or scale outside 0.8–1.2", source=str(path))
+        raise InputError(Msg('offset beyond ±20 mm or scale outside 0.8–1.2'), source=str(path))
     return PrinterProfile((x, y), scale)
 
 

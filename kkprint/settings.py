@@ -13,6 +13,7 @@ import yaml
 
 from kkprint.choices import LANGS, PaperName
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 
 PAPERS = tuple(paper.value for paper in PaperName)
 LETTER_REGIONS = ("US", "CA", "PR", "MX", "PH")
@@ -33,12 +34,12 @@ def _config() -> dict:
         return {}
     data = load_yaml_file(path)
     if not isinstance(data, dict):
-        raise InputError("the config file is a mapping like `lang: en`", source=str(path))
+        raise InputError(Msg('the config file is a mapping like `lang: en`'), source=str(path))
     for key, value in data.items():
         if key not in KEYS:
-            raise InputError(f"unknown setting {key!r}{suggest(str(key), KEYS)}", source=str(path))
+            raise InputError(Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(str(key), KEYS)), source=str(path))
         if str(value).lower() not in KEYS[key]:
-            raise InputError(f"{key} must be one of {', '.join(KEYS[key])}, not {value!r}", source=str(path))
+            raise InputError(Msg("{key} must be one of {names}, not '{value}'", key=key, names=', '.join(KEYS[key]), value=value), source=str(path))
     return {key: str(value).lower() for key, value in data.items()}
 
 
@@ -58,7 +59,7 @@ def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
     if not value:
         return None
     if value not in choices:
-        raise InputError(f"must be one of {', '.join(choices)}, not {value!r}{suggest(value, choices)}", source=name)
+        raise InputError(Msg("must be one of {names}, not '{value}'{hint}", names=', '.join(choices), value=value, hint=suggest(value, choices)), source=name)
     return value
 
 
@@ -87,9 +88,9 @@ def set_value(key: str, value: str) -> Path:
 
     key, value = key.strip().lower(), value.strip().lower()
     if key not in KEYS:
-        raise InputError(f"unknown setting {key!r}{suggest(key, KEYS)}", source="config set")
+        raise InputError(Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(key, KEYS)), source="config set")
     if value not in KEYS[key]:
-        raise InputError(f"{key} must be one of {', '.join(KEYS[key])}, not {value!r}{suggest(value, KEYS[key])}",
+        raise InputError(Msg("{key} must be one of {names}, not '{value}'{hint}", key=key, names=', '.join(KEYS[key]), value=value, hint=suggest(value, KEYS[key])),
                          source="config set")
     settings = _config()
     settings[key] = value

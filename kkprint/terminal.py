@@ -5,6 +5,7 @@ Ctrl-C, a closed window or a typo found at the end costs nothing.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -106,7 +107,8 @@ class TallySaver:
         from kkprint.outputs import atomic_file
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+        plain = json.loads(json.dumps(data, ensure_ascii=False))  # a resumed tally's dicts know their YAML lines
+        text = yaml.safe_dump(plain, allow_unicode=True, sort_keys=False)
         with atomic_file(self.path, magic=MAGIC) as temp:
             Path(temp).write_text(f"{SAVED_HEADER}\n{text}", encoding="utf-8")
         self.saved = True

@@ -18,6 +18,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 PACKAGE = ROOT / "kkprint"
 PO = PACKAGE / "locale" / "ja" / "LC_MESSAGES" / "kkprint.po"
 MO = PO.with_suffix(".mo")
@@ -30,6 +31,13 @@ def extract() -> Catalog:
     for filename, lineno, message, comments, context in extract_from_dir(
             str(PACKAGE), METHODS, {"**/templates/**.html": {"autoescape": "true"}}, KEYWORDS, strip_comment_tags=True):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    import typer
+
+    from kkprint.cli import app
+    from kkprint.usage import help_texts
+
+    for text in help_texts(typer.main.get_command(app)):  # help texts live beside the options
+        template.add(text, None, [("kkprint/cli.py", 0)])
     return template
 
 

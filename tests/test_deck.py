@@ -189,7 +189,7 @@ def test_schema_is_valid_and_accepts_the_starter(starter, cli):
         jsonschema.validate({**json.loads(json.dumps(data)), "colours": "x"}, schema)
 
 
-def test_cli_new_deck_then_build(cli, tmp_path):
+def test_cli_new_deck_then_build(english, cli, tmp_path):
     result = cli("new", "deck", "hello", "--dir", str(tmp_path))
     assert result.returncode == 0, result.stderr
     result = cli("build", str(tmp_path / "hello.yaml"), "--out", str(tmp_path / "out"))

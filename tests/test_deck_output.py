@@ -334,7 +334,7 @@ def test_guides_draw_trim_bleed_and_safe_lines(tmp_path):
         assert colour in guided_ops and colour not in plain_ops
 
 
-def test_watch_rebuilds_on_save_and_survives_a_broken_edit(tmp_path):
+def test_watch_rebuilds_on_save_and_survives_a_broken_edit(english, tmp_path):
     deck = tmp_path / "d.yaml"
     deck.write_text("name: w\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 40, h: 9, text: '${name}'}\n"
                     "cards: [{name: First}]\n", encoding="utf-8")

@@ -63,7 +63,7 @@ def test_an_existing_pdf_is_replaced_and_files_follow_the_umask(tmp_path):
         assert stat.S_IMODE(pdf.stat().st_mode) == mode
 
 
-def test_new_deck_and_preview_never_write_through_links(tmp_path, cli):
+def test_new_deck_and_preview_never_write_through_links(english, tmp_path, cli):
     (tmp_path / "x.yaml").symlink_to(tmp_path / "elsewhere.yaml")
     assert_clean_error(cli("new", "deck", "x", "--dir", str(tmp_path)), "already exists")
     assert not (tmp_path / "elsewhere.yaml").exists() and not (tmp_path / "x.csv").exists()
@@ -77,7 +77,7 @@ def test_new_deck_and_preview_never_write_through_links(tmp_path, cli):
 
 
 @pytest.mark.parametrize("name", ["/dev/zero", "/dev/urandom", "fifo"])
-def test_special_files_are_refused_at_once(tmp_path, name):
+def test_special_files_are_refused_at_once(english, tmp_path, name):
     if name == "fifo":
         os.mkfifo(tmp_path / "fifo")
         name = str(tmp_path / "fifo")
@@ -93,7 +93,7 @@ def test_special_files_are_refused_at_once(tmp_path, name):
         assert_clean_error(result, "not a regular file")
 
 
-def test_standard_input_is_limited_and_must_be_utf8(cli):
+def test_standard_input_is_limited_and_must_be_utf8(english, cli):
     assert_clean_error(cli("scorer", "kardinal", "-", input="x" * (6 * 1024 * 1024)), "<stdin>", "larger than")
     result = subprocess.run([sys.executable, "-m", "kkprint", "scorer", "kardinal", "-"], input=b"players: [\xff]\n",
                             capture_output=True, cwd=ROOT, timeout=60)
@@ -110,7 +110,7 @@ def test_standard_input_is_limited_and_must_be_utf8(cli):
     (["preview", "X.yaml", "--only", ",,,", "--out", "P"], "names no card"),
     (["scorer", "kardinal", "a\x00b.yaml"], "NUL"),
 ])
-def test_impossible_numbers_and_names(tmp_path, cli, args, fragment):
+def test_impossible_numbers_and_names(english, tmp_path, cli, args, fragment):
     deck = tmp_path / "X.yaml"
     deck.write_text(SMALL_DECK, encoding="utf-8")
     args = [str(deck) if a == "X.yaml" else (str(tmp_path / "P") if a == "P" else a) for a in args]

@@ -35,7 +35,7 @@ def installed(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_new_tally_from_a_wheel_is_accepted_by_its_scorer(installed, tmp_path, game):
+def test_new_tally_from_a_wheel_is_accepted_by_its_scorer(english, installed, tmp_path, game):
     folder = tmp_path / "anywhere"
     folder.mkdir()
     written = subprocess.run([str(installed), "new", "tally", game, "--dir", "tallies"], cwd=folder,

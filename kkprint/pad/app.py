@@ -107,7 +107,8 @@ class Pad:
         saved = self._saved(request)
         lang = language(request)
         view = self._view(saved, lang)
-        context = {"saved": saved, "view": view, "title": SCORERS[saved.game].title.render(lang),
+        context = {"saved": saved, "shape": forms.layout(saved.game, saved.tally), "view": view,
+                   "title": SCORERS[saved.game].title.render(lang),
                    "players": forms.PLAYER_RANGE[saved.game], "state_json": json.dumps(view, ensure_ascii=False)}
         context.update(self._parts(saved.game, lang))
         return self._page(request, f"{saved.game}.html", lang, **context)
@@ -268,8 +269,8 @@ def _scored(game: str, data: Any, lang: str) -> dict:
 
 def _names(tally: dict) -> str:
     players = tally.get("players") if isinstance(tally, dict) else None
-    names = [p.get("name") if isinstance(p, dict) else p for p in players or []]
-    return ", ".join(str(n) for n in names if n) or "–"
+    names = [p.get("name") if isinstance(p, dict) else p for p in players] if isinstance(players, list) else []
+    return ", ".join(str(n) for n in names if isinstance(n, (str, int)) and str(n)) or "–"
 
 
 class LanGuard:

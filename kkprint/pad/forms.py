@@ -17,6 +17,13 @@ def blank(game: str) -> dict:
     return resize(game, {}, PLAYER_RANGE[game][0])
 
 
+def layout(game: str, tally: Any) -> dict:
+    """The shape a page is drawn in: the saved tally's players and regions, whatever else a
+    phone may have stored in it (its values reach the page's fields as they are)."""
+    players = tally.get("players") if isinstance(tally, dict) else None
+    return resize(game, tally if isinstance(tally, dict) else {}, len(players) if isinstance(players, list) else 0)
+
+
 def resize(game: str, tally: dict, players: int) -> dict:
     """``tally`` for ``players`` players: per-player lists cut or padded, nothing else touched."""
     low, high = PLAYER_RANGE[game]
@@ -41,11 +48,13 @@ def resize(game: str, tally: dict, players: int) -> dict:
         given = tally.get("cardinals") if isinstance(tally.get("cardinals"), dict) else {}
         tally["cardinals"] = {letter: _fit(given.get(letter), players, 0) for letter in load_map().territories}
         return tally
-    regions = tally.get("regions") or {str(n): {} for n in range(1, BOARD_REGIONS + 1)}
+    regions = tally.get("regions") if isinstance(tally.get("regions"), dict) else {}
+    regions = regions or {str(n): {} for n in range(1, BOARD_REGIONS + 1)}
     tally["regions"] = {name: {key: _fit(counts.get(key), players, 0) for key in ("monasteries", "cardinals")}
                         for name, counts in regions.items() if isinstance(counts, dict)}
     tally["roads"] = _fit(tally.get("roads"), players, 0)
-    tally.setdefault("alliances", [])
+    if not isinstance(tally.get("alliances"), list):
+        tally["alliances"] = []
     return tally
 
 
@@ -57,6 +66,6 @@ def _fit(values: Any, length: int, empty: Any) -> list:
 def ring(count: int = 13, size: float = 100.0) -> list[tuple[float, float]]:
     """Where the Culdcept squares sit on the page: a circle, square 1 at the top, clockwise (in
     per cent of the board's width and height)."""
-    centre, radius = size / 2, size * 0.4
+    centre, radius = size / 2, size * 0.42
     return [(round(centre + radius * math.sin(2 * math.pi * i / count), 2),
              round(centre - radius * math.cos(2 * math.pi * i / count), 2)) for i in range(count)]

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import model_validator
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.games.court.rules import CONDITION_KINDS
 from kkprint.models import Names, Strict, load_model
 from kkprint.paths import DATA_DIR
@@ -70,5 +71,5 @@ class CourtGame(Strict):
 def load_court(path: Path = DATA_DIR / "court" / "characters.yaml") -> CourtGame:
     game = load_model(CourtGame, path)
     if game.id != "court":
-        raise InputError(f"expected id 'court', found {game.id!r}", source=str(path))
+        raise InputError(Msg("expected id 'court', found '{id}'", id=game.id), source=str(path))
     return game

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.games.court.model import CHARLATAN, FOOL, CourtGame
 from kkprint.games.court.rules import MAX_DICE, FinalResult, condition_met, final_round, why_not
 from kkprint.tally import at, mapping, player_names, reject_unknown_keys
@@ -15,7 +16,7 @@ from kkprint.tally import at, mapping, player_names, reject_unknown_keys
 def parse_die(value: Any, place: str, source: str) -> int:
     text = unicodedata.normalize("NFKC", str(value)).strip() if not isinstance(value, bool) else ""
     if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 6:
-        raise InputError(f"a die shows 1 to 6, not {value!r}", source=source, place=place)
+        raise InputError(Msg("a die shows 1 to 6, not '{value}'", value=value), source=source, place=place)
     return int(text)
 
 
@@ -24,12 +25,11 @@ MIN_DICE = 3  # RULES §4
 
 def parse_dice(values: Sequence[Any], place: str, source: str) -> list[int]:
     if not isinstance(values, list) or not values:
-        raise InputError("needs a list of dice, e.g. [6, 6, 3]", source=source, place=place)
+        raise InputError(Msg('needs a list of dice, e.g. [6, 6, 3]'), source=source, place=place)
     if len(values) > MAX_DICE:
-        raise InputError(f"{len(values)} dice; the game has only {MAX_DICE}", source=source, place=place)
+        raise InputError(Msg('{count} dice; the game has only {MAX_DICE}', count=len(values), MAX_DICE=MAX_DICE), source=source, place=place)
     if len(values) < MIN_DICE:
-        raise InputError(f"{len(values)} dice; every result has at least {MIN_DICE} (each player starts with 3 "
-                         "and never loses one)", source=source, place=place)
+        raise InputError(Msg('{count} dice; every result has at least {MIN_DICE} (each player starts with 3 and never loses one)', count=len(values), MIN_DICE=MIN_DICE), source=source, place=place)
     return [parse_die(v, place, source) for v in values]
 
 
@@ -53,21 +53,21 @@ def eligible(game: CourtGame, dice: list[int]) -> Eligibility:
 
 
 def parse_results(data: Any, source: str) -> tuple[list[tuple[str, list[int]]], str | None]:
-    data = mapping(data, "final-round results", None, source)
+    data = mapping(data, Msg("final-round results"), None, source)
     reject_unknown_keys(data, {"game", "players", "queen"}, source)
     entries = data.get("players")
     names = player_names(entries, source, minimum=2, maximum=5)
     rolls = []
     for entry, name in zip(entries, names):
-        place = at(entry, "dice", f"player {name!r}")
-        entry = mapping(entry, "a player", place, source)
+        place = at(entry, "dice", Msg("player '{name}'", name=name))
+        entry = mapping(entry, Msg("a player"), place, source)
         reject_unknown_keys(entry, {"name", "dice"}, source, place)
         rolls.append((name, parse_dice(entry.get("dice"), place, source)))
     queen = data.get("queen")
     if queen is not None:
         queen = str(queen).strip()
         if queen not in names:
-            raise InputError(f"the Queen's holder {queen!r} is not among the players", source=source,
+            raise InputError(Msg("the Queen's holder '{queen}' is not among the players", queen=queen), source=source,
                              place=at(data, "queen", "queen"))
     return rolls, queen
 

@@ -8,7 +8,7 @@ from typing import Any
 from kkprint.errors import InputError
 from kkprint.games.culdcept.model import CuldceptGame
 from kkprint.games.culdcept.rules import Play, RuleError, play
-from kkprint.i18n import tr
+from kkprint.i18n import Msg, tr
 from kkprint.screen import Line, Screen
 from kkprint.tally import at, mapping, player_names, reject_unknown_keys
 
@@ -28,48 +28,50 @@ class CuldceptResult:
 
 
 def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], list[Square]]:
-    data = mapping(data, "a map state", None, source)
+    data = mapping(data, Msg("a map state"), None, source)
     reject_unknown_keys(data, {"game", "players", "squares"}, source)
     names = player_names(data.get("players"), source, minimum=game.min_players, maximum=game.max_players)
     entries = data.get("squares")
     if not isinstance(entries, list) or len(entries) != game.squares:
         found = len(entries) if isinstance(entries, list) else "no list of"
-        raise InputError(f"the map has {game.squares} squares in circle order; found {found} squares",
+        raise InputError(Msg('the map has {squares} squares in circle order; found {found} squares', squares=game.squares, found=found),
                          source=source, place=at(data, "squares", "squares"))
     squares = []
     used: dict[str, set[str]] = {name: set() for name in names}
     for number, entry in enumerate(entries, start=1):
-        place = f"square {number}" + (f" (line {entry.line})" if getattr(entry, "line", None) else "")
+        place = Msg("square {n}", n=number)
+        if getattr(entry, "line", None):
+            place = Msg("{place} (line {line})", place=place, line=entry.line)
         if entry is None or entry == {}:
             squares.append(Square(None, None))
             continue
-        entry = mapping(entry, "a square", place, source)
+        entry = mapping(entry, Msg("a square"), place, source)
         reject_unknown_keys(entry, {"card", "cards", "owner"}, source, place)
         if "card" in entry and "cards" in entry:
-            raise InputError("give either card or cards, not both", source=source, place=place)
+            raise InputError(Msg('give either card or cards, not both'), source=source, place=place)
         raw = entry.get("cards", entry.get("card"))
         owner = entry.get("owner")
         if owner is not None and str(owner) not in names:
-            raise InputError(f"owner {owner!r} is not among the players ({', '.join(names)})", source=source, place=place)
+            raise InputError(Msg("owner '{owner}' is not among the players ({names})", owner=owner, names=', '.join(names)), source=source, place=place)
         if raw is None:
             if owner is not None:
-                raise InputError("an owned square needs the card(s) on it", source=source, place=place)
+                raise InputError(Msg('an owned square needs the card(s) on it'), source=source, place=place)
             squares.append(Square(None, None))
             continue
         if isinstance(raw, (str, int)) and not isinstance(raw, bool):
             raw = [str(raw)]
         if not isinstance(raw, list):
-            raise InputError(f"cards must be a rank or a list of ranks, not {raw!r}", source=source, place=place)
+            raise InputError(Msg("cards must be a rank or a list of ranks, not '{raw}'", raw=raw), source=source, place=place)
         try:
             on_square = play([str(c) for c in raw], game.support_limit)
         except RuleError as err:
             raise InputError(err.args[0], source=source, place=place) from None
         if owner is None and len(on_square.cards) > 1:
-            raise InputError("an unowned square holds only its map card", source=source, place=place)
+            raise InputError(Msg('an unowned square holds only its map card'), source=source, place=place)
         if owner is not None:
             for card in on_square.cards:
                 if card in used[str(owner)]:
-                    raise InputError(f"{owner} has only one {card} (one suit each), but it lies on two squares",
+                    raise InputError(Msg('{owner} has only one {card} (one suit each), but it lies on two squares', owner=owner, card=card),
                                      source=source, place=place)
                 used[str(owner)].add(card)
         squares.append(Square(str(owner) if owner is not None else None, on_square))

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import field_validator, model_validator
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.models import Names, Strict, load_model
 from kkprint.paths import DATA_DIR
 
@@ -142,5 +143,5 @@ DEFAULT_PATH = DATA_DIR / "kardinal" / "game.yaml"
 def load_game(path: Path = DEFAULT_PATH) -> KardinalGame:
     game = load_model(KardinalGame, path)
     if game.id != "kardinal":
-        raise InputError(f"expected id 'kardinal', found {game.id!r}", source=str(path))
+        raise InputError(Msg("expected id 'kardinal', found '{id}'", id=game.id), source=str(path))
     return game

@@ -9,6 +9,7 @@ from pydantic import model_validator
 
 from kkprint.engine.gridmap import GridMap
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.models import Names, Strict, load_model
 from kkprint.paths import DATA_DIR
 
@@ -92,5 +93,5 @@ class BoardGame(Strict):
 def load_board(path: Path = DATA_DIR / "webofpower" / "board.yaml") -> BoardGame:
     game = load_model(BoardGame, path)
     if game.min_players < 2 or game.max_players < game.min_players:
-        raise InputError("player limits are inconsistent", source=str(path))
+        raise InputError(Msg('player limits are inconsistent'), source=str(path))
     return game

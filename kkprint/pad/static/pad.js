@@ -112,16 +112,17 @@ async function flush() {
 }
 
 function markProblem(error) {
-  document.querySelectorAll(".bad").forEach((el) => el.classList.remove("bad"));
+  document.querySelectorAll(".bad, .todo").forEach((el) => el.classList.remove("bad", "todo"));
   document.querySelectorAll(".field-error").forEach((el) => el.remove());
   const banner = document.getElementById("problem");
   banner.hidden = true;
   if (!error) return;
   const field = error.path && document.querySelector(`[data-path="${CSS.escape(error.path.join("."))}"]`);
   if (field) {
-    field.classList.add("bad");
+    const todo = field.value.trim() === ""; // still to be filled in, not a mistake
+    field.classList.add(todo ? "todo" : "bad");
     const note = document.createElement("div");
-    note.className = "field-error";
+    note.className = todo ? "field-error todo-note" : "field-error";
     note.setAttribute("role", "alert");
     note.textContent = error.message;
     field.insertAdjacentElement("afterend", note);
@@ -133,9 +134,24 @@ function markProblem(error) {
 
 function playerCount(tally) { return (tally.players || []).length; }
 
+// What this phone changed but the server has not confirmed yet stays in the local tally, so a
+// tap or a keystroke is never undone by an answer that left before it.
+function keepPending(tally) {
+  for (const [path, value] of pending) {
+    const parts = split(path);
+    let node = tally;
+    for (const part of parts.slice(0, -1)) {
+      if (node[part] === null || typeof node[part] !== "object") node[part] = /^\d+$/.test(part) ? [] : {};
+      node = node[part];
+    }
+    node[parts[parts.length - 1]] = value;
+  }
+}
+
 function apply(view) {
   const grew = playerCount(view.tally) !== playerCount(state.tally);
   Object.assign(state, view);
+  keepPending(state.tally);
   if (grew && !document.activeElement.matches("input, select")) { location.reload(); return; }
   document.querySelectorAll("[data-path]").forEach((input) => {
     if (input === document.activeElement || pending.has(input.dataset.path)) return;
@@ -191,7 +207,7 @@ function refreshMap() {
 
 function tap(cell) {
   const map = document.getElementById("map");
-  const players = Number(map.dataset.players);
+  const players = Number(map.dataset.playerCount);
   const r = Number(cell.dataset.row);
   const c = Number(cell.dataset.col);
   const rows = [...(state.tally.monasteries || [])];
@@ -217,7 +233,7 @@ async function renameRegion(input) {
   const old = input.dataset.region;
   const name = normal(input.value);
   const regions = state.tally.regions || {};
-  if (!name || name === old || name in regions) { input.value = old; return; }
+  if (!name || name.includes(".") || name === old || name in regions) { input.value = old; return; }
   const patch = {regions: {[old]: null, [name]: regions[old] || {}}};
   await flush();
   const response = await fetch(`${api}?lang=${lang}`, {
@@ -236,7 +252,7 @@ document.getElementById("pad").addEventListener("change", (event) => {
   if (input.classList.contains("region")) renameRegion(input);
   if (input.id === "only") showOnly(input.value);
 });
-document.querySelectorAll("[data-players]").forEach((button) =>
+document.querySelectorAll("button[data-players]").forEach((button) =>
   button.addEventListener("click", () => changePlayers(Number(button.dataset.players))));
 document.querySelectorAll("#map .cell").forEach((cell) => cell.addEventListener("click", () => tap(cell)));
 

@@ -1,0 +1,132 @@
+"""One catalogue, two languages: every message the code uses has its Japanese, the compiled
+catalogue matches its source, and the scorers and helpers, run in one language on good and bad
+input, show no word of the other."""
+
+import re
+import string
+import subprocess
+import sys
+
+import pytest
+from babel.messages.pofile import read_po
+
+from conftest import ROOT, run_cli
+
+PO = ROOT / "kkprint" / "locale" / "ja" / "LC_MESSAGES" / "kkprint.po"
+EXAMPLES = ROOT / "examples"
+
+
+def test_every_message_has_its_japanese_and_the_catalogue_is_compiled():
+    check = subprocess.run([sys.executable, str(ROOT / "scripts" / "messages.py"), "--check"],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def fields(text):
+    try:
+        return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
+    except ValueError:  # a literal brace in a message never formatted with values
+        return "not a format"
+
+
+def test_translations_keep_every_placeholder():
+    with PO.open("rb") as stream:
+        catalogue = read_po(stream)
+    for message in catalogue:
+        if message.id:
+            assert fields(message.id) == fields(message.string), message.id
+
+
+# Words that are the same in both languages: names from the example files, file syntax and
+# commands the user types, units.
+NAMES = {"Aki", "Ben", "Chie", "Dieter", "Anna", "Carl", "Bettina", "Frankriech", "Frankreich", "Aragon", "Burgund",
+         "kkprint", "scorer", "kardinal", "court", "eligible", "culdcept", "battle", "webofpower", "board", "check",
+         "sources", "resume", "save", "help", "lang", "json", "yaml", "players", "lands", "phase", "final", "interim",
+         "squares", "monasteries", "cardinals", "dice", "queen", "roads", "alliances", "regions", "owner", "cards",
+         "card", "arms", "ships", "carriages", "minus", "two", "name", "stdin", "UTF", "YAML", "JSON", "Zed",
+         "France", "Nowhere", "xyz", "results", "Ctrl"}
+
+
+def english_words(text, typed=()):
+    """Words of three or more Latin letters, apart from paths, what the user typed (quoted back
+    to them, or the command's own words), option names and the names above."""
+    text = re.sub(r"(/[\w.\-/]+)", " ", text)  # paths
+    text = re.sub(r"'[^']*'|「[^」]*」|<[^>]*>|--[\w-]+", " ", text)
+    allowed = NAMES | {w for arg in typed for w in re.findall(r"[A-Za-z]+", arg)} | {"III"}
+    words = re.findall(r"[A-Za-z]{3,}", text)
+    return [w for w in words if w not in allowed and w.lower() not in allowed]
+
+
+def japanese(text):
+    return re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]", text)
+
+
+CASES = [
+    ("scorer", "kardinal", str(EXAMPLES / "kardinal-tally.yaml")),
+    ("scorer", "webofpower", str(EXAMPLES / "webofpower-state.yaml")),
+    ("scorer", "webofpower-board", str(EXAMPLES / "webofpower-board-tally.yaml")),
+    ("scorer", "court", str(EXAMPLES / "court-final.yaml")),
+    ("scorer", "culdcept", str(EXAMPLES / "culdcept-state.yaml")),
+    ("court", "eligible", "6", "6", "6", "2", "5"),
+    ("culdcept", "battle", "K", "A"),
+    ("culdcept", "battle", "5+6", "A+10"),
+]
+BAD = [
+    (("scorer", "kardinal", "-"), "players:\n  - {name: Aki, lands: {France: 9}}\n  - {name: Ben}\n  - {name: Chie}\n"),
+    (("scorer", "kardinal", "-"), "players:\n  - {name: Aki, lands: {Frankriech: 2}}\n  - {name: Ben}\n  - {name: Chie}\n"),
+    (("scorer", "kardinal", "-"), "players:\n  - {name: Aki, ships: -1}\n  - {name: Ben}\n  - {name: Chie}\n"),
+    (("scorer", "kardinal", "-"), "players: [\n"),
+    (("scorer", "webofpower", "-"), "players: [Aki, Ben]\nmonasteries: []\n"),
+    (("scorer", "webofpower-board", "-"), "players: [Aki, Ben, Chie]\nregions: {Aragon: {monasteries: [1, 0]}}\n"),
+    (("scorer", "court", "-"), "players:\n  - {name: Aki, dice: [7, 1, 1]}\n  - {name: Ben, dice: [1, 1, 1]}\n"),
+    (("scorer", "culdcept", "-"), "players: [Aki, Ben]\nsquares: [{card: Z, owner: Aki}]\n"),
+    (("court", "eligible", "9", "1", "1"), None),
+    (("culdcept", "battle", "5+9", "A"), None),
+    (("scorer", "court", "/nowhere/file.yaml"), None),
+    (("scorer", "court"), None),
+    (("scorer", "court", "x", "--jsn"), None),
+    (("bulid",), None),
+    (("build", "--paper", "a5"), None),
+    (("new", "tally", "chess"), None),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: " ".join(case[:3]))
+def test_good_input_in_one_language_only(case):
+    ja = run_cli(*case, "--lang", "ja")
+    en = run_cli(*case, "--lang", "en")
+    assert ja.returncode == 0 and en.returncode == 0, ja.stderr + en.stderr
+    assert english_words(ja.stdout + ja.stderr, case) == []
+    assert japanese(en.stdout + en.stderr) == []
+
+
+@pytest.mark.parametrize("args, stdin", BAD, ids=lambda value: " ".join(value) if isinstance(value, tuple) else "")
+def test_bad_input_in_one_language_only(args, stdin, monkeypatch):
+    for lang, foreign in (("ja", lambda text: english_words(text, args)), ("en", japanese)):
+        monkeypatch.setenv("KKPRINT_LANG", lang)
+        result = run_cli(*args, input=stdin or "")
+        assert result.returncode == 2, result.stderr
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and "Traceback" not in result.stderr
+        assert foreign(lines[0]) == [], (lang, lines[0])
+
+
+@pytest.mark.parametrize("command", [("scorer", "kardinal"), ("scorer", "court"), ("court", "eligible"),
+                                     ("culdcept", "battle"), ("serve",), ("new", "tally"), ()])
+def test_help_in_one_language_only(command, monkeypatch):
+    monkeypatch.setenv("KKPRINT_LANG", "ja")
+    shown = run_cli(*command, "--help").stdout
+    assert "使い方" in shown
+    prose = re.sub(r"^ {2}[a-z][\w-]*(?= )", "", shown, flags=re.M)  # command names stay as typed
+    prose = prose.split("形式")[0]  # the format example is the file's own syntax
+    leftover = [w for w in english_words(prose, command) if w not in {"OPTIONS", "COMMAND", "ARGS", "KKPRINT", "LANG", "PAPER",
+                                                             "path", "int", "text", "long", "edge", "short", "none",
+                                                             "all", "ja", "en", "letter", "NAME", "csv", "OUT",
+                                                             "results", "tally", "game", "dice", "offered", "square",
+                                                             "install", "completion", "show", "version", "port",
+                                                             "lan", "dir", "deck", "sheet", "paper", "TALLY", "RESULTS",
+                                                             "GAME", "DICE", "SQUARE", "OFFERED", "ON_SQUARE", "own",
+                                                             "Tabletop", "Simulator", "TrimBox", "BleedBox", "CMYK",
+                                                             "PNG", "PDF", "Knight", "Queen", "Wi", "Fi", "QR", "id",
+                                                             "data", "state", "STATE", "main", "files", "tally"}]
+    assert leftover == [], leftover

@@ -1,0 +1,210 @@
+"""The score pad's JSON API and pages, through Starlette's test client (no browser): the same
+answers as the CLI, 422 with the place for bad tallies, nothing lost across a restart, and no
+body — however odd — that makes it answer 500."""
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from conftest import ROOT, run_cli
+from kkprint.pad.app import create_app
+from kkprint.pad.store import Store, merge
+from kkprint.scorers import SCORERS
+from kkprint.yamlio import load_yaml_file
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(tmp_path / "pad.sqlite3")
+
+
+@pytest.fixture
+def client(store):
+    return TestClient(create_app(store), raise_server_exceptions=False)
+
+
+def example(game):
+    return load_yaml_file(ROOT / "examples" / SCORERS[game].example)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game", sorted(SCORERS))
+def test_api_answers_exactly_what_the_cli_prints(client, game, lang):
+    cli = run_cli("scorer", game, str(ROOT / "examples" / SCORERS[game].example), "--json", "--lang", lang)
+    assert cli.returncode == 0, cli.stderr
+    answer = client.post(f"/api/score/{game}?lang={lang}", json=example(game))
+    assert answer.status_code == 200
+    assert answer.json() == json.loads(cli.stdout)
+
+
+def test_bad_tally_is_422_naming_the_place(client):
+    tally = example("kardinal")
+    tally["players"][1]["lands"]["Denmark"] = {"cards": 9, "arms": 0}
+    answer = client.post("/api/score/kardinal?lang=en", json=tally)
+    assert answer.status_code == 422
+    assert "player 'Ben', land 'Denmark'" in answer.json()["error"] and "only 4" in answer.json()["error"]
+    answer = client.post("/api/score/kardinal?lang=ja", json=tally)
+    assert "プレイヤー「Ben」、国「Denmark」" in answer.json()["error"]
+
+
+def test_unknown_game_and_not_json(client):
+    assert client.post("/api/score/chess", json={}).status_code == 404
+    answer = client.post("/api/score/kardinal", content=b"{not json", headers={"content-type": "application/json"})
+    assert answer.status_code == 422 and "not JSON" in answer.json()["error"]
+    answer = client.post("/api/score/kardinal", content=b"NaN")
+    assert answer.status_code == 422
+
+
+def test_bodies_are_limited_in_size(client):
+    huge = b'{"players": "' + b"x" * (70 * 1024) + b'"}'
+    assert client.post("/api/score/kardinal", content=huge).status_code == 413
+    assert client.post("/api/games", content=huge).status_code == 413
+
+
+def test_saved_game_survives_a_restart_and_exports_the_cli_tally(tmp_path):
+    path = tmp_path / "pad.sqlite3"
+    first = TestClient(create_app(Store(path)))
+    made = first.post("/api/games", json={"game": "kardinal"}).json()
+    assert made["url"] == f"/g/{made['id']}" and len(made["id"]) >= 20  # the id is an unguessable token
+    changed = first.put(f"/api/games/{made['id']}", json=example("kardinal")).json()
+    assert changed["result"]["winners"] == ["Aki"] and changed["version"] == 2
+    again = TestClient(create_app(Store(path)))  # a new server on the same database
+    view = again.get(f"/api/games/{made['id']}?lang=en").json()
+    assert view["result"]["winners"] == ["Aki"] and view["tally"]["players"][0]["name"] == "Aki"
+    exported = again.get(f"/g/{made['id']}/tally.yaml")
+    assert exported.status_code == 200
+    saved = tmp_path / "exported.yaml"
+    saved.write_text(exported.text, encoding="utf-8")
+    cli = run_cli("scorer", "kardinal", str(saved), "--json")
+    assert cli.returncode == 0 and json.loads(cli.stdout)["winners"] == ["Aki"]
+    assert made["id"] in again.get("/").text  # listed among the saved games
+
+
+def test_parts_from_two_phones_merge(client):
+    made = client.post("/api/games", json={"game": "kardinal"}).json()
+    url = f"/api/games/{made['id']}"
+    client.put(url, json={"players": [{"name": "Aki"}, None, None]})
+    client.put(url, json={"players": [None, {"name": "Ben", "lands": {"france": {"cards": 2}}}, None]})
+    client.put(url, json={"players": [{"lands": {"france": {"cards": 5}}}, None, {"name": "Chie"}]})
+    view = client.get(url + "?lang=en").json()
+    names = [p["name"] for p in view["tally"]["players"]]
+    assert names == ["Aki", "Ben", "Chie"]
+    assert view["result"]["players"][0]["lands"]["france"]["land"] == 8
+    assert view["result"]["players"][1]["lands"]["france"]["land"] == 5
+
+
+def test_a_half_filled_game_is_saved_with_its_problem_pointing_at_the_field(client):
+    made = client.post("/api/games", json={"game": "kardinal"}).json()
+    view = client.put(f"/api/games/{made['id']}?lang=ja",
+                      json={"players": [{"name": "A", "lands": {"france": {"cards": 9}}}, {"name": "B"}, {"name": "C"}]}).json()
+    assert view["result"] is None and view["tally"]["players"][0]["lands"]["france"]["cards"] == 9
+    assert view["error"]["path"] == ["players", "0", "lands", "france", "cards"]
+    assert "山札には8枚しかありません" in view["error"]["message"]
+
+
+def test_players_can_be_added_and_removed(client):
+    made = client.post("/api/games", json={"game": "webofpower-board"}).json()
+    url = f"/api/games/{made['id']}"
+    view = client.post(url + "/players", json={"count": 5}).json()
+    assert len(view["tally"]["players"]) == 5 and all(len(r["monasteries"]) == 5 for r in view["tally"]["regions"].values())
+    view = client.post(url + "/players", json={"count": 99}).json()
+    assert len(view["tally"]["players"]) == 5  # the game's own limit
+    assert client.post(url + "/players", json={"count": "x"}).status_code == 422
+
+
+@pytest.mark.parametrize("game", sorted(SCORERS))
+def test_every_game_has_a_page_in_both_languages(client, game):
+    made = client.post("/api/games", json={"game": game}).json()
+    for lang, word in (("ja", "得点表"), ("en", "Score pad")):
+        page = client.get(f"/g/{made['id']}?lang={lang}")
+        assert page.status_code == 200 and word in page.text
+        assert "http://" not in page.text.replace("http://www.w3.org", "")  # nothing from the internet
+
+
+def test_the_filled_chart_downloads(client):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    made = client.post("/api/games", json={"game": "kardinal"}).json()
+    client.put(f"/api/games/{made['id']}", json=example("kardinal"))
+    answer = client.get(f"/g/{made['id']}/chart.pdf?lang=en&paper=letter")
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/pdf"
+    text = PdfReader(BytesIO(answer.content)).pages[0].extract_text()
+    assert all(value in text for value in ("Aki", "Ben", "Chie", "39", "32", "15"))
+
+
+def test_lan_mode_needs_the_key_for_the_list_but_not_for_a_game(store):
+    lan = TestClient(create_app(store, lan=True, key="k" * 22), raise_server_exceptions=False)
+    assert lan.get("/").status_code == 403
+    assert lan.post("/api/games", json={"game": "court"}).status_code == 403
+    assert lan.get("/?key=wrong").status_code == 403
+    assert lan.get("/?key=" + "k" * 22).status_code == 200  # and the cookie it sets opens the rest
+    made = lan.post("/api/games", json={"game": "court"}).json()
+    stranger = TestClient(create_app(store, lan=True, key="k" * 22))
+    assert stranger.get(f"/g/{made['id']}").status_code == 200  # the game's address is its token
+    assert stranger.get("/g/not-a-game").status_code == 404
+
+
+def test_merge_rules():
+    assert merge({"a": 1, "b": 2}, {"b": None, "c": 3}) == {"a": 1, "c": 3}
+    assert merge({"l": [1, 2, 3]}, {"l": [None, 5, None]}) == {"l": [1, 5, 3]}
+    assert merge({"dice": [6, 6, 6, 2]}, {"dice": [5, 5]}) == {"dice": [5, 5]}  # plain values replace
+    assert merge({"p": [{"n": "a"}]}, {"p": [None, {"n": "b"}]}) == {"p": [{"n": "a"}, {"n": "b"}]}
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False, allow_infinity=False)
+                    | st.text(max_size=30), lambda inner: st.lists(inner, max_size=6)
+                    | st.dictionaries(st.sampled_from(["players", "name", "lands", "France", "cards", "arms", "ships",
+                                                       "phase", "monasteries", "cardinals", "interim", "regions",
+                                                       "alliances", "roads", "dice", "queen", "squares", "owner",
+                                                       "card", "x", "0"]) | st.text(max_size=8), inner, max_size=6),
+                    max_leaves=40)
+
+
+@settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@given(game=st.sampled_from(sorted(SCORERS)), body=JSON)
+def test_no_body_gives_a_500(tmp_path_factory, game, body):
+    client = TestClient(create_app(Store(tmp_path_factory.mktemp("fuzz") / "pad.sqlite3")),
+                        raise_server_exceptions=False)
+    scored = client.post(f"/api/score/{game}", json=body)
+    assert scored.status_code in (200, 422), scored.text
+    assert "Traceback" not in scored.text
+    made = client.post("/api/games", json={"game": game}).json()
+    changed = client.put(f"/api/games/{made['id']}", json=body)
+    assert changed.status_code in (200, 413, 422), changed.text
+    if changed.status_code == 200:
+        page = client.get(f"/g/{made['id']}")
+        assert page.status_code == 200, page.text
+
+
+def test_random_bytes_never_give_a_500(client):
+    made = client.post("/api/games", json={"game": "culdcept"}).json()
+    rng = random.Random(7)
+    for _ in range(200):
+        body = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
+        for method, url in (("POST", "/api/score/culdcept"), ("PUT", f"/api/games/{made['id']}"),
+                            ("POST", "/api/games"), ("POST", f"/api/games/{made['id']}/players")):
+            answer = client.request(method, url, content=body)
+            assert answer.status_code in (200, 201, 413, 422), (answer.status_code, answer.text)
+
+
+@pytest.mark.parametrize("game", sorted(SCORERS))
+def test_a_new_game_only_lacks_names(client, game):
+    """A blank game is the scorer's own format: once the names are typed, it scores."""
+    from kkprint.pad import forms
+
+    made = client.post("/api/games", json={"game": game}).json()
+    tally = made["tally"]
+    low = forms.PLAYER_RANGE[game][0]
+    names = ["Aki", "Ben", "Chie", "Dan", "Eri"][:low]
+    tally["players"] = [{**p, "name": n} if isinstance(p, dict) else n for p, n in zip(tally["players"], names)]
+    if game == "court":
+        tally["players"] = [{"name": n, "dice": [1, 2, 3]} for n in names]
+    view = client.put(f"/api/games/{made['id']}?replace=1&lang=en", json=tally).json()
+    assert view["error"] is None, view["error"]
+    assert view["result"]["game"] == game

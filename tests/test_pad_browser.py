@@ -1,0 +1,204 @@
+"""The score pad in a real browser: Debian's Chromium, headless, driven by Playwright, at a
+phone's size, against a real `kkprint serve` process. Skipped, with the reason printed, on a
+machine without Chromium (CI installs it: see .ci/run)."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from conftest import ROOT, run_cli
+
+CHROMIUM = os.environ.get("KKPRINT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+# A 4-player game: the example's three players and Dan (columns are filled as each player would).
+GAME = {
+    "Aki": {"lands": {"france": (5, 4), "denmark": (2, 2), "saxony": (3, 2), "castile": (3, 2)},
+            "ships": 5, "carriages": 2, "minus_two": 1},
+    "Ben": {"lands": {"france": (2, 3), "denmark": (2, 1), "italy": (4, 2), "saxony": (2, 1), "bavaria": (2, 1)},
+            "ships": 3, "carriages": 5},
+    "Chie": {"lands": {"france": (1, 1), "hungary": (6, 2), "england": (3, 2)}, "ships": 1, "carriages": 1,
+             "minus_two": 1},
+    "Dan": {"lands": {"italy": (2, 1), "franconia": (5, 2), "england": (2, 1)}, "ships": 0, "carriages": 2},
+}
+
+
+def as_tally():
+    return {"players": [{"name": name, "lands": {land: {"cards": c, "arms": a} for land, (c, a) in p["lands"].items()},
+                         **{k: p.get(k, 0) for k in ("ships", "carriages", "minus_two")}} for name, p in GAME.items()]}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`kkprint serve` in its own process, on its own data folder."""
+
+    def __init__(self, data_dir):
+        self.data_dir, self.port, self.process = data_dir, free_port(), None
+
+    def start(self):
+        env = {**os.environ, "KKPRINT_DATA_DIR": str(self.data_dir)}
+        self.process = subprocess.Popen([sys.executable, "-m", "kkprint", "serve", "--port", str(self.port)],
+                                        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1)
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the score pad did not start: " + self.process.stderr.read().decode())
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path / "data").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def phone(browser, lang="ja-JP"):
+    context = browser.new_context(locale=lang, **PHONE)
+    return context, context.new_page()
+
+
+def new_game(page, server, game):
+    page.goto(server.url + "/")
+    page.click(f"button[data-game='{game}']")
+    page.wait_for_selector("#pad")
+    return page.url
+
+
+def wait_saved(page):
+    page.wait_for_function("document.getElementById('sync').classList.contains('saved')")
+
+
+def field(page, path):
+    return page.locator(f"[data-path='{path}']")
+
+
+def test_a_whole_kardinal_game_on_a_phone_survives_reload_and_restart(browser, server):
+    expected = json.loads(run_cli("scorer", "kardinal", "-", "--json", "--lang", "ja",
+                                  input=json.dumps(as_tally())).stdout)
+    context, page = phone(browser)
+    url = new_game(page, server, "kardinal")
+    page.click("button.more")  # a fourth player
+    page.wait_for_function("document.querySelectorAll('input.name').length === 4")
+    for index, (name, player) in enumerate(GAME.items()):
+        field(page, f"players.{index}.name").fill(name)
+        for land, (cards, arms) in player["lands"].items():
+            field(page, f"players.{index}.lands.{land}.cards").fill(str(cards))
+            field(page, f"players.{index}.lands.{land}.arms").fill(str(arms))
+        for key in ("ships", "carriages", "minus_two"):
+            field(page, f"players.{index}.{key}").fill(str(player.get(key, 0)))
+    wait_saved(page)
+    winner = expected["winners"][0]
+    page.wait_for_selector(f".verdict:has-text('{winner}')")
+    verdict = page.locator(".verdict").inner_text()
+    assert "勝者" in verdict and winner in verdict
+    assert page.locator("tr.winner, td.winner, th.winner").count() > 0  # the winner is highlighted
+    totals = page.locator("#results tr").last.inner_text().split()
+    assert totals[-4:] == [str(p["total"]) for p in expected["players"]]
+
+    page.reload()
+    assert field(page, "players.3.name").input_value() == "Dan"
+    assert field(page, "players.0.lands.france.cards").input_value() == "5"
+    server.stop()
+    server.start()  # same port, same database
+    page.goto(url)
+    assert field(page, "players.1.lands.italy.cards").input_value() == "4"
+    page.wait_for_selector(f".verdict:has-text('{winner}')")
+    api = json.loads(urllib.request.urlopen(f"{server.url}/api/games/{url.rsplit('/', 1)[1]}?lang=ja").read())
+    assert api["result"] == expected  # the page's game scores exactly as the CLI does
+    context.close()
+
+
+def test_a_mistake_is_shown_next_to_its_field_in_the_readers_language(browser, server):
+    context, page = phone(browser, "en-US")
+    new_game(page, server, "kardinal")
+    for index, name in enumerate(("A", "B", "C")):
+        field(page, f"players.{index}.name").fill(name)
+    field(page, "players.1.lands.denmark.cards").fill("9")
+    note = page.locator("[data-path='players.1.lands.denmark.cards'] + .field-error")
+    note.wait_for()
+    assert "only 4" in note.inner_text()
+    assert "bad" in field(page, "players.1.lands.denmark.cards").get_attribute("class")
+    page.goto(page.url + "?lang=ja")
+    page.locator(".field-error").wait_for()
+    assert "4枚しかありません" in page.locator(".field-error").inner_text()
+    context.close()
+
+
+def test_two_phones_fill_one_game_and_see_each_other(browser, server):
+    first_context, first = phone(browser)
+    url = new_game(first, server, "kardinal")
+    second_context, second = phone(browser)
+    second.goto(url)
+    field(first, "players.0.name").fill("Aki")
+    field(second, "players.1.name").fill("Ben")
+    field(first, "players.0.lands.france.cards").fill("5")
+    field(second, "players.1.lands.france.cards").fill("2")
+    for page in (first, second):  # each sees the other's entries within a couple of seconds
+        page.wait_for_function("document.querySelector(\"[data-path='players.1.name']\").value === 'Ben'"
+                               " && document.querySelector(\"[data-path='players.0.name']\").value === 'Aki'",
+                               timeout=5000)
+        page.wait_for_function("document.querySelector(\"[data-path='players.1.lands.france.cards']\").value === '2'"
+                               " && document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '5'",
+                               timeout=5000)
+    first_context.close()
+    second_context.close()
+
+
+def test_the_trump_map_is_filled_by_tapping(browser, server):
+    context, page = phone(browser)
+    url = new_game(page, server, "webofpower")
+    for index, name in enumerate(("Aki", "Ben", "Chie")):
+        field(page, f"players.{index}").fill(name)
+    cells = page.locator("#map .cell")
+    assert cells.count() == 48
+    for column in range(4):  # Aki: a road of four in row 1
+        cells.nth(column).tap()
+    cells.nth(12 + 4).tap()
+    cells.nth(12 + 4).tap()  # two taps: the second player's
+    field(page, "cardinals.A.0").fill("1")
+    wait_saved(page)
+    page.wait_for_selector(".verdict")
+    game_id = url.rsplit("/", 1)[1]
+    saved = json.loads(urllib.request.urlopen(f"{server.url}/api/games/{game_id}?lang=en").read())
+    assert saved["tally"]["monasteries"][0].startswith("1111") and saved["tally"]["monasteries"][1][4] == "2"
+    aki = saved["result"]["players"][0]
+    assert aki["roads"] == 4 and aki["cardinals"] >= 0
+    assert cells.nth(0).inner_text().strip().endswith("○")
+    context.close()

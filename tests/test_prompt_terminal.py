@@ -1,0 +1,102 @@
+"""The K&K prompt in a pseudo-terminal, as a person meets it: arrow keys edit a line (readline),
+Ctrl-C keeps what was typed and exits 130, --resume goes on from there, and corrections are
+taken in Japanese."""
+
+import json
+import os
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect drives the pseudo-terminal")
+
+LEFT = "\x1b[D"
+
+
+def spawn(*args, env_extra=None):
+    env = {**os.environ, "KKPRINT_LANG": "ja", "TERM": "xterm", **(env_extra or {})}
+    return pexpect.spawn(sys.executable, ["-m", "kkprint", "scorer", "kardinal", *args], cwd=str(ROOT), env=env,
+                         encoding="utf-8", timeout=30, dimensions=(40, 200))
+
+
+def answer_names(child, names):
+    for name in names:
+        child.expect("プレイヤー")
+        child.sendline(name)
+    child.expect("プレイヤー")
+    child.sendline("")
+
+
+def test_arrow_keys_edit_and_ctrl_c_saves_then_resume_finishes(tmp_path, kardinal_game):
+    saved = tmp_path / "tally.yaml"
+    child = spawn("--save", str(saved))
+    child.expect("プレイヤー")
+    child.send("AkX" + LEFT + LEFT + "i" + "\r")  # "AkX", two steps left, "i" inserted after the A: "AikX"
+    answer_names(child, ["Ben", "Chie"])
+    child.expect("フランス")
+    child.sendline("5 4")
+    child.expect("フランス")
+    child.sendline("2 3")
+    child.expect("フランス")
+    child.sendintr()  # Ctrl-C in the middle of the table
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    text = saved.read_text(encoding="utf-8")
+    assert text.startswith("# kkprint tally")
+    import yaml
+
+    data = yaml.safe_load(text)
+    names = [p["name"] for p in data["players"]]
+    assert names[0] == "AikX" and names[1:] == ["Ben", "Chie"]  # the arrow keys moved the cursor, not into the name
+    assert data["players"][1]["lands"]["france"]["cards"] in ("2", 2)
+
+    child = spawn("--resume", str(saved), "--json")
+    child.expect("フランス")  # Chie's France: the first question not answered yet
+    child.sendline("1")
+    lands_left = len(kardinal_game.lands) * 3 - 3
+    for _ in range(lands_left + 9):
+        child.expect(": ")
+        child.sendline("")
+    child.expect("訂正")
+    child.sendline("AikX 船 0")  # a correction in Japanese words
+    child.expect("訂正")
+    child.sendline("Ben フランス 3 2")
+    child.expect("訂正")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    output = child.before
+    result = json.loads(output[output.index("{"):])
+    assert [p["name"] for p in result["players"]] == ["AikX", "Ben", "Chie"]
+    assert result["players"][0]["lands"]["france"]["land"] == 8 and result["players"][1]["lands"]["france"]["land"] == 5
+
+
+def test_control_characters_are_refused_where_typed(tmp_path):
+    child = spawn("--save", str(tmp_path / "t.yaml"))
+    child.expect("プレイヤー")
+    child.send("Aki\x16\x07\r")  # Ctrl-V, then a bell: readline inserts it into the name as typed
+    child.expect("制御文字")
+    child.expect("プレイヤー1")
+    child.sendline("Aki")
+    child.expect("プレイヤー2")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_ctrl_c_without_save_keeps_the_tally_in_the_data_folder(tmp_path):
+    data_dir = tmp_path / "data"
+    child = spawn(env_extra={"KKPRINT_DATA_DIR": str(data_dir)})
+    answer_names(child, ["Aki", "Ben", "Chie"])
+    child.expect("フランス")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    kept = list((data_dir / "unfinished").glob("kardinal-*.yaml"))
+    assert len(kept) == 1 and "--resume" in child.before and str(kept[0]) in child.before.replace("\r\n", "")
