@@ -245,8 +245,8 @@ def serve(
 
 @config_app.command("set")
 def config_set(
-    key: str = typer.Argument(..., help="lang or paper."),
-    value: str = typer.Argument(..., help="lang: ja or en; paper: a4, letter or a3."),
+    key: str = typer.Argument(..., help="lang, paper or offset."),
+    value: str = typer.Argument(..., help="lang: ja or en; paper: a4, letter or a3; offset: the printer's back-side shift in mm, x,y (e.g. 0.8,-0.4)."),
 ) -> None:
     """Save a default in your config folder (a flag or KKPRINT_LANG/KKPRINT_PAPER still wins)."""
     typer.echo(str(settings.set_value(key, value)))
@@ -255,7 +255,7 @@ def config_set(
 @config_app.command("show")
 def config_show() -> None:
     """The defaults in force, and where each comes from."""
-    typer.echo(settings.show())
+    typer.echo(settings.show(_language(None)))
 
 
 @app.command("list")

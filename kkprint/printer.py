@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,8 +22,10 @@ class PrinterProfile:
 
 
 def profile_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "kkprint" / "printer.yaml"
+    """Beside the config file, in the user's config folder."""
+    from kkprint.settings import config_path
+
+    return config_path().parent / "printer.yaml"
 
 
 def load_profile() -> PrinterProfile:

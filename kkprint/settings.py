@@ -87,11 +87,14 @@ def set_value(key: str, value: str) -> Path:
     from kkprint.outputs import atomic_file
 
     key, value = key.strip().lower(), value.strip().lower()
+    if key == "offset":
+        return _set_offset(value)
     if key not in KEYS:
-        raise InputError(Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(key, KEYS)), source="config set")
-    if value not in KEYS[key]:
-        raise InputError(Msg("{key} must be one of {names}, not '{value}'{hint}", key=key, names=', '.join(KEYS[key]), value=value, hint=suggest(value, KEYS[key])),
+        raise InputError(Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(key, [*KEYS, "offset"])),
                          source="config set")
+    if value not in KEYS[key]:
+        raise InputError(Msg("{key} must be one of {names}, not '{value}'{hint}", key=key, names=', '.join(KEYS[key]),
+                             value=value, hint=suggest(value, KEYS[key])), source="config set")
     settings = _config()
     settings[key] = value
     path = config_path()
@@ -100,11 +103,33 @@ def set_value(key: str, value: str) -> Path:
     return path
 
 
-def show() -> str:
-    lines = [f"config file: {config_path()}"]
+def _set_offset(value: str) -> Path:
+    """The printer's back-side shift in mm, "X,Y" (what ``kkprint calibrate --save X --save Y`` keeps)."""
+    import math
+
+    from kkprint.printer import PrinterProfile, load_profile, save_profile
+
+    parts = value.replace(",", " ").split()
+    try:
+        x, y = (float(part) for part in parts)
+    except ValueError:
+        raise InputError(Msg("the offset is two numbers in mm, x and y, e.g. 0.8,-0.4"), source="config set") from None
+    if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 20 and abs(y) <= 20):
+        raise InputError(Msg("an offset beyond ±20 mm is not a printer's misregistration"), source="config set")
+    return save_profile(PrinterProfile((x, y), load_profile().scale))
+
+
+def show(lang: str | None = None) -> str:
+    from kkprint.i18n import tr
+    from kkprint.printer import load_profile, profile_path
+
+    lines = [tr("config file: {path}", lang, path=config_path())]
     for key, value, source in (("lang", language(), _source("KKPRINT_LANG", "lang")),
                                ("paper", paper(), _source("KKPRINT_PAPER", "paper"))):
-        lines.append(f"{key}: {value}  ({source})")
+        lines.append(f"{key}: {value}  ({tr(source, lang)})")
+    x, y = load_profile().offset_mm
+    where = tr("config file", lang) if profile_path().exists() else tr("not set", lang)
+    lines.append(f"offset: {x:g},{y:g} mm  ({where})")
     return "\n".join(lines)
 
 
@@ -112,5 +137,9 @@ def _source(env: str, key: str) -> str:
     if os.environ.get(env):
         return env
     if key in _config():
-        return "config file"
-    return "locale"
+        return N_("config file")
+    return N_("locale")
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - marks a message for the catalogue
+    return msgid

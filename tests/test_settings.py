@@ -37,7 +37,7 @@ def test_environment_then_config_then_locale_and_the_flag_over_all(no_defaults, 
     assert cli("config", "set", "lang", "ja").returncode == 0
     assert cli("config", "set", "paper", "A4").returncode == 0
     shown = cli("config", "show").stdout
-    assert "lang: ja  (config file)" in shown and "paper: a4  (config file)" in shown
+    assert "lang: ja  (設定ファイル)" in shown and "paper: a4  (設定ファイル)" in shown  # shown in the language set
     assert cli("build", "kardinal", "--out", str(tmp_path / "config")).returncode == 0
     assert (tmp_path / "config" / "kardinal-chart-ja-a4.pdf").exists()  # the config beats the locale
     no_defaults.setenv("KKPRINT_LANG", "en")
@@ -49,3 +49,15 @@ def test_environment_then_config_then_locale_and_the_flag_over_all(no_defaults, 
     assert_clean_error(cli("config", "set", "paper", "legal"), "a4, letter, a3")
     no_defaults.setenv("KKPRINT_LANG", "fr")
     assert_clean_error(cli("court", "eligible", "6", "6", "6"), "KKPRINT_LANG")
+
+
+def test_config_set_keeps_the_printer_offset(cli, english):
+    from kkprint.printer import load_profile
+
+    assert cli("config", "set", "offset", "0.8,-0.4").returncode == 0
+    assert load_profile().offset_mm == (0.8, -0.4)
+    assert "offset: 0.8,-0.4 mm" in cli("config", "show").stdout
+    refused = cli("config", "set", "offset", "30,0")
+    assert refused.returncode == 2 and "±20 mm" in refused.stderr
+    assert cli("config", "set", "offset", "left").returncode == 2
+    assert load_profile().offset_mm == (0.8, -0.4)  # nothing changed by the refused values
