@@ -110,3 +110,20 @@ class Joined:
         return isinstance(other, Joined) and self.parts == other.parts
 
     __hash__ = None
+
+
+class Detail:
+    """A library's own description of a problem (libyaml's, Python's parser's): in the
+    catalogue's words when it is one we know; otherwise the library's English, or in another
+    language just "a syntax error" — the place beside it still says where."""
+
+    __slots__ = ("problem", "known")
+
+    def __init__(self, problem: str, known):
+        self.problem = " ".join(str(problem).split())
+        self.known = known
+
+    def render(self, lang: str | None = None) -> str:
+        if self.problem in self.known:
+            return tr(self.problem, lang)
+        return self.problem if (lang or current()) == "en" else tr("a syntax error", lang)

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from kkprint.i18n import Msg
 from kkprint.errors import InputError, suggest
 from kkprint.yamlio import LineDict, load_yaml_file
 
@@ -100,16 +101,47 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
             part.startswith("function-") or part in ("str", "int", "float", "bool"))))
         line = line_of(lines if lines is not None else data, location)
         where = describe_location(location)
-        place = ", ".join(p for p in (f"line {line}" if line else "", where) if p) or None
-        if first["type"] == "extra_forbidden":
-            message = f"unknown key {location[-1]!r}{suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else ' (a typo?)'}"
-        elif first["type"] == "finite_number":
-            message = f"must be a finite number, not {first.get('input')!r}"
-        elif first["type"] == "missing":
-            message = f"missing {location[-1]!r}"
-        else:
-            message = first["msg"].removeprefix("Value error, ")
-        raise InputError(message, source=source, place=place) from None
+        place = Msg("line {line}, {where}", line=line, where=where) if line and where else (
+            Msg("line {line}", line=line) if line else (where or None))
+        raise InputError(_problem(first, location, model), source=source, place=place) from None
+
+
+def _problem(first: dict, location: tuple, model) -> Msg | str:
+    """Pydantic's finding in the catalogue's words; our own validators' messages come through
+    as they were raised (already in the reader's language)."""
+    kind, context = first["type"], first.get("ctx") or {}
+    if kind == "extra_forbidden":
+        hint = suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else Msg(" (a typo?)")
+        return Msg("unknown key '{key}'{hint}", key=location[-1], hint=hint)
+    if kind == "finite_number":
+        return Msg("must be a finite number, not '{value}'", value=first.get("input"))
+    if kind == "missing":
+        return Msg("missing '{key}'", key=location[-1])
+    if kind in ("float_parsing", "float_type", "int_parsing", "int_type", "int_from_float"):
+        return Msg("must be a number, not '{value}'", value=first.get("input"))
+    if kind in ("string_type", "str_type"):
+        return Msg("must be text, not '{value}'", value=first.get("input"))
+    if kind in ("bool_parsing", "bool_type"):
+        return Msg("must be true or false, not '{value}'", value=first.get("input"))
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return Msg("must be a mapping (key: value)")
+    if kind == "list_type":
+        return Msg("must be a list")
+    if kind == "greater_than":
+        return Msg("must be greater than {limit:g}", limit=context.get("gt"))
+    if kind == "greater_than_equal":
+        return Msg("must be at least {limit:g}", limit=context.get("ge"))
+    if kind == "less_than":
+        return Msg("must be less than {limit:g}", limit=context.get("lt"))
+    if kind == "less_than_equal":
+        return Msg("must be at most {limit:g}", limit=context.get("le"))
+    if kind in ("literal_error", "enum"):
+        return Msg("must be one of {names}, not '{value}'", names=context.get("expected", ""), value=first.get("input"))
+    if kind == "union_tag_invalid":
+        return Msg("unknown type '{value}'; known: {names}", value=context.get("tag"), names=context.get("expected_tags", ""))
+    if kind == "too_long":
+        return Msg("has more than {limit} entries", limit=context.get("max_length"))
+    return first["msg"].removeprefix("Value error, ")
 
 
 def load_model(model: type[Model], path: Path) -> Model:

@@ -77,24 +77,17 @@ YAML_PROBLEMS = {N_("did not find expected node content"), N_("mapping values ar
                  N_("did not find expected '-' indicator"), N_("did not find expected key"),
                  N_("found unexpected end of stream"), N_("found unknown escape character"),
                  N_("could not find expected ':'"), N_("found a tab character that violates indentation"),
-                 N_("found undefined alias"), N_("found duplicate anchor")}
+                 N_("found undefined alias"), N_("found duplicate anchor"),
+                 N_("tags such as !!python/object are not allowed")}
 
 
-class YamlProblem:
-    """libyaml's description of a syntax error: in the catalogue's words when it is a known one;
-    otherwise libyaml's English, or in Japanese just "a syntax error" (the place says where)."""
+def YamlProblem(problem: str):  # noqa: N802 - reads as the kind of value it makes
+    """libyaml's description of a syntax error, in the catalogue's words where we know it."""
+    from kkprint.i18n import Detail
 
-    def __init__(self, problem: str):
-        self.problem = " ".join(str(problem).split())
-
-    def render(self, lang: str | None = None) -> str:
-        from kkprint.i18n import current, tr
-
-        if self.problem in YAML_PROBLEMS:
-            return tr(self.problem, lang)
-        if self.problem.startswith("could not determine a constructor for the tag"):
-            return tr("tags such as !!python/object are not allowed", lang)
-        return self.problem if (lang or current()) == "en" else tr("a syntax error", lang)
+    if problem.startswith("could not determine a constructor for the tag"):
+        problem = "tags such as !!python/object are not allowed"
+    return Detail(problem, YAML_PROBLEMS)
 
 
 def parse_yaml(text: str, source: str) -> Any:

@@ -171,7 +171,7 @@ def test_court_final_round(cli):
     assert json.loads(result.stdout)["winners"] == ["Bettina"]
 
 
-def test_court_players_build(cli, tmp_path):
+def test_court_players_build(english, cli, tmp_path):
     from pypdf import PdfReader
 
     result = cli("build", "court", "--players", "3", "--out", str(tmp_path))

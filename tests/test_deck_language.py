@@ -450,7 +450,7 @@ def test_unknown_keys_suggest_the_closest(tmp_path, english, cli):
 # --- every file reference stays inside the deck's folder, links resolved -----------------------
 
 @pytest.mark.parametrize("key", ["font", "icon", "data", "image", "svg-use", "svg-image", "extends-link"])
-def test_references_outside_the_folder_are_refused(tmp_path, cli, key):
+def test_references_outside_the_folder_are_refused(english, tmp_path, cli, key):
     secret = tmp_path / "secret"
     secret.mkdir()
     (secret / "x.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><g id="g">'

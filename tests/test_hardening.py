@@ -260,7 +260,7 @@ def test_the_fuzzer_reaches_drawing():
     assert len(BUILT) >= 1
 
 
-def test_a_picture_claiming_a_hundred_megapixels_is_refused_unread(tmp_path, cli):
+def test_a_picture_claiming_a_hundred_megapixels_is_refused_unread(english, tmp_path, cli):
     import io
     import struct
     import zlib

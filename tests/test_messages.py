@@ -130,3 +130,25 @@ def test_help_in_one_language_only(command, monkeypatch):
                                                              "PNG", "PDF", "Knight", "Queen", "Wi", "Fi", "QR", "id",
                                                              "data", "state", "STATE", "main", "files", "tally"}]
     assert leftover == [], leftover
+
+
+DECKS = {
+    "negative": "  r: {type: text, x: 1, y: 1, w: -9, h: 9, text: x}\n",
+    "icon": "  r: {type: icon, x: 1, y: 1, w: 9, h: 9, icon: coinn}\n",
+    "field": "  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: '${nmae}'}\n",
+    "markup": "  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: '<q>x</q>'}\n",
+    "when": "  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x, when: \"name == 'A' or\"}\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(DECKS))
+def test_a_designers_mistake_in_one_language_only(case, tmp_path, monkeypatch):
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n" + DECKS[case], encoding="utf-8")
+    for lang, foreign in (("ja", english_words), ("en", japanese)):
+        monkeypatch.setenv("KKPRINT_LANG", lang)
+        result = run_cli("build", str(deck), "--out", str(tmp_path / "out"))
+        assert result.returncode == 2 and not list((tmp_path / "out").glob("*"))
+        line = result.stderr.strip()
+        keys = re.sub(r"\b[\w\[\]]+(\.[\w\[\]]+)+|\blayout\b|\bwhen\b|使えるのは: .*|known: .*", " ", line)  # the file's own keys
+        assert foreign(keys) == [], (lang, line)

@@ -20,6 +20,7 @@ from kkprint.engine.inks import Inks
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, PlacedSlot, Shape, SheetLayout, card_size
 from kkprint.engine.marks import CutMarks
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 from kkprint.deck.model import SheetFile
 from kkprint.models import validate
 from kkprint.paths import SHEETS_DIR, output_path
@@ -106,34 +107,33 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
         chosen = card.fields.get("layout") if fronts else None
         if chosen:
             if chosen not in fronts:
-                raise InputError(f"layout {chosen!r} is not among layouts{suggest(chosen, fronts)}",
+                raise InputError(Msg("layout '{chosen}' is not among layouts{hint}", chosen=chosen, hint=suggest(chosen, fronts)),
                                  source=deck.source, place=card.origin)
             return fronts[chosen]
         if front is not None:
             return front
         if len(fronts) == 1:
             return next(iter(fronts.values()))
-        raise InputError(f"the card has no layout field to pick one of: {', '.join(fronts)}",
+        raise InputError(Msg('the card has no layout field to pick one of: {names}', names=', '.join(fronts)),
                          source=deck.source, place=card.origin)
 
     def back_of(card: CardData, fields: dict[str, str], number: int) -> Art | None:
         other = card.fields.get(spec.back_face_field) if spec.back_face_field else None
         if other:
             if other not in faces_by_name:
-                raise InputError(f"back face {other!r} is not the name of a card in this deck"
-                                 f"{suggest(other, [n for n in faces_by_name if n])}",
+                raise InputError(Msg("back face '{other}' is not the name of a card in this deck{hint}", other=other, hint=suggest(other, [n for n in faces_by_name if n])),
                                  source=deck.source, place=card.origin)
             twin = faces_by_name[other]
             return front_of(twin).art({**spec_fields, **twin.fields}, number, twin.origin, shared=True)
         chosen = card.fields.get("back")
         if chosen and spec.backs:
             if chosen not in named:
-                raise InputError(f"back {chosen!r} is not among backs{suggest(chosen, named)}",
+                raise InputError(Msg("back '{chosen}' is not among backs{hint}", chosen=chosen, hint=suggest(chosen, named)),
                                  source=deck.source, place=card.origin)
-            return named[chosen].art(fields, number, f"{card.origin}, back {chosen}", shared=True)
+            return named[chosen].art(fields, number, Msg("{card}, back '{name}'", card=card.origin, name=chosen), shared=True)
         if default is None:
             return None
-        return default.art(fields, number, f"{card.origin}, back", shared=True)
+        return default.art(fields, number, Msg("{card}, back", card=card.origin), shared=True)
 
     spec_fields = {key: as_text(value) for key, value in spec.fields.items()}
     shape = deck_card_size(deck).shape
@@ -151,7 +151,7 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
             continue
         for _ in range(card.count):
             number += 1
-            yield CardPrint(layout.art(fields, number, f"{card.origin}, card {number}", shared=True),
+            yield CardPrint(layout.art(fields, number, Msg("{card}, card {n}", card=card.origin, n=number), shared=True),
                             back_of(card, fields, number), shape)
 
 
@@ -224,12 +224,11 @@ def sheet_layout(deck: Deck, options: BuildOptions, size: CardSize, mode: Duplex
     if sheet.layout:
         slots_file = load_sheet_file(deck, sheet.layout)
         if mode is DuplexMode.FOLD:
-            raise InputError("fold mode lays cards out itself; drop sheet.layout or choose a duplex mode",
+            raise InputError(Msg('fold mode lays cards out itself; drop sheet.layout or choose a duplex mode'),
                              source=deck.source, place="sheet.layout")
         if slots_file.card is not None and (abs(slots_file.card.w - size.width_mm) > 0.5
                                             or abs(slots_file.card.h - size.height_mm) > 0.5):
-            raise InputError(f"sheet layout {sheet.layout!r} is made for {slots_file.card.w:g}×{slots_file.card.h:g} mm "
-                             f"cards, not {size.width_mm:g}×{size.height_mm:g}", source=deck.source, place="sheet.layout")
+            raise InputError(Msg("sheet layout '{layout}' is made for {w:g}×{h:g} mm cards, not {width_mm:g}×{height_mm:g}", layout=sheet.layout, w=slots_file.card.w, h=slots_file.card.h, width_mm=size.width_mm, height_mm=size.height_mm), source=deck.source, place="sheet.layout")
         placed = tuple(PlacedSlot(slot.x, slot.y, slot.rotate == 90) for slot in slots_file.slots)
         layout = SheetLayout(_paper(slots_file.paper), size, gap, sheet.margin_mm, placed=placed)
         try:
@@ -255,7 +254,7 @@ def load_sheet_file(deck: Deck, name: str) -> SheetFile:
         path = builtin
     elif "/" not in name and not name.endswith((".yaml", ".yml")):
         known = sorted(p.stem for p in SHEETS_DIR.glob("*.yaml"))
-        raise InputError(f"unknown sheet layout {name!r}{suggest(name, known)}", source=deck.source, place="sheet.layout")
+        raise InputError(Msg("unknown sheet layout '{name}'{hint}", name=name, hint=suggest(name, known)), source=deck.source, place="sheet.layout")
     else:
         path = deck.resolve(name, "sheet layout", "sheet.layout")
     return validate(SheetFile, load_yaml_file(path), str(path))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 from kkprint.yamlio import read_bytes, read_text
 
 MAX_CARDS = 50_000
@@ -48,12 +49,12 @@ def as_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError("not a finite number")
+            raise ValueError(Msg('not a finite number'))
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     if isinstance(value, (dt.datetime, dt.date)):
         return value.date().isoformat() if isinstance(value, dt.datetime) and not value.time() else value.isoformat()
     if isinstance(value, (dict, list)):
-        raise ValueError("a cell holds one value, not a list or mapping")
+        raise ValueError(Msg('a cell holds one value, not a list or mapping'))
     return str(value)
 
 
@@ -62,11 +63,11 @@ def count_of(value: Any, source: str, place: str) -> int:
     try:
         number = int(text or "1")
     except ValueError:
-        raise InputError(f"copies must be a whole number, not {text[:40]!r}", source=source, place=place) from None
+        raise InputError(Msg("copies must be a whole number, not '{value}'", value=text[:40]), source=source, place=place) from None
     if number < 0:
-        raise InputError(f"copies cannot be negative ({number})", source=source, place=place)
+        raise InputError(Msg('copies cannot be negative ({number})', number=number), source=source, place=place)
     if number > MAX_CARDS:
-        raise InputError(f"{number:,} copies is more than the {MAX_CARDS:,} cards a deck may have", source=source, place=place)
+        raise InputError(Msg('{number:,} copies is more than the {MAX_CARDS:,} cards a deck may have', number=number, MAX_CARDS=MAX_CARDS), source=source, place=place)
     return number
 
 
@@ -79,11 +80,11 @@ def card_from(entry: dict, copies_field: str, source: str, place: str) -> CardDa
         try:
             text = as_text(value)
         except ValueError as err:
-            raise InputError(f"field {key!r}: {err}", source=source, place=place) from None
+            raise InputError(Msg("field '{key}': {err}", key=key, err=err), source=source, place=place) from None
         if len(text) > MAX_CELL:
-            raise InputError(f"field {key!r} is {len(text):,} characters; at most {MAX_CELL:,}", source=source, place=place)
+            raise InputError(Msg("field '{key}' is {count:,} characters; at most {MAX_CELL:,}", key=key, count=len(text), MAX_CELL=MAX_CELL), source=source, place=place)
         fields[key] = text.strip()
-    return CardData(fields, count_of(entry.get(copies_field, 1), source, f"{place}, {copies_field}"), place)
+    return CardData(fields, count_of(entry.get(copies_field, 1), source, Msg("{where}, {key}", where=place, key=copies_field)), place)
 
 
 def cards_of(path: Path, sheet: str | None, copies_field: str) -> tuple[CardData, ...]:
@@ -111,7 +112,7 @@ def read_cards(path: Path, sheet: str | None, copies_field: str) -> Iterator[Car
     elif suffix in (".csv", ".tsv", ".txt"):
         rows = _csv_rows(path)
     else:
-        raise InputError("data files are .csv, .tsv, .xlsx or .json", source=str(path))
+        raise InputError(Msg('data files are .csv, .tsv, .xlsx or .json'), source=str(path))
     yield from _table_cards(rows, path, copies_field)
 
 
@@ -129,18 +130,18 @@ def _table_cards(rows: Iterator[tuple[int, list]], path: Path, copies_field: str
             seen = set()
             for name in header:
                 if name in seen and name:
-                    raise InputError(f"column {name!r} appears twice in the header", source=source, place=f"row {number}")
+                    raise InputError(Msg("column '{name}' appears twice in the header", name=name), source=source, place=Msg("row {n}", n=number))
                 seen.add(name)
             continue
         if not any(cells):
             continue
         if any(cells[len(header):]):
-            raise InputError("this row has more cells than the header", source=source, place=f"row {number}")
+            raise InputError(Msg('this row has more cells than the header'), source=source, place=Msg("row {n}", n=number))
         entry = dict(zip(header, cells + [""] * (len(header) - len(cells))))
         entry.pop("", None)
-        yield card_from(entry, copies_field, source, f"{path.name} row {number}")
+        yield card_from(entry, copies_field, source, Msg("{file} row {n}", file=path.name, n=number))
     if header is None:
-        raise InputError("the data file has no header row", source=source)
+        raise InputError(Msg('the data file has no header row'), source=source)
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
@@ -157,7 +158,7 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
             yield reader.line_num, row
     except csv.Error as err:
         reason = "a cell is longer than 10,000 characters" if "field larger" in str(err) else str(err)
-        raise InputError(f"not a readable CSV file: {reason}", source=str(path), place=f"row {reader.line_num}") from None
+        raise InputError(Msg('not a readable CSV file: {reason}', reason=reason), source=str(path), place=Msg("row {n}", n=reader.line_num)) from None
     finally:
         csv.field_size_limit(old_limit)
 
@@ -174,23 +175,23 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except zipfile.BadZipFile:
-        raise InputError("is not an .xlsx workbook (not a zip archive)", source=source) from None
+        raise InputError(Msg('is not an .xlsx workbook (not a zip archive)'), source=source) from None
     if unpacked > MAX_XLSX_UNPACKED:
-        raise InputError(f"unpacks to {unpacked:,} bytes; workbooks are limited to {MAX_XLSX_UNPACKED:,}", source=source)
+        raise InputError(Msg('unpacks to {unpacked:,} bytes; workbooks are limited to {MAX_XLSX_UNPACKED:,}', unpacked=unpacked, MAX_XLSX_UNPACKED=MAX_XLSX_UNPACKED), source=source)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as err:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook
-        raise InputError(f"cannot read this workbook: {str(err).splitlines()[0][:100] if str(err) else type(err).__name__}",
+        raise InputError(Msg('cannot read this workbook: {value}', value=str(err).splitlines()[0][:100] if str(err) else type(err).__name__),
                          source=source) from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
-            raise InputError(f"no worksheet {sheet!r}{suggest(sheet, book.sheetnames)}", source=source, place="data.sheet")
+            raise InputError(Msg("no worksheet '{sheet}'{hint}", sheet=sheet, hint=suggest(sheet, book.sheetnames)), source=source, place="data.sheet")
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
         for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
             if number > MAX_CARDS + 1000:
-                raise InputError(f"has more than {MAX_CARDS:,} rows", source=source)
+                raise InputError(Msg('has more than {MAX_CARDS:,} rows', MAX_CARDS=MAX_CARDS), source=source)
             yield number, list(row)
     finally:
         book.close()
@@ -201,17 +202,17 @@ def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
     try:
         data = json.loads(read_text(path, limit=MAX_DATA_BYTES))
     except json.JSONDecodeError as err:
-        raise InputError(f"not valid JSON: {err.msg}", source=source, place=f"line {err.lineno}, column {err.colno}") from None
+        raise InputError(Msg('not valid JSON: {msg}', msg=err.msg), source=source, place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno)) from None
     except RecursionError:
-        raise InputError("nested too deeply", source=source) from None
+        raise InputError(Msg('nested too deeply'), source=source) from None
     if isinstance(data, dict) and isinstance(data.get("cards"), list):
         data = data["cards"]
     if not isinstance(data, list):
-        raise InputError('a JSON data file is a list of cards, or {"cards": [...]}', source=source)
+        raise InputError(Msg('a JSON data file is a list of cards, or {"cards": [...]}'), source=source)
     for index, entry in enumerate(data):
         if not isinstance(entry, dict):
-            raise InputError("each card is an object of fields", source=source, place=f"card {index + 1}")
-        yield card_from(entry, copies_field, source, f"{path.name} card {index + 1}")
+            raise InputError(Msg('each card is an object of fields'), source=source, place=Msg("card {n}", n=index + 1))
+        yield card_from(entry, copies_field, source, Msg("{file} card {n}", file=path.name, n=index + 1))
 
 
 _warned: set[tuple[str, str]] = set()

@@ -23,6 +23,7 @@ from kkprint.build import BuildOptions, build_targets
 from kkprint.deck.build import loaded_target
 from kkprint.deck.load import CardData, load_deck, select
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 from kkprint.outputs import atomic_file
 from kkprint.paths import safe_file_name
 
@@ -92,7 +93,7 @@ def _name(template: str, card: CardData, number: int, taken: set[str]) -> str:
     def value(match: re.Match) -> str:
         key = match.group(1).strip()
         if key not in fields:
-            raise InputError(f"the card has no field {key!r}{suggest(key, fields)}", source="--name",
+            raise InputError(Msg("the card has no field '{key}'{hint}", key=key, hint=suggest(key, fields)), source="--name",
                              place=card.origin)
         return fields[key]
 
@@ -185,9 +186,9 @@ def _showcase(cards, chosen: str, stem: str, out_dir: Path) -> Path:
         elif part in names:
             picks.append(cards[names.index(part)].front)
         else:
-            raise InputError(f"no card {part!r} to show{suggest(part, [n for n in names if n])}", source="--showcase")
+            raise InputError(Msg("no card '{part}' to show{hint}", part=part, hint=suggest(part, [n for n in names if n])), source="--showcase")
     if not picks:
-        raise InputError("names no card; give names or numbers like 1,3,Knight", source="--showcase")
+        raise InputError(Msg('names no card; give names or numbers like 1,3,Knight'), source="--showcase")
     width, height = picks[0].size
     spread = 10.0 if len(picks) > 1 else 0.0
     side = int(max(width, height) * (1.6 + 0.25 * len(picks)))

@@ -16,6 +16,7 @@ from functools import lru_cache
 import simpleeval
 
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Detail, Msg
 
 _NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
 
@@ -55,13 +56,13 @@ class Condition:
     def holds(self, fields: dict[str, str]) -> bool:
         missing = sorted(self.names - fields.keys())
         if missing:
-            raise InputError(f"when: the card has no field {missing[0]!r}{suggest(missing[0], fields)}")
+            raise InputError(Msg("when: the card has no field '{value}'{hint}", value=missing[0], hint=suggest(missing[0], fields)))
         names = {name: field_value(fields[name]) for name in self.names}
         evaluator = simpleeval.EvalWithCompoundTypes(operators=_OPERATORS, functions={}, names=names)
         try:
             return bool(evaluator.eval(self.text, previously_parsed=self.tree))
         except Exception as err:  # noqa: BLE001 - any failure of a user's condition is their input
-            raise InputError(f"when {self.text!r}: {_reason(err)}") from None
+            raise InputError(Msg("when '{text}': {value}", text=self.text, value=_reason(err))) from None
 
 
 def _reason(err: Exception) -> str:
@@ -70,21 +71,32 @@ def _reason(err: Exception) -> str:
     return str(err).split(", for expression")[0].splitlines()[0][:120] or type(err).__name__
 
 
+def N_(msgid: str) -> str:  # noqa: N802 - marks a message for the catalogue
+    return msgid
+
+
+# What Python's parser says of the usual slips in a condition.
+PYTHON_PROBLEMS = {N_("invalid syntax"), N_("unexpected EOF while parsing"), N_("'(' was never closed"),
+                   N_("unmatched ')'"), N_("invalid syntax. Perhaps you forgot a comma?"),
+                   N_("unterminated string literal (detected at line 1)"),
+                   N_("invalid syntax. Maybe you meant '==' or ':=' instead of '='?")}
+
+
 @lru_cache(maxsize=1024)
 def compile_condition(text: str) -> Condition:
     """Check a condition once, when the deck is read: syntax, and nothing but plain expressions."""
     try:
         module = ast.parse(text.strip(), mode="exec")
     except SyntaxError as err:
-        raise InputError(f"when {text!r} is not a valid condition ({err.msg}, column {err.offset or 0})") from None
+        raise InputError(Msg("when '{text}' is not a valid condition ({msg}, column {value})", text=text,
+                             msg=Detail(err.msg, PYTHON_PROBLEMS), value=err.offset or 0)) from None
     if len(module.body) != 1 or not isinstance(module.body[0], ast.Expr):
-        raise InputError(f"when {text!r} must be one condition, like: type == 'elite' and cost >= 3")
+        raise InputError(Msg("when '{text}' must be one condition, like: type == 'elite' and cost >= 3", text=text))
     for node in ast.walk(module):
         if isinstance(node, (ast.Call, ast.Attribute, ast.Lambda, ast.Subscript, ast.comprehension,
                              ast.NamedExpr, ast.Starred, ast.Dict, ast.Set, ast.JoinedStr)):
             kind = type(node).__name__.lower()
-            raise InputError(f"when {text!r}: {kind} is not allowed in a condition "
-                             "(comparisons, and, or, not, in, numbers and quoted text only)")
+            raise InputError(Msg("when '{text}': {kind} is not allowed in a condition (comparisons, and, or, not, in, numbers and quoted text only)", text=text, kind=kind))
     names = frozenset(node.id for node in ast.walk(module) if isinstance(node, ast.Name)
                       and node.id not in ("True", "False", "None"))
     evaluator = simpleeval.EvalWithCompoundTypes(operators=_OPERATORS, functions={})
@@ -108,9 +120,9 @@ def parse_ranges(text: str) -> CardRanges:
     for part in (p.strip() for p in str(text).split(",")):
         match = re.fullmatch(r"(\d{1,6})(?:\s*-\s*(\d{1,6}))?", part)
         if not match:
-            raise InputError(f"cards {text!r}: {part!r} is not a number or a range like 1-10")
+            raise InputError(Msg("cards '{text}': '{part}' is not a number or a range like 1-10", text=text, part=part))
         start, stop = int(match.group(1)), int(match.group(2) or match.group(1))
         if not 1 <= start <= stop:
-            raise InputError(f"cards {text!r}: {part!r} must count up from 1")
+            raise InputError(Msg("cards '{text}': '{part}' must count up from 1", text=text, part=part))
         spans.append((start, stop))
     return CardRanges(text, tuple(spans))

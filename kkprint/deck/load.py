@@ -15,6 +15,7 @@ from kkprint.deck.model import DeckFile, IconRegion, Layout, TextRegion
 from kkprint.engine.icons import has_icon, icon_names
 from kkprint.engine.text import parse_font
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 from kkprint.models import validate
 from kkprint.paths import TEMPLATES_DIR
 from kkprint.yamlio import LineDict, load_yaml_file
@@ -61,29 +62,29 @@ class Deck:
         """A file the deck names, which must stay inside the deck's folder unless allowed."""
         return confined(self.folder, name, what, self.source, place, self.allow_outside)
 
-    def region_place(self, section: tuple, name: str) -> str:
+    def region_place(self, section: tuple, name: str) -> Msg:
         line = self.lines.get((*section, name))
-        return f"region {name!r}" + (f" (line {line})" if line else "")
+        return Msg("region '{name}' (line {line})", name=name, line=line) if line else Msg("region '{name}'", name=name)
 
 
 def confined(folder: Path, name: str, what: str, source: str, place: str, allow_outside: bool = False) -> Path:
     """``name`` relative to ``folder``, links resolved; outside the folder (unless allowed),
     missing, or not a regular file is an error naming the deck and the place."""
     if "\x00" in name:
-        raise InputError(f"{what} name contains a NUL character", source=source, place=place)
+        raise InputError(Msg('{what} name contains a NUL character', what=what), source=source, place=place)
     shown = name if len(name) <= 80 else name[:77] + "…"
     try:
         path = (folder / name).resolve()
         inside = path.is_relative_to(folder.resolve())
         regular = path.is_file()
     except (OSError, RuntimeError, ValueError):
-        raise InputError(f"{what} {shown!r} cannot be resolved (a link loop or a bad name)", source=source, place=place) from None
+        raise InputError(Msg("{what} '{shown}' cannot be resolved (a link loop or a bad name)", what=what, shown=shown), source=source, place=place) from None
     if not allow_outside and not inside:
-        raise InputError(f"{what} {shown!r} is outside the deck's folder (use --allow-outside to permit)",
+        raise InputError(Msg("{what} '{shown}' is outside the deck's folder (use --allow-outside to permit)", what=what, shown=shown),
                          source=source, place=place)
     if not regular:
         exists = path.exists()
-        raise InputError(f"{what} {shown!r} {'is not a regular file' if exists else 'not found'}",
+        raise InputError(Msg("{what} '{shown}' {value}", what=what, shown=shown, value='is not a regular file' if exists else 'not found'),
                          source=source, place=place)
     return path
 
@@ -109,7 +110,7 @@ def _template_path(name: str, folder: Path, source: str, allow_outside: bool, pl
         if (TEMPLATES_DIR / f"{name}.yaml").is_file():
             return TEMPLATES_DIR / f"{name}.yaml"
         known = [p.stem for p in TEMPLATES_DIR.glob("*.yaml")]
-        raise InputError(f"unknown template {name!r}{suggest(name, known)}", source=source, place=place)
+        raise InputError(Msg("unknown template '{name}'{hint}", name=name, hint=suggest(name, known)), source=source, place=place)
     return confined(folder, name, "template", source, place, allow_outside)
 
 
@@ -117,17 +118,17 @@ def resolve_extends(data: Any, path: Path, allow_outside: bool = False, depth: i
     """The deck's data with every ``extends`` applied, the furthest ancestor first."""
     source = str(path)
     if not isinstance(data, dict):
-        raise InputError("a deck file is a mapping of keys (name, card, layout, cards …)", source=source)
+        raise InputError(Msg('a deck file is a mapping of keys (name, card, layout, cards …)'), source=source)
     parent = data.get("extends")
     if parent is None:
         return dict(data)
     if not isinstance(parent, str):
-        raise InputError("extends names one template", source=source, place="extends")
+        raise InputError(Msg('extends names one template'), source=source, place="extends")
     if depth >= MAX_EXTENDS:
-        raise InputError(f"extends is nested more than {MAX_EXTENDS} deep", source=source, place="extends")
+        raise InputError(Msg('extends is nested more than {MAX_EXTENDS} deep', MAX_EXTENDS=MAX_EXTENDS), source=source, place="extends")
     parent_path = _template_path(parent, path.parent, source, allow_outside)
     if parent_path.resolve() in seen:
-        raise InputError(f"extends loops back to {parent_path.name}", source=source, place="extends")
+        raise InputError(Msg('extends loops back to {name}', name=parent_path.name), source=source, place="extends")
     parent_data = resolve_extends(load_yaml_file(parent_path), parent_path, allow_outside, depth + 1,
                                   seen + (path.resolve(),))
     child = {k: v for k, v in data.items() if k != "extends"}
@@ -150,22 +151,22 @@ def _resolve_layouts(data: dict, path: Path, allow_outside: bool) -> dict:
             return done[name]
         place = f"layouts.{chain[-1] if chain else name}.extends"
         if name in chain:
-            raise InputError(f"layout {name!r} extends itself through {' → '.join(chain)}", source=source, place=place)
+            raise InputError(Msg("layout '{name}' extends itself through {names}", name=name, names=' → '.join(chain)), source=source, place=place)
         if len(chain) > MAX_EXTENDS:
-            raise InputError(f"layouts extend each other more than {MAX_EXTENDS} deep", source=source, place=place)
+            raise InputError(Msg('layouts extend each other more than {MAX_EXTENDS} deep', MAX_EXTENDS=MAX_EXTENDS), source=source, place=place)
         entry = layouts.get(name)
         if entry is None:  # a template
             template = resolve_extends(load_yaml_file(_template_path(name, path.parent, source, allow_outside, place)),
                                        path, allow_outside)
             return template.get("layout") or {}
         if not isinstance(entry, dict):
-            raise InputError("a layout is a mapping with regions (and extends)", source=source, place=f"layouts.{name}")
+            raise InputError(Msg('a layout is a mapping with regions (and extends)'), source=source, place=f"layouts.{name}")
         parent = entry.get("extends")
         own = entry.get("regions") or {}
         if parent is None:
             merged = own
         elif not isinstance(parent, str):
-            raise InputError("extends names one layout or template", source=source, place=f"layouts.{name}.extends")
+            raise InputError(Msg('extends names one layout or template'), source=source, place=f"layouts.{name}.extends")
         else:
             merged = merge(regions_of(parent, chain + (name,)), own)
         done[name] = merged
@@ -217,7 +218,7 @@ def _check_regions(deck: Deck) -> None:
     spec = deck.spec
     for section, layout in faces_of(spec):
         for name, region in layout.items():
-            place = f"{'.'.join(section)}, {deck.region_place(section, name)}"
+            place = Msg("{where}, {region}", where=".".join(section), region=deck.region_place(section, name))
             try:
                 if region.when is not None:
                     compile_condition(region.when)
@@ -226,11 +227,11 @@ def _check_regions(deck: Deck) -> None:
                 if isinstance(region, TextRegion) and "${" not in region.font:
                     family, _, _ = parse_font(region.font)
                     if family is not None and family not in spec.fonts:
-                        raise InputError(f"unknown font family {family!r}{suggest(family, spec.fonts)}"
-                                         + ("" if spec.fonts else " (add it under fonts:)"))
+                        raise InputError(Msg("unknown font family '{family}'{hint}", family=family,
+                                             hint=suggest(family, spec.fonts) if spec.fonts else Msg(" (add it under fonts:)")))
                 if isinstance(region, IconRegion) and region.icon and "${" not in region.icon:
                     if region.icon not in spec.icons and not has_icon(region.icon):
-                        raise InputError(f"unknown icon {region.icon!r}{suggest(region.icon, [*spec.icons, *icon_names()])}")
+                        raise InputError(Msg("unknown icon '{icon}'{hint}", icon=region.icon, hint=suggest(region.icon, [*spec.icons, *icon_names()])))
             except InputError as err:
                 raise err.located(source=deck.source, place=place) from None
 
@@ -246,7 +247,7 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
         line = None
         if isinstance(raw_cards, list) and index < len(raw_cards) and isinstance(raw_cards[index], LineDict):
             line = raw_cards[index].line
-        place = f"cards[{index}]" + (f" (line {line})" if line else "")
+        place = Msg("{place} (line {line})", place=f"cards[{index}]", line=line) if line else f"cards[{index}]"
         cards.append(card_data.card_from(entry, spec.copies_field, source, place))
     data_spec = spec.data_file
     data_path = None
@@ -262,9 +263,9 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
         if total > MAX_CARDS:
             break
     if total > MAX_CARDS:
-        raise InputError(f"the deck asks for more than {MAX_CARDS:,} cards, the most that are printed", source=source)
+        raise InputError(Msg('the deck asks for more than {MAX_CARDS:,} cards, the most that are printed', MAX_CARDS=MAX_CARDS), source=source)
     if total == 0:
-        raise InputError("the deck has no cards (add cards: or data:)", source=source)
+        raise InputError(Msg('the deck has no cards (add cards: or data:)'), source=source)
     card_data.warn_about_copies(columns, spec.copies_field, source)
     return deck
 
@@ -288,7 +289,7 @@ def select(deck: Deck, only: str | None) -> Deck:
         return deck
     parts = [p.strip() for p in only.split(",") if p.strip()]
     if not parts:
-        raise InputError("--only names no card; give names or numbers like 1-3,Knight", source="--only")
+        raise InputError(Msg('--only names no card; give names or numbers like 1-3,Knight'), source="--only")
     cards = deck.cards
     chosen: list[CardData] = []
     for part in parts:
@@ -296,12 +297,12 @@ def select(deck: Deck, only: str | None) -> Deck:
         if first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit())):
             start, stop = int(first), int(last or first)
             if not 1 <= start <= stop <= len(cards):
-                raise InputError(f"--only {part}: the deck has cards 1–{len(cards)}", source="--only")
+                raise InputError(Msg('--only {part}: the deck has cards 1–{count}', part=part, count=len(cards)), source="--only")
             picked = cards[start - 1:stop]
         else:
             picked = [c for c in cards if c.fields.get("name") == part]
             if not picked:
                 names = [c.fields.get("name", "") for c in cards if c.fields.get("name")]
-                raise InputError(f"no card is named {part!r}{suggest(part, names)}", source="--only")
+                raise InputError(Msg("no card is named '{part}'{hint}", part=part, hint=suggest(part, names)), source="--only")
         chosen.extend(c for c in picked if c not in chosen)
     return replace(deck, chosen=tuple(chosen))

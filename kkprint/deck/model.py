@@ -15,6 +15,7 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
                       model_validator)
 
 from kkprint.engine.geometry import CARD_SIZES
+from kkprint.i18n import Msg
 
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 FIELD_REF = re.compile(r"\$\{[^}]*\}")
@@ -30,15 +31,15 @@ class Strict(BaseModel):
 def to_mm(value) -> float:
     """A length: a number of millimetres, or a string with a unit (mm, cm, in, pt)."""
     if isinstance(value, bool):
-        raise ValueError("a length is a number of mm or a string like '2.5in'")
+        raise ValueError(Msg("a length is a number of mm or a string like '2.5in'"))
     if isinstance(value, (int, float)):
         number = float(value)
     elif isinstance(value, str) and (match := _LENGTH.match(value)):
         number = float(match.group(1)) * UNITS[match.group(2) or "mm"]
     else:
-        raise ValueError(f"length {value!r} must be a number of mm or have a unit: mm, cm, in, pt")
+        raise ValueError(Msg("length '{value}' must be a number of mm or have a unit: mm, cm, in, pt", value=value))
     if not math.isfinite(number) or abs(number) > 2000:
-        raise ValueError(f"length {value!r} is not a sane size (at most 2 m)")
+        raise ValueError(Msg("length '{value}' is not a sane size (at most 2 m)", value=value))
     return number
 
 
@@ -52,7 +53,7 @@ def _colour(value: str | None) -> str | None:
     if value is None or value == "none":
         return None
     if not (HEX.match(value) or FIELD_REF.search(value)):
-        raise ValueError(f"colour {value!r} must look like #1a2b3c, none, or ${{field}}")
+        raise ValueError(Msg("colour '{value}' must look like #1a2b3c, none, or ${{field}}", value=value))
     return value
 
 
@@ -92,7 +93,7 @@ class FixedOrField(Region):
     @model_validator(mode="after")
     def _has_content(self):
         if getattr(self, self.fixed_key) is None and self.field is None:
-            raise ValueError(f"a {self.type} region needs {self.fixed_key} or field")
+            raise ValueError(Msg('a {type} region needs {fixed_key} or field', type=self.type, fixed_key=self.fixed_key))
         return self
 
 
@@ -140,9 +141,9 @@ class ShapeRegion(Region):
     @model_validator(mode="after")
     def _geometry(self):
         if self.shape == "line" and self.points is not None and len(self.points) != 2:
-            raise ValueError("a line has exactly two points")
+            raise ValueError(Msg('a line has exactly two points'))
         if self.shape == "polygon" and self.points is None and self.sides is None:
-            raise ValueError("a polygon needs points or sides")
+            raise ValueError(Msg('a polygon needs points or sides'))
         return self
 
 
@@ -179,10 +180,10 @@ class CardSpec(Strict):
     @model_validator(mode="after")
     def _size(self) -> "CardSpec":
         if self.size is not None and self.size not in CARD_SIZES:
-            raise ValueError(f"unknown card size {self.size!r}; known: {', '.join(CARD_SIZES)}")
+            raise ValueError(Msg("unknown card size '{size}'; known: {names}", size=self.size, names=', '.join(CARD_SIZES)))
         width, height = self.w or self.width_mm, self.h or self.height_mm
         if self.size is None and (width is None or height is None):
-            raise ValueError("give a size preset or both w and h")
+            raise ValueError(Msg('give a size preset or both w and h'))
         return self
 
 
@@ -233,7 +234,7 @@ class PrintSpec(Strict):
     @model_validator(mode="after")
     def _offset(self):
         if self.offset_mm is not None and any(abs(v) > 20 for v in self.offset_mm):
-            raise ValueError("a printer's back offset is a few millimetres, at most 20")
+            raise ValueError(Msg("a printer's back offset is a few millimetres, at most 20"))
         return self
 
 
@@ -291,9 +292,9 @@ class DeckFile(Strict):
     @model_validator(mode="after")
     def _fronts(self):
         if self.layout is None and not self.layouts:
-            raise ValueError("a deck needs a layout (or layouts)")
+            raise ValueError(Msg('a deck needs a layout (or layouts)'))
         if self.data is not None and self.csv is not None:
-            raise ValueError("give data or csv, not both")
+            raise ValueError(Msg('give data or csv, not both'))
         return self
 
     @property

@@ -28,6 +28,7 @@ from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, regis
 from kkprint.engine.pictures import check_picture, draw_picture
 from kkprint.engine.text import FontBook, TextBox, Typeface, Typesetting, draw_text, parse_font
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 
 FIELD = re.compile(r"\$\{([^}]*)\}")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -39,7 +40,7 @@ def fill_fields(text: str, fields: dict[str, str], where: str, source: str) -> s
     def value(match: re.Match) -> str:
         name = match.group(1).strip()
         if name not in fields:
-            raise InputError(f"the card has no field {name!r}{suggest(name, fields)}", source=source, place=where)
+            raise InputError(Msg("the card has no field '{name}'{hint}", name=name, hint=suggest(name, fields)), source=source, place=where)
         return fields[name]
 
     return FIELD.sub(value, text) if "${" in text else text
@@ -162,7 +163,7 @@ class RegionPainter:
         def paint(value: str) -> Color:
             value = text_of(value)
             if not HEX_COLOUR.match(value):
-                raise InputError(f"colour {value!r} from the card's fields must look like #1a2b3c",
+                raise InputError(Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
                                  source=self.deck.source, place=place)
             return HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
 
@@ -174,7 +175,7 @@ class RegionPainter:
                 if icon:  # a card whose field is empty simply has no icon there
                     registered = self._icon_names.get(icon, icon)
                     if not has_icon(registered):
-                        raise InputError(f"unknown icon {icon!r}{suggest(icon, [*self._icon_names, *icon_names()])}")
+                        raise InputError(Msg("unknown icon '{icon}'{hint}", icon=icon, hint=suggest(icon, [*self._icon_names, *icon_names()])))
                     size = min(w, h)
                     draw_icon(c, registered, x + (w - size) / 2, y + (h - size) / 2, size)
             elif isinstance(region, ShapeRegion):
@@ -192,7 +193,7 @@ class RegionPainter:
     def _text(self, c: Canvas, region: TextRegion, fields, box, text_of, paint) -> None:
         if region.field:
             if region.field not in fields:
-                raise InputError(f"the card has no field {region.field!r}{suggest(region.field, fields)}")
+                raise InputError(Msg("the card has no field '{field}'{hint}", field=region.field, hint=suggest(region.field, fields)))
             text = fields[region.field]
         else:
             text = text_of(region.text)
@@ -305,7 +306,7 @@ class Face:
         self.width, self.height = width, height
         self.runs = runs_of(layout)
         self.section = section
-        self.places = {name: f"{painter.deck.region_place(section, name)}" for name in layout}
+        self.places = {name: painter.deck.region_place(section, name) for name in layout}
         self.refs = sorted(set().union(*(refs_of(r) for r in layout.values())) if layout else set())
         self.ranges = [(name, parse_ranges(r.cards)) for name, r in layout.items() if r.cards is not None]
         self.conditions = {name: compile_condition(r.when) for name, r in layout.items() if r.when is not None}
@@ -321,7 +322,7 @@ class Face:
             c.saveState()
             c.translate(bleed, bleed)
         for name, region in regions:
-            place = f"{where}, {self.places[name]}"
+            place = Msg("{where}, {region}", where=where, region=self.places[name])
             if region.cards is not None and number not in parse_ranges(region.cards):
                 continue
             condition = self.conditions.get(name)
@@ -340,7 +341,7 @@ class Face:
             if static:
                 self.shared[index] = self.doc.use_form(
                     f"deck-{self.ident}-shared-{index}", self.width, self.height,
-                    lambda c, w, h, regions=regions: self._draw(c, regions, {}, 0, f"{self.ident} layout"))
+                    lambda c, w, h, regions=regions: self._draw(c, regions, {}, 0, Msg("what every card of '{face}' shares", face=self.ident)))
 
     def key(self, fields: dict[str, str], number: int) -> str:
         """Names the drawing by what it depends on: equal keys are equal pictures."""

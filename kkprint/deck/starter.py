@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.outputs import write_new
 from kkprint.paths import safe_file_name
 
@@ -85,7 +86,7 @@ def write_starter(name: str, folder: Path) -> list[Path]:
     deck, table = folder / f"{stem}.yaml", folder / f"{stem}.csv"
     for path in (deck, table):
         if path.exists() or path.is_symlink():
-            raise InputError("already exists; choose another name or move it away", source=str(path))
+            raise InputError(Msg('already exists; choose another name or move it away'), source=str(path))
     write_new(table, STARTER_CSV)
     write_new(deck, STARTER_YAML.format(name=stem, quoted=json.dumps(stem, ensure_ascii=False), file=deck.name,
                                         csv=table.name))

@@ -15,6 +15,7 @@ from typing import Callable
 from kkprint.build import BuildOptions, build_targets
 from kkprint.deck.build import deck_target
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 
 IGNORED_SUFFIXES = (".part", ".pdf", ".png~", ".swp", ".tmp")
 
@@ -61,7 +62,7 @@ def watch_deck(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi:
 
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
     if not deck.is_file():
-        raise InputError("no such deck file", source=str(deck))
+        raise InputError(Msg('no such deck file'), source=str(deck))
     folder = deck.resolve().parent
     build_once(deck, options, preview_dir, dpi, say)
     say(f"watching {folder} (Ctrl-C to stop)")

@@ -24,6 +24,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 
 FACES = {
     "regular": ("noto_cjk_sans_jp_regular", "NotoSansCJKjp-Regular.otf"),
@@ -223,7 +224,7 @@ def ensure_drawable(text: str, font_name: str) -> None:
     unknown = sorted({c for c in text if ord(c) not in glyphs and c not in _IGNORED})
     if unknown:
         listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in unknown)
-        raise InputError(f"cannot print {listed}: not among the characters prepared for this build")
+        raise InputError(Msg('cannot print {listed}: not among the characters prepared for this build', listed=listed))
 
 
 def collect_strings(value, out: set[str]) -> set[str]:
@@ -272,7 +273,7 @@ def prepare_fonts(texts: Iterable[str]) -> FontSet:
     missing = sorted(c for c in wanted if c not in fonts.characters)
     if missing:
         listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:10])
-        raise InputError(f"the bundled Noto Sans CJK JP font cannot draw {listed}")
+        raise InputError(Msg('the bundled Noto Sans CJK JP font cannot draw {listed}', listed=listed))
     return fonts
 
 
@@ -290,9 +291,9 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
     try:
         data = path.read_bytes() if path.stat().st_size <= MAX_FONT_BYTES else None
     except OSError as err:
-        raise InputError(f"cannot read font {label!r}: {err.strerror}") from None
+        raise InputError(Msg("cannot read font '{label}': {strerror}", label=label, strerror=err.strerror)) from None
     if data is None:
-        raise InputError(f"font {label!r} is larger than {MAX_FONT_BYTES // 2**20} MB")
+        raise InputError(Msg("font '{label}' is larger than {value} MB", label=label, value=MAX_FONT_BYTES // 2**20))
     digest = hashlib.sha1(data + characters.encode("utf-8")).hexdigest()[:10]
     name = f"KKDeck-{digest}"
     if name in pdfmetrics.getRegisteredFontNames():
@@ -302,7 +303,7 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
     try:
         font = FTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False, fontNumber=0)
         if "glyf" not in font and "CFF " not in font:
-            raise InputError(f"font {label!r} has neither TrueType nor CFF outlines (CFF2 and bitmap fonts are not supported)")
+            raise InputError(Msg("font '{label}' has neither TrueType nor CFF outlines (CFF2 and bitmap fonts are not supported)", label=label))
         if "CFF " in font:
             _subset_to_truetype(font, characters)
             for record in font["name"].names:
@@ -316,5 +317,5 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
         raise
     except Exception as err:  # fontTools and ReportLab raise many kinds for a broken font  # noqa: BLE001
         reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
-        raise InputError(f"cannot use font {label!r}: {reason}") from None
+        raise InputError(Msg("cannot use font '{label}': {reason}", label=label, reason=reason)) from None
     return name

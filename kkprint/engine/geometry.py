@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 
 from kkprint.choices import DuplexMode  # noqa: F401 - re-exported: the engine's name for it
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def card_size(name: str) -> CardSize:
     try:
         return CARD_SIZES[name]
     except KeyError:
-        raise InputError(f"unknown card size {name!r}; known: {', '.join(CARD_SIZES)}") from None
+        raise InputError(Msg("unknown card size '{name}'; known: {names}", name=name, names=', '.join(CARD_SIZES))) from None
 
 
 @dataclass(frozen=True)
@@ -170,13 +171,11 @@ class SheetLayout:
             for index in range(self.per_sheet):
                 slot = self.front_slot(index)
                 if slot.x < -0.01 or slot.y < -0.01 or slot.right > width + 0.01 or slot.top > height + 0.01:
-                    raise InputError(f"slot {index + 1} of the sheet layout lies outside the "
-                                     f"{self.paper.width_mm:g}×{self.paper.height_mm:g} mm paper")
+                    raise InputError(Msg('slot {value} of the sheet layout lies outside the {width_mm:g}×{height_mm:g} mm paper', value=index + 1, width_mm=self.paper.width_mm, height_mm=self.paper.height_mm))
             return
         if self.per_sheet == 0:
             raise InputError(
-                f"a {self.card.width_mm:g}×{self.card.height_mm:g} mm card does not fit on "
-                f"{self.paper.name} paper with {self.margin_mm:g} mm margins"
+                Msg('a {width_mm:g}×{height_mm:g} mm card does not fit on {name} paper with {margin_mm:g} mm margins', width_mm=self.card.width_mm, height_mm=self.card.height_mm, name=self.paper.name, margin_mm=self.margin_mm)
             )
 
     def _bounds(self) -> tuple[float, float, float, float]:

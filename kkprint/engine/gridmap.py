@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 
 Cell = tuple[int, int]  # (row, column), row 0 at the top
 Edge = tuple[Cell, Cell]  # two edge-adjacent cells, in (row, column) order
@@ -23,19 +24,19 @@ class GridMap:
     @classmethod
     def parse(cls, rows: list[str], source: str = "map") -> "GridMap":
         if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-            raise InputError("a map grid is a list of strings of letters", source=source)
+            raise InputError(Msg('a map grid is a list of strings of letters'), source=source)
         width = len(rows[0])
         for index, row in enumerate(rows):
             if len(row) != width:
-                raise InputError(f"row {index + 1} has {len(row)} squares, row 1 has {width}", source=source)
+                raise InputError(Msg('row {value} has {count} squares, row 1 has {width}', value=index + 1, count=len(row), width=width), source=source)
             for column, letter in enumerate(row):
                 if not (letter.isascii() and letter.isalpha()):
-                    raise InputError(f"row {index + 1}, column {column + 1}: {letter!r} is not a territory letter",
+                    raise InputError(Msg("row {value}, column {value2}: '{letter}' is not a territory letter", value=index + 1, value2=column + 1, letter=letter),
                                      source=source)
         grid = cls(tuple(rows))
         for letter, cells in grid.territories.items():
             if not grid._connected(cells):
-                raise InputError(f"territory {letter} is split into separate pieces", source=source)
+                raise InputError(Msg('territory {letter} is split into separate pieces', letter=letter), source=source)
         return grid
 
     @property

@@ -13,6 +13,7 @@ from typing import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 
 IconDraw = Callable[[Canvas, float], None]
 
@@ -27,7 +28,7 @@ def get_icon(name: str) -> IconDraw:
     try:
         return _ICONS[name]
     except KeyError:
-        raise InputError(f"unknown icon {{{name}}}") from None
+        raise InputError(Msg('unknown icon {{{name}}}', name=name)) from None
 
 
 def has_icon(name: str) -> bool:

@@ -20,6 +20,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 
 
 @dataclass(frozen=True)
@@ -51,14 +52,14 @@ def _transform(icc: Path):
     try:
         target = ImageCms.getOpenProfile(str(icc))
     except (OSError, ImageCms.PyCMSError) as err:
-        raise InputError(f"cannot read the ICC profile: {err}", source=str(icc)) from None
+        raise InputError(Msg('cannot read the ICC profile: {err}', err=err), source=str(icc)) from None
     if target.profile.xcolor_space.strip() != "CMYK":
-        raise InputError("is not a CMYK output profile", source=str(icc))
+        raise InputError(Msg('is not a CMYK output profile'), source=str(icc))
     try:
         return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), target, "RGB", "CMYK",
                                        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
     except (OSError, ImageCms.PyCMSError) as err:
-        raise InputError(f"littleCMS cannot use this profile ({err})", source=str(icc)) from None
+        raise InputError(Msg('littleCMS cannot use this profile ({err})', err=err), source=str(icc)) from None
 
 
 @lru_cache(maxsize=4096)

@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.icons import draw_icon, has_icon, icon_names
 from kkprint.errors import InputError, suggest
+from kkprint.i18n import Msg
 
 ICON_SCALE = 0.82  # icon square side, as a fraction of the font size
 ICON_DROP = 0.06  # how far below the baseline an icon sits, as a fraction of the font size
@@ -75,7 +76,7 @@ class FontBook:
         for known, face in self.families:
             if known == name:
                 return face
-        raise InputError(f"unknown font family {name!r}{suggest(name, [n for n, _ in self.families])}")
+        raise InputError(Msg("unknown font family '{name}'{hint}", name=name, hint=suggest(name, [n for n, _ in self.families])))
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ class _Markup(HTMLParser):
             self.segments.append(("\n", self.stack[-1][1]))
             return
         if tag not in _TAGS:
-            raise InputError(f"unknown markup <{tag}>{suggest(tag, _TAGS)} (write &lt; for a literal <)")
+            raise InputError(Msg('unknown markup <{tag}>{hint} (write &lt; for a literal <)', tag=tag, hint=suggest(tag, _TAGS)))
         if tag == "b":
             bold = True
         elif tag == "i":
@@ -176,7 +177,7 @@ class _Markup(HTMLParser):
         else:
             for name, value in attrs:
                 if name not in _SPAN_ATTRIBUTES:
-                    raise InputError(f"<span> has no attribute {name!r}{suggest(name, _SPAN_ATTRIBUTES)}")
+                    raise InputError(Msg("<span> has no attribute '{name}'{hint}", name=name, hint=suggest(name, _SPAN_ATTRIBUTES)))
                 value = (value or "").strip()
                 if name in ("color", "colour"):
                     colour = _hex(value)
@@ -190,7 +191,7 @@ class _Markup(HTMLParser):
         if tag == "br":
             self.handle_starttag(tag, attrs)
         else:
-            raise InputError(f"<{tag}/> is not a markup tag here; only <br/> stands alone")
+            raise InputError(Msg('<{tag}/> is not a markup tag here; only <br/> stands alone', tag=tag))
 
     def handle_endtag(self, tag):
         if tag == "br":
@@ -198,7 +199,7 @@ class _Markup(HTMLParser):
         if len(self.stack) == 1 or self.stack[-1][0] != tag:
             open_tag = self.stack[-1][0]
             expected = f"</{open_tag}>" if open_tag else "no closing tag"
-            raise InputError(f"</{tag}> does not close an open tag (expected {expected})")
+            raise InputError(Msg('</{tag}> does not close an open tag (expected {expected})', tag=tag, expected=expected))
         self.stack.pop()
 
     def handle_data(self, data):
@@ -207,7 +208,7 @@ class _Markup(HTMLParser):
     def close(self):
         super().close()
         if len(self.stack) > 1:
-            raise InputError(f"<{self.stack[-1][0]}> is never closed")
+            raise InputError(Msg('<{value}> is never closed', value=self.stack[-1][0]))
 
 
 def _hex(value: str) -> str:
@@ -215,7 +216,7 @@ def _hex(value: str) -> str:
     if len(text) == 3 and all(c in "0123456789abcdefABCDEF" for c in text):
         text = "".join(c * 2 for c in text)
     if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
-        raise InputError(f"colour {value!r} must look like #1a2b3c")
+        raise InputError(Msg("colour '{value}' must look like #1a2b3c", value=value))
     return "#" + text.lower()
 
 
@@ -223,9 +224,9 @@ def _scale(value: str, base_size: float) -> float:
     try:
         number = float(value[:-1]) / 100 if value.endswith("%") else float(value) / base_size
     except ValueError:
-        raise InputError(f"size {value!r} must be points (9) or a percentage (120%)") from None
+        raise InputError(Msg("size '{value}' must be points (9) or a percentage (120%)", value=value)) from None
     if not (math.isfinite(number) and 0.2 <= number <= 5):
-        raise InputError(f"size {value!r} is out of range (20 % to 500 % of the region's size)")
+        raise InputError(Msg("size '{value}' is out of range (20 % to 500 % of the region's size)", value=value))
     return number
 
 
@@ -236,7 +237,7 @@ def parse_font(value: str, family: str | None = None) -> tuple[str | None, bool,
         name, face = "", name
     face = face or "regular"
     if face not in ("regular", "bold", "italic", "bold-italic"):
-        raise InputError(f"unknown face {face!r}{suggest(face, ['regular', 'bold', 'italic', 'bold-italic'])}")
+        raise InputError(Msg("unknown face '{face}'{hint}", face=face, hint=suggest(face, ['regular', 'bold', 'italic', 'bold-italic'])))
     return (name or None), "bold" in face, "italic" in face
 
 
@@ -313,7 +314,7 @@ def _items(segments, aliases: dict[str, str]) -> list[tuple[str, str | None, tup
                 name = match.group(1)
                 registered = aliases.get(name, name)
                 if not has_icon(registered):
-                    raise InputError(f"unknown icon {{{name}}}{suggest(name, [*aliases, *icon_names()])}")
+                    raise InputError(Msg('unknown icon {{{name}}}{hint}', name=name, hint=suggest(name, [*aliases, *icon_names()])))
                 items.append((_OBJECT, registered, key))
             pos = match.end()
         if pos < len(text):
@@ -566,8 +567,7 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
         if fitted is not None:
             _check_drawable(fitted)
             return fitted
-    raise InputError(f"text {text[:40]!r} does not fit its {box.width / 2.8346:.0f}×{box.height / 2.8346:.0f} mm box "
-                     f"even at {min_size:g} pt")
+    raise InputError(Msg("text '{value}' does not fit its {value2:.0f}×{value3:.0f} mm box even at {min_size:g} pt", value=text[:40], value2=box.width / 2.8346, value3=box.height / 2.8346, min_size=min_size))
 
 
 def _single_line(text: str, font: str, box: TextBox, size: float, setting: Typesetting) -> FittedText | None:
@@ -614,7 +614,7 @@ def _check_drawable(fitted: FittedText) -> None:
                     missing = sorted({c for c in frag.text if not _all_covered(frag.style.font, c) and c not in "\n\r\t"})
                     if missing:
                         listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
-                        raise InputError(f"cannot print {listed}: not among the characters prepared for this build")
+                        raise InputError(Msg('cannot print {listed}: not among the characters prepared for this build', listed=listed))
 
 
 def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextBox, colour_of=None) -> None:

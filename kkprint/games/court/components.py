@@ -18,6 +18,7 @@ from kkprint.engine.geometry import CardSize, card_size
 from kkprint.engine.icons import die_body, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.deck.build import deck_texts, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
@@ -140,7 +141,7 @@ def texts(options: BuildOptions) -> Iterable[str]:
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_court()
     if options.players is not None and not 2 <= options.players <= 5:
-        raise InputError(f"To Court the King is for 2–5 players, not {options.players}", source="--players")
+        raise InputError(Msg('To Court the King is for 2–5 players, not {players}', players=options.players), source="--players")
     lang, paper = options.lang, options.paper
     suffix = f"-{options.players}p" if options.players else ""
     written = []

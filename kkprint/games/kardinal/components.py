@@ -20,6 +20,7 @@ from kkprint.engine.geometry import card_size
 from kkprint.engine.icons import has_icon
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
+from kkprint.i18n import Msg
 from kkprint.games.kardinal import art
 from kkprint.games.kardinal.model import ROADS, KardinalGame, Land, load_game
 from kkprint.paths import DATA_DIR
@@ -193,7 +194,7 @@ def write_chart(path: Path, game: KardinalGame, options: BuildOptions, fonts: Fo
 def _check_art(game: KardinalGame) -> None:
     for kind in game.arms:
         if not has_icon(f"arms:{kind}"):
-            raise InputError(f"no art for arms kind {kind!r}; known: {', '.join(art.ARMS_ART)}", source="data/kardinal/game.yaml")
+            raise InputError(Msg("no art for arms kind '{kind}'; known: {names}", kind=kind, names=', '.join(art.ARMS_ART)), source="data/kardinal/game.yaml")
 
 
 def texts(options: BuildOptions) -> Iterable[str]:
