@@ -19,17 +19,14 @@ from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import PAPERS, DuplexMode
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.choices import LANGS
+from kkprint.i18n import Msg, N_, tr
 from kkprint.paths import output_path
 from kkprint.printer import PrinterProfile, load_profile, save_profile
 
 RULER_MM = 5
-INSTRUCTIONS = {
-    "ja": "両面印刷（{mode}）し、窓にかざして裏の目盛りを読む。表の線が重なる数字がずれ（mm）。"
-          "kkprint calibrate --save X --save Y で保存。",
-    "en": "Print double-sided ({mode}), hold against a window and read the back rulers: the number under the "
-          "front line is your offset in mm. Save it with kkprint calibrate --save X --save Y.",
-}
+INSTRUCTIONS = N_("Print double-sided ({mode}), hold against a window and read the back rulers: the number under the "
+                   "front line is your offset in mm. Save it with kkprint calibrate --save X --save Y.")
 
 
 def targets(width: float, height: float) -> list[tuple[float, float]]:
@@ -49,13 +46,14 @@ def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -
     if duplex not in (DuplexMode.LONG_EDGE, DuplexMode.SHORT_EDGE):
         raise InputError(Msg('calibration is for duplex printing: long-edge or short-edge'), source="--duplex")
     paper = PAPERS[paper_name]
-    fonts = prepare_fonts([*ENGINE_TEXTS, *INSTRUCTIONS.values(), "−-+0123456789 XY"])
+    fonts = prepare_fonts([*ENGINE_TEXTS, *(tr(INSTRUCTIONS, lang, mode=duplex.value) for lang in LANGS),
+                           "−-+0123456789 XY"])
     path = output_path(out_dir, f"calibration-{duplex.value}-{lang}-{paper_name}.pdf")
     width, height = paper.size
     with open_pdf(path, paper, fonts, title="kkprint calibration", lang=lang) as doc:
         c = doc.canvas
         c.setFillColorRGB(0, 0, 0)
-        text = INSTRUCTIONS.get(lang, INSTRUCTIONS["en"]).format(mode=duplex.value)
+        text = tr(INSTRUCTIONS, lang, mode=duplex.value)
         # above the top crosshairs (35 mm in, arms of 12 mm), below the 5 mm the printer cannot reach
         draw_text(c, text, fonts.regular, TextBox(20 * mm, height - 21 * mm, width - 40 * mm, 12 * mm), 10, 7)
         c.setLineWidth(0.3)

@@ -28,6 +28,11 @@ def _catalogue(lang: str) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
 
 
+def N_(msgid: str) -> str:  # noqa: N802 - the name gettext tools look for
+    """Marks a message for the catalogue where it is defined; it is translated where shown."""
+    return msgid
+
+
 def current() -> str:
     """The language messages are shown in when nobody names one."""
     return _language.get()

@@ -13,7 +13,7 @@ import yaml
 
 from kkprint.choices import LANGS, PaperName
 from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
+from kkprint.i18n import Msg, N_
 
 PAPERS = tuple(paper.value for paper in PaperName)
 LETTER_REGIONS = ("US", "CA", "PR", "MX", "PH")
@@ -140,6 +140,3 @@ def _source(env: str, key: str) -> str:
         return N_("config file")
     return N_("locale")
 
-
-def N_(msgid: str) -> str:  # noqa: N802 - marks a message for the catalogue
-    return msgid

@@ -11,12 +11,8 @@ from __future__ import annotations
 
 import re
 
-from kkprint.i18n import current, gettext_in, tr
+from kkprint.i18n import N_, current, gettext_in, tr
 
-
-def N_(msgid: str) -> str:  # noqa: N802 - the name gettext tools look for
-    """Marks a message for the catalogue without translating it here."""
-    return msgid
 
 
 # What Click says to a user (see click/core.py, exceptions.py, parser.py, types.py, formatting.py).

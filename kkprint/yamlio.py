@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.i18n import Msg, N_
 
 MAX_INPUT_BYTES = 5 * 1024 * 1024
 
@@ -65,9 +65,6 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
-
-def N_(msgid: str) -> str:  # noqa: N802 - marks a message for the catalogue
-    return msgid
 
 
 # What libyaml says of the mistakes people make, in words the catalogue has.

@@ -152,3 +152,11 @@ def test_a_designers_mistake_in_one_language_only(case, tmp_path, monkeypatch):
         line = result.stderr.strip()
         keys = re.sub(r"\b[\w\[\]]+(\.[\w\[\]]+)+|\blayout\b|\bwhen\b|使えるのは: .*|known: .*", " ", line)  # the file's own keys
         assert foreign(keys) == [], (lang, line)
+
+
+def test_no_words_kept_in_scattered_dictionaries():
+    """Program words live in the catalogue only; a game's printed labels live in its data file,
+    where the model requires both languages of every one (kkprint.models.Names)."""
+    scattered = [str(path.relative_to(ROOT)) for path in (ROOT / "kkprint").rglob("*.py")
+                 if re.search(r"""["']ja["']\s*:\s*["']""", path.read_text(encoding="utf-8"))]
+    assert scattered == []

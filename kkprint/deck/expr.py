@@ -16,7 +16,7 @@ from functools import lru_cache
 import simpleeval
 
 from kkprint.errors import InputError, suggest
-from kkprint.i18n import Detail, Msg
+from kkprint.i18n import Detail, Msg, N_
 
 _NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
 
@@ -70,9 +70,6 @@ def _reason(err: Exception) -> str:
         return "compares a number with text; quote the value or check the field"
     return str(err).split(", for expression")[0].splitlines()[0][:120] or type(err).__name__
 
-
-def N_(msgid: str) -> str:  # noqa: N802 - marks a message for the catalogue
-    return msgid
 
 
 # What Python's parser says of the usual slips in a condition.

@@ -13,6 +13,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.document import BACK_PAGE_NOTE, Document
+from kkprint.i18n import tr
 from kkprint.engine.geometry import CardSize, DuplexMode, Paper, Shape, SheetLayout, Slot
 from kkprint.engine.marks import CutMarks, draw_cut_marks, note_side
 
@@ -171,7 +172,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
                    shape=card.shape)
         doc.end_page()
         if options.duplex is not DuplexMode.NONE and any(card.back for card in chunk):
-            note = BACK_PAGE_NOTE.get(doc.lang, BACK_PAGE_NOTE["en"])
+            note = tr(BACK_PAGE_NOTE, doc.lang)
             doc.margin_note(side, f"{note} ({options.duplex.value})")
             for index, card in enumerate(chunk):
                 if card.back:

@@ -23,23 +23,21 @@ from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
 from kkprint.engine.inks import InkCanvas, Inks
 from kkprint.outputs import atomic_file
+from kkprint.choices import LANGS
+from kkprint.i18n import N_, tr
 
 # Compressed streams stay binary: ASCII85 would make every PDF a quarter larger and slower to write.
 rl_config.useA85 = 0
 
-ACTUAL_SIZE_NOTE = {
-    "ja": "実寸（100%・拡大縮小なし）で印刷してください",
-    "en": "Print at actual size (100 %, no scaling)",
-}
 
+# Words the engine itself prints on the paper (in the catalogue, like every other word).
+ACTUAL_SIZE_NOTE = N_("Print at actual size (100 %, no scaling)")
+BACK_PAGE_NOTE = N_("back side")
+TILE_NOTE = N_("sheet {row}-{column} / {rows}×{columns} — trim on the dashed line, overlap the crosses, glue")
 
-BACK_PAGE_NOTE = {"ja": "裏面", "en": "back side"}
-TILE_NOTE = {"ja": "シート", "en": "sheet"}
-TILE_HINT = {"ja": "点線で切り、十字を重ねて貼る", "en": "trim on the dashed line, overlap the crosses, glue"}
-
-# Words the engine itself prints, so every build prepares their characters.
-ENGINE_TEXTS = (*ACTUAL_SIZE_NOTE.values(), *BACK_PAGE_NOTE.values(), *TILE_NOTE.values(), *TILE_HINT.values(),
-                "50 mm long-edge short-edge — / ×")
+# ... so every build prepares their characters, in every language.
+ENGINE_TEXTS = (*(tr(text, lang) for text in (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, TILE_NOTE) for lang in LANGS),
+                "50 mm long-edge short-edge — / × 0123456789")
 
 
 NOTE_FROM_EDGE = 5.0 * mm  # nothing is printed nearer the paper's edge than this
@@ -116,7 +114,7 @@ class Document:
         """
         c = self.canvas
         width, height = self.paper.size
-        note = ACTUAL_SIZE_NOTE.get(self.lang, ACTUAL_SIZE_NOTE["en"])
+        note = tr(ACTUAL_SIZE_NOTE, self.lang)
         if extra:
             note = f"{note}   {extra}"
         c.saveState()

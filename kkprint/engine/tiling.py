@@ -15,7 +15,8 @@ from typing import Callable
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.engine.document import TILE_HINT, TILE_NOTE, Document
+from kkprint.engine.document import TILE_NOTE, Document
+from kkprint.i18n import tr
 from kkprint.engine.text import TextBox, draw_text
 
 DrawArt = Callable[[Canvas, float, float], None]
@@ -109,8 +110,7 @@ def print_tiled(doc: Document, width: float, height: float, draw: DrawArt, *, ov
             if row > 0:
                 c.line(left, top - tiling.overlap / 2, left + tiling.window_w, top - tiling.overlap / 2)
             c.restoreState()
-            label = f"{TILE_NOTE.get(doc.lang, 'sheet')} {row + 1}-{column + 1} / {tiling.rows}×{tiling.columns} — " \
-                    f"{TILE_HINT.get(doc.lang, TILE_HINT['en'])}"
+            label = tr(TILE_NOTE, doc.lang, row=row + 1, column=column + 1, rows=tiling.rows, columns=tiling.columns)
             c.setFillColorRGB(0.3, 0.3, 0.3)
             draw_text(c, label, doc.fonts.regular, TextBox(margin, margin - 1 * mm, page_w - 2 * margin, 5 * mm, "left", "middle"), 7, 5)
             doc.margin_note("bottom")
