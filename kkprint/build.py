@@ -82,7 +82,7 @@ class Target:
     """Something ``kkprint build`` can make: what it prints, what text it needs, how to build it."""
 
     id: str
-    summary: str
+    summary: str | Msg  # in the catalogue: shown in the reader's language
     products: tuple[str, ...]
     texts: Callable[[BuildOptions], Iterable[str]]
     build: Callable[[BuildOptions, FontSet], list[Path]]

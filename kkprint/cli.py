@@ -264,7 +264,7 @@ def list_targets() -> None:
     from kkprint.build import targets
 
     for target in targets().values():
-        typer.echo(f"{target.id:<18} {target.summary}")
+        typer.echo(f"{target.id:<18} {tr(target.summary) if isinstance(target.summary, str) else target.summary}")
         for product in target.products:
             typer.echo(f"{'':<18}   {product if product.endswith('.pdf') else product + '-LANG-PAPER.pdf'}")
 
@@ -515,22 +515,22 @@ def main() -> None:
         if isinstance(code, int) and code:
             sys.exit(code)
     except Terminated as err:
-        typer.echo("kkprint: terminated; nothing half-written was kept", err=True)
+        typer.echo(tr("kkprint: terminated; nothing half-written was kept"), err=True)
         sys.exit(128 + err.signum)
     except InputError as err:
         typer.echo(tr("kkprint: error: {message}", message=err), err=True)
         sys.exit(2)
     except typer.Abort:
-        typer.echo("kkprint: aborted", err=True)
+        typer.echo(tr("kkprint: aborted"), err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        typer.echo("\nkkprint: interrupted; nothing half-written was kept", err=True)
+        typer.echo("\n" + tr("kkprint: interrupted; nothing half-written was kept"), err=True)
         sys.exit(130)
     except SystemExit:
         raise
     except OSError as err:  # an output folder that cannot be written, a full disk: say which file
         where = f"{err.filename}: " if err.filename else ""
-        typer.echo(" ".join(f"kkprint: error: {where}{err.strerror or err}".split()), err=True)
+        typer.echo(" ".join(tr("kkprint: error: {message}", message=f"{where}{err.strerror or err}").split()), err=True)
         sys.exit(2)
     except typer.TyperException as err:  # usage errors: one line naming the option, exit code 2
         if type(err).__name__ == "NoArgsIsHelpError" or not hasattr(err, "format_message"):
@@ -547,5 +547,6 @@ def main() -> None:
         if os.environ.get("KKPRINT_DEBUG"):
             raise
         detail = " ".join(str(err).split())[:300]
-        typer.echo(f"kkprint: internal error: {type(err).__name__}: {detail} (set KKPRINT_DEBUG=1 for details)", err=True)
+        typer.echo(tr("kkprint: internal error: {kind}: {detail} (set KKPRINT_DEBUG=1 for details)",
+                      kind=type(err).__name__, detail=detail), err=True)
         sys.exit(1)

@@ -160,3 +160,12 @@ def test_no_words_kept_in_scattered_dictionaries():
     scattered = [str(path.relative_to(ROOT)) for path in (ROOT / "kkprint").rglob("*.py")
                  if re.search(r"""["']ja["']\s*:\s*["']""", path.read_text(encoding="utf-8"))]
     assert scattered == []
+
+
+def test_list_and_config_show_in_japanese(monkeypatch):
+    monkeypatch.setenv("KKPRINT_LANG", "ja")
+    listed = run_cli("list").stdout
+    prose = re.sub(r"\S+\.pdf|--players|^\S+", " ", listed, flags=re.M)  # file names, ids and options as typed
+    assert english_words(prose) == [] and "国カード56枚" in listed
+    shown = run_cli("config", "show").stdout
+    assert english_words(re.sub(r"^\w+:|KKPRINT_\w+", " ", shown, flags=re.M)) == [] and "設定ファイル" in shown

@@ -208,3 +208,56 @@ def test_a_new_game_only_lacks_names(client, game):
     view = client.put(f"/api/games/{made['id']}?replace=1&lang=en", json=tally).json()
     assert view["error"] is None, view["error"]
     assert view["result"]["game"] == game
+
+
+@pytest.mark.parametrize("game, patch, path", [
+    ("court", {"players": [{"name": "A", "dice": [7, 1, 1]}, {"name": "B", "dice": [1, 1, 1]}]}, ["players", "0", "dice"]),
+    ("culdcept", {"players": ["A", "B"], "squares": [{"cards": ["Z"], "owner": "A"}]}, ["squares", "0", "cards"]),
+    ("webofpower-board", {"players": ["A", "B", "C"], "roads": [None, "x", None]}, ["roads", "1"]),
+    ("webofpower", {"players": ["A", "B", "C"], "cardinals": {"C": [None, 9, None]}}, ["cardinals", "C", "1"]),
+])
+def test_every_game_points_a_mistake_at_its_field(client, game, patch, path):
+    made = client.post("/api/games", json={"game": game}).json()
+    view = client.put(f"/api/games/{made['id']}?lang=en", json=patch).json()
+    assert view["error"]["path"] == path, view["error"]
+
+
+def test_serve_lan_shows_a_qr_code_and_the_key_opens_the_list(tmp_path):
+    """`kkprint serve --lan` as a user starts it: the address with its key, a QR code of it."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "KKPRINT_DATA_DIR": str(tmp_path), "KKPRINT_LANG": "en"}
+    server = subprocess.Popen([sys.executable, "-m", "kkprint", "serve", "--lan", "--port", str(port)], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        deadline = time.time() + 20
+        while time.time() < deadline and not any("Ctrl-C" in line for line in lines):
+            lines.append(server.stderr.readline())
+        shown = "".join(lines)
+        address = next(line.split(": ", 1)[1].strip() for line in lines if line.startswith("Score pad:"))
+        key = address.split("?key=")[1]
+        assert len(key) >= 20 and any(block in shown for block in "█▀▄")  # the QR code, drawn in blocks
+        local = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"{local}/?key={key}", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{local}/", timeout=2)
+        assert refused.value.code == 403
+        assert (tmp_path / "scorepad-key").read_text().strip() == key  # the same address after a restart
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -270,7 +270,7 @@ def shop_inks(deck: Deck) -> Inks | None:
 
 def loaded_target(deck: Deck) -> Target:
     """An already loaded (perhaps narrowed) deck as a build target."""
-    return Target(id=deck.source, summary=f"custom deck {deck.source}", products=(deck.spec.name,),
+    return Target(id=deck.source, summary=Msg("custom deck {path}", path=deck.source), products=(deck.spec.name,),
                   texts=lambda options: bundled_texts(deck), build=lambda options, fonts: build_deck(deck, options, fonts))
 
 
@@ -286,7 +286,7 @@ def deck_target(path: Path) -> Target:
 
     return Target(
         id=str(path),
-        summary=f"custom deck {path}",
+        summary=Msg("custom deck {path}", path=path),
         products=(path.stem,),
         texts=lambda options: bundled_texts(loaded(options)),
         build=lambda options, fonts: build_deck(loaded(options), options, fonts),

@@ -15,7 +15,7 @@ from typing import Callable
 from kkprint.build import BuildOptions, build_targets
 from kkprint.deck.build import deck_target
 from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.i18n import Msg, tr
 
 IGNORED_SUFFIXES = (".part", ".pdf", ".png~", ".swp", ".tmp")
 
@@ -46,12 +46,14 @@ def build_once(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi:
             for pdf in written:
                 pictures.extend(render_pages(pdf, preview_dir, dpi))
     except InputError as err:
-        say(f"kkprint: error: {err}")
+        say(tr("kkprint: error: {message}", message=err))
         return False
     seconds = time.perf_counter() - started
     shown = ", ".join(str(p) for p in written)
-    extra = f" and {len(pictures)} preview{'s' if len(pictures) != 1 else ''}" if pictures else ""
-    say(f"rebuilt {shown}{extra} in {seconds:.1f} s")
+    if pictures:
+        say(tr("rebuilt {files} and {count} preview(s) in {seconds:.1f} s", files=shown, count=len(pictures), seconds=seconds))
+    else:
+        say(tr("rebuilt {files} in {seconds:.1f} s", files=shown, seconds=seconds))
     return True
 
 
@@ -65,7 +67,7 @@ def watch_deck(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi:
         raise InputError(Msg('no such deck file'), source=str(deck))
     folder = deck.resolve().parent
     build_once(deck, options, preview_dir, dpi, say)
-    say(f"watching {folder} (Ctrl-C to stop)")
+    say(tr("watching {folder} (Ctrl-C to stop)", folder=folder))
     keep = _relevant(tuple(d for d in (options.out_dir, preview_dir) if d is not None))
     for _ in watch(folder, watch_filter=keep, debounce=150, step=50, stop_event=stop_event, raise_interrupt=True):
         build_once(deck, options, preview_dir, dpi, say)

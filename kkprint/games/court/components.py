@@ -23,6 +23,7 @@ from kkprint.deck.build import deck_texts, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
 from kkprint.paths import DATA_DIR
+from kkprint.i18n import N_
 
 TIER_COLOURS = {None: "#8b5a2b", "I": "#4f7f52", "II": "#2f6fa8", "III": "#7d4fa0", "IV": "#b03a3a", "V": "#c9a227"}
 SUMMARY_CARD = CardSize(95, 130, corner_mm=3)
@@ -159,5 +160,5 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     return written
 
 
-register(Target("court", "To Court the King: 60 character cards (or --players N), 5 summary cards, start marker",
+register(Target("court", N_("To Court the King: 60 character cards (or --players N), 5 summary cards, start marker"),
                 ("court-characters", "court-summary"), texts, build))

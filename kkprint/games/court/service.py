@@ -13,24 +13,24 @@ from kkprint.games.court.rules import MAX_DICE, FinalResult, condition_met, fina
 from kkprint.tally import at, mapping, player_names, reject_unknown_keys
 
 
-def parse_die(value: Any, place: str, source: str) -> int:
+def parse_die(value: Any, place, source: str, path: tuple | None = None) -> int:
     text = unicodedata.normalize("NFKC", str(value)).strip() if not isinstance(value, bool) else ""
     if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 6:
-        raise InputError(Msg("a die shows 1 to 6, not '{value}'", value=value), source=source, place=place)
+        raise InputError(Msg("a die shows 1 to 6, not '{value}'", value=value), source=source, place=place, path=path)
     return int(text)
 
 
 MIN_DICE = 3  # RULES §4
 
 
-def parse_dice(values: Sequence[Any], place: str, source: str) -> list[int]:
+def parse_dice(values: Sequence[Any], place, source: str, path: tuple | None = None) -> list[int]:
     if not isinstance(values, list) or not values:
-        raise InputError(Msg('needs a list of dice, e.g. [6, 6, 3]'), source=source, place=place)
+        raise InputError(Msg('needs a list of dice, e.g. [6, 6, 3]'), source=source, place=place, path=path)
     if len(values) > MAX_DICE:
-        raise InputError(Msg('{count} dice; the game has only {MAX_DICE}', count=len(values), MAX_DICE=MAX_DICE), source=source, place=place)
+        raise InputError(Msg('{count} dice; the game has only {MAX_DICE}', count=len(values), MAX_DICE=MAX_DICE), source=source, place=place, path=path)
     if len(values) < MIN_DICE:
-        raise InputError(Msg('{count} dice; every result has at least {MIN_DICE} (each player starts with 3 and never loses one)', count=len(values), MIN_DICE=MIN_DICE), source=source, place=place)
-    return [parse_die(v, place, source) for v in values]
+        raise InputError(Msg('{count} dice; every result has at least {MIN_DICE} (each player starts with 3 and never loses one)', count=len(values), MIN_DICE=MIN_DICE), source=source, place=place, path=path)
+    return [parse_die(v, place, source, path) for v in values]
 
 
 @dataclass(frozen=True)
@@ -58,17 +58,17 @@ def parse_results(data: Any, source: str) -> tuple[list[tuple[str, list[int]]], 
     entries = data.get("players")
     names = player_names(entries, source, minimum=2, maximum=5)
     rolls = []
-    for entry, name in zip(entries, names):
+    for index, (entry, name) in enumerate(zip(entries, names)):
         place = at(entry, "dice", Msg("player '{name}'", name=name))
         entry = mapping(entry, Msg("a player"), place, source)
         reject_unknown_keys(entry, {"name", "dice"}, source, place)
-        rolls.append((name, parse_dice(entry.get("dice"), place, source)))
+        rolls.append((name, parse_dice(entry.get("dice"), place, source, ("players", index, "dice"))))
     queen = data.get("queen")
     if queen is not None:
         queen = str(queen).strip()
         if queen not in names:
             raise InputError(Msg("the Queen's holder '{queen}' is not among the players", queen=queen), source=source,
-                             place=at(data, "queen", "queen"))
+                             place=at(data, "queen", "queen"), path=("queen",))
     return rolls, queen
 
 

@@ -19,6 +19,7 @@ from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.engine.tiling import print_tiled
 from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
+from kkprint.i18n import N_
 
 CARD_W, CARD_H, PAD = 63 * mm, 88 * mm, 2 * mm
 UP_W, UP_H = CARD_W + 2 * PAD, CARD_H + 2 * PAD  # a cell holding an upright card
@@ -191,5 +192,5 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     return written
 
 
-register(Target("culdcept", "Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet",
+register(Target("culdcept", N_("Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet"),
                 ("culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"), texts, build))

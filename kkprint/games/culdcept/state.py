@@ -48,31 +48,32 @@ def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], 
         entry = mapping(entry, Msg("a square"), place, source)
         reject_unknown_keys(entry, {"card", "cards", "owner"}, source, place)
         if "card" in entry and "cards" in entry:
-            raise InputError(Msg('give either card or cards, not both'), source=source, place=place)
+            raise InputError(Msg('give either card or cards, not both'), source=source, place=place, path=("squares", number - 1, "cards"))
         raw = entry.get("cards", entry.get("card"))
         owner = entry.get("owner")
         if owner is not None and str(owner) not in names:
-            raise InputError(Msg("owner '{owner}' is not among the players ({names})", owner=owner, names=', '.join(names)), source=source, place=place)
+            raise InputError(Msg("owner '{owner}' is not among the players ({names})", owner=owner, names=', '.join(names)), source=source, place=place,
+                             path=("squares", number - 1, "owner"))
         if raw is None:
             if owner is not None:
-                raise InputError(Msg('an owned square needs the card(s) on it'), source=source, place=place)
+                raise InputError(Msg('an owned square needs the card(s) on it'), source=source, place=place, path=("squares", number - 1, "cards"))
             squares.append(Square(None, None))
             continue
         if isinstance(raw, (str, int)) and not isinstance(raw, bool):
             raw = [str(raw)]
         if not isinstance(raw, list):
-            raise InputError(Msg("cards must be a rank or a list of ranks, not '{raw}'", raw=raw), source=source, place=place)
+            raise InputError(Msg("cards must be a rank or a list of ranks, not '{raw}'", raw=raw), source=source, place=place, path=("squares", number - 1, "cards"))
         try:
             on_square = play([str(c) for c in raw], game.support_limit)
         except RuleError as err:
-            raise InputError(err.args[0], source=source, place=place) from None
+            raise InputError(err.args[0], source=source, place=place, path=("squares", number - 1, "cards")) from None
         if owner is None and len(on_square.cards) > 1:
-            raise InputError(Msg('an unowned square holds only its map card'), source=source, place=place)
+            raise InputError(Msg('an unowned square holds only its map card'), source=source, place=place, path=("squares", number - 1, "cards"))
         if owner is not None:
             for card in on_square.cards:
                 if card in used[str(owner)]:
                     raise InputError(Msg('{owner} has only one {card} (one suit each), but it lies on two squares', owner=owner, card=card),
-                                     source=source, place=place)
+                                     source=source, place=place, path=("squares", number - 1, "cards"))
                 used[str(owner)].add(card)
         squares.append(Square(str(owner) if owner is not None else None, on_square))
     return names, squares

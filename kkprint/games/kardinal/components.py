@@ -24,6 +24,7 @@ from kkprint.i18n import Msg
 from kkprint.games.kardinal import art
 from kkprint.games.kardinal.model import ROADS, KardinalGame, Land, load_game
 from kkprint.paths import DATA_DIR
+from kkprint.i18n import N_
 
 # --- land cards ------------------------------------------------------------------------------
 
@@ -245,7 +246,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
 
 register(Target(
     id="kardinal",
-    summary="Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート",
+    summary=N_("Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート"),
     products=("kardinal-land-cards", "kardinal-player-aid", "kardinal-tokens-chips", "kardinal-chart"),
     texts=texts,
     build=build,

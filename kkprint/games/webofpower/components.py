@@ -22,6 +22,7 @@ from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.games.webofpower.model import BoardGame, TrumpMap, load_board, load_map
 from kkprint.paths import DATA_DIR
+from kkprint.i18n import N_
 
 CIRCLE_PITCH = 7.2 * mm
 CARDINAL_DIAMETER = 5.4 * mm  # 1.8 mm between neighbours, 2 mm from the box
@@ -357,8 +358,8 @@ def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
     ]
 
 
-register(Target("webofpower", "Web of Power with a standard deck: the 4×12 trump map with its score table, "
-                "3 quick-rules cards", ("webofpower-map", "webofpower-rules"), map_texts, build_map))
-register(Target("webofpower-board", "Web of Power board game: score pad (3–5 players), quick reference and a "
-                "final tally worksheet", ("webofpower-board-score-pad", "webofpower-board-reference",
+register(Target("webofpower", N_("Web of Power with a standard deck: the 4×12 trump map with its score table, "
+                                  "3 quick-rules cards"), ("webofpower-map", "webofpower-rules"), map_texts, build_map))
+register(Target("webofpower-board", N_("Web of Power board game: score pad (3–5 players), quick reference and "
+                                        "a final tally worksheet"), ("webofpower-board-score-pad", "webofpower-board-reference",
                                           "webofpower-board-worksheet"), board_texts, build_board))

@@ -20,16 +20,18 @@ def _phase(data: dict, source: str) -> Phase:
         raise InputError(Msg("phase must be interim or final, not '{raw}'", raw=raw), source=source, place=at(data, "phase", "phase")) from None
 
 
-def _per_player(value: Any, players: int, what: str, place: str, source: str) -> list[int]:
+def _per_player(value: Any, players: int, what, place, source: str, path: tuple = ()) -> list[int]:
+    """One count per player; ``path`` is where the list sits in the tally (for a page's fields)."""
     if not isinstance(value, list) or len(value) != players:
-        raise InputError(Msg("{what} needs one count per player ({players}), got '{value}'", what=what, players=players, value=value), source=source, place=place)
-    return [count(v, what, place, source) for v in value]
+        raise InputError(Msg("{what} needs one count per player ({players}), got '{value}'", what=what, players=players,
+                             value=value), source=source, place=place, path=(*path, 0) if path else None)
+    return [count(v, what, place, source, (*path, index) if path else None) for index, v in enumerate(value)]
 
 
 def _interim(data: dict, players: int, source: str) -> list[int] | None:
     if "interim" not in data:
         return None
-    return _per_player(data["interim"], players, Msg("interim"), at(data, "interim", "interim"), source)
+    return _per_player(data["interim"], players, Msg("interim"), at(data, "interim", "interim"), source, ("interim",))
 
 
 def score_trump_map(data: Any, source: str, game: TrumpMap) -> Result:
@@ -76,10 +78,13 @@ def score_trump_map(data: Any, source: str, game: TrumpMap) -> Result:
         letter = str(key).strip().upper()
         if letter not in grid.territories:
             raise InputError(Msg("unknown territory '{key}'{hint}", key=key, hint=suggest(str(key), grid.territories)), source=source, place=where)
-        cardinals[letter] = _per_player(value, len(names), Msg("cardinals"), where, source)
+        cardinals[letter] = _per_player(value, len(names), Msg("cardinals"), where, source, ("cardinals", letter))
         limit = max(monasteries[letter])
         if sum(cardinals[letter]) > limit:
-            raise InputError(Msg('{value} cardinals in territory {letter}, but its highest single monastery count is {limit}', value=sum(cardinals[letter]), letter=letter, limit=limit), source=source, place=where)
+            most = max(range(len(names)), key=lambda i: cardinals[letter][i])  # the field most likely mistyped
+            raise InputError(Msg('{value} cardinals in territory {letter}, but its highest single monastery count is {limit}',
+                                 value=sum(cardinals[letter]), letter=letter, limit=limit), source=source, place=where,
+                             path=("cardinals", letter, most))
     roads = straight_roads(owners)
     road_points = [sum(road.length for road in roads if road.player == i) for i in range(len(names))]
     return score("webofpower", phase, names, monasteries, cardinals, grid.alliances, road_points, roads,
@@ -101,10 +106,14 @@ def score_board(data: Any, source: str, game: BoardGame) -> Result:
         where = at(regions, region, Msg("region '{region}'", region=region))
         value = mapping(value, Msg("a region"), where, source)
         reject_unknown_keys(value, {"monasteries", "cardinals"}, source, where)
-        monasteries[str(region)] = _per_player(value.get("monasteries", [0] * players), players, Msg("monasteries"), where, source)
-        cardinals[str(region)] = _per_player(value.get("cardinals", [0] * players), players, Msg("cardinals"), where, source)
+        monasteries[str(region)] = _per_player(value.get("monasteries", [0] * players), players, Msg("monasteries"), where,
+                                               source, ("regions", str(region), "monasteries"))
+        cardinals[str(region)] = _per_player(value.get("cardinals", [0] * players), players, Msg("cardinals"), where, source,
+                                             ("regions", str(region), "cardinals"))
         if sum(cardinals[str(region)]) > max(monasteries[str(region)]):
-            raise InputError(Msg('{value} cardinals, but the highest single monastery count here is {value2}', value=sum(cardinals[str(region)]), value2=max(monasteries[str(region)])), source=source, place=where)
+            raise InputError(Msg('{value} cardinals, but the highest single monastery count here is {value2}',
+                                 value=sum(cardinals[str(region)]), value2=max(monasteries[str(region)])),
+                             source=source, place=where, path=("regions", str(region), "cardinals", 0))
     for i, name in enumerate(names):
         for what, table, limit in ((Msg("monasteries"), monasteries, game.monasteries_per_player),
                                    (Msg("cardinals"), cardinals, game.cardinals_per_player)):
@@ -121,16 +130,19 @@ def score_board(data: Any, source: str, game: BoardGame) -> Result:
     for number, pair in enumerate(raw_pairs, start=1):
         where = Msg("alliance {number}", number=number)
         if not isinstance(pair, list) or len(pair) != 2:
-            raise InputError(Msg("an alliance is a pair of regions, got '{pair}'", pair=pair), source=source, place=where)
+            raise InputError(Msg("an alliance is a pair of regions, got '{pair}'", pair=pair), source=source, place=where,
+                             path=("alliances", number - 1, 0))
         a, b = (str(p) for p in pair)
         for region in (a, b):
             if region not in regions:
                 raise InputError(Msg("unknown region '{region}'{hint}", region=region, hint=suggest(str(region), map(str, regions))),
-                                 source=source, place=where)
+                                 source=source, place=where, path=("alliances", number - 1, [a, b].index(region)))
         if a == b:
-            raise InputError(Msg('a region cannot be allied with itself ({a})', a=a), source=source, place=where)
+            raise InputError(Msg('a region cannot be allied with itself ({a})', a=a), source=source, place=where,
+                             path=("alliances", number - 1, 1))
         if (a, b) in pairs or (b, a) in pairs:
-            raise InputError(Msg('alliance {a}–{b} is listed twice', a=a, b=b), source=source, place=where)
+            raise InputError(Msg('alliance {a}–{b} is listed twice', a=a, b=b), source=source, place=where,
+                             path=("alliances", number - 1, 0))
         pairs.append((a, b))
     roads_place = at(data, "roads", "roads")
     runs = _road_runs(data.get("roads", [0] * players), players, roads_place, source)
@@ -138,7 +150,7 @@ def score_board(data: Any, source: str, game: BoardGame) -> Result:
         placed = sum(counts[i] for counts in monasteries.values())
         if sum(runs[i]) > placed:
             raise InputError(Msg("{name}'s roads hold {value} monasteries, more than their {placed}", name=name, value=sum(runs[i]), placed=placed),
-                             source=source, place=roads_place)
+                             source=source, place=roads_place, path=("roads", i))
     return score("webofpower-board", phase, names, monasteries, cardinals, pairs,
                  [sum(longest_road_points(run) for run in player_runs) for player_runs in runs],
                  interim=_interim(data, players, source))
@@ -153,10 +165,12 @@ def _road_runs(value: Any, players: int, place: str, source: str) -> list[list[i
     runs = []
     for index, entry in enumerate(value, start=1):
         where = Msg("{place}, player {n}", place=place, n=index)
+        path = ("roads", index - 1)
         if isinstance(entry, list):
             if len(entry) > 40:
-                raise InputError(Msg('{count} separate roads is more than a board holds', count=len(entry)), source=source, place=where)
-            runs.append([count(run, Msg("a road"), where, source) for run in entry])
+                raise InputError(Msg('{count} separate roads is more than a board holds', count=len(entry)), source=source,
+                                 place=where, path=path)
+            runs.append([count(run, Msg("a road"), where, source, path) for run in entry])
         else:
-            runs.append([count(entry, Msg("a road"), where, source)])
+            runs.append([count(entry, Msg("a road"), where, source, path)])
     return runs
