@@ -4,6 +4,7 @@ taken in Japanese."""
 
 import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -100,3 +101,16 @@ def test_ctrl_c_without_save_keeps_the_tally_in_the_data_folder(tmp_path):
     assert child.exitstatus == 130
     kept = list((data_dir / "unfinished").glob("kardinal-*.yaml"))
     assert len(kept) == 1 and "--resume" in child.before and str(kept[0]) in child.before.replace("\r\n", "")
+
+
+def test_tables_are_drawn_with_colour_at_a_terminal_and_plain_in_a_pipe():
+    example = str(ROOT / "examples" / "webofpower-state.yaml")
+    child = pexpect.spawn(sys.executable, ["-m", "kkprint", "scorer", "webofpower", example, "--lang", "en"],
+                          cwd=str(ROOT), env={**os.environ, "TERM": "xterm-256color"}, encoding="utf-8", timeout=30,
+                          dimensions=(40, 160))
+    child.expect(pexpect.EOF)
+    shown = child.before
+    assert "\x1b[" in shown and "Winner: Ben" in shown  # rich: bold, the winner in colour
+    piped = subprocess.run([sys.executable, "-m", "kkprint", "scorer", "webofpower", example, "--lang", "en"],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert "\x1b[" not in piped.stdout and "Winner: Ben" in piped.stdout
