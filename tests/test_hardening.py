@@ -146,7 +146,7 @@ def test_a_saved_profile_that_is_not_finite_is_named(tmp_path, cli):
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
-def test_signals_end_the_build_cleanly(tmp_path, sig, code):
+def test_signals_end_the_build_cleanly(english, tmp_path, sig, code):
     (tmp_path / "c.csv").write_text("name,count\nA,30000\n", encoding="utf-8")
     (tmp_path / "d.yaml").write_text("name: big\ncard: {size: poker}\ndata: c.csv\nlayout:\n"
                                      "  t: {type: text, x: 2, y: 2, w: 50, h: 10, text: '${name}'}\n", encoding="utf-8")
