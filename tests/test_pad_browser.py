@@ -202,3 +202,18 @@ def test_the_trump_map_is_filled_by_tapping(browser, server):
     assert aki["roads"] == 4 and aki["cardinals"] >= 0
     assert cells.nth(0).inner_text().strip().endswith("○")
     context.close()
+
+
+@pytest.mark.parametrize("game", ["kardinal", "webofpower", "webofpower-board", "court", "culdcept"])
+def test_every_page_works_offline_and_fits_a_phone(browser, server, game):
+    """Nothing is fetched from anywhere but the score pad itself, and nothing sticks out sideways
+    except the tables that scroll on purpose."""
+    context, page = phone(browser, "en-US")
+    hosts = []
+    page.on("request", lambda request: hosts.append(request.url.split("/")[2]))
+    new_game(page, server, game)
+    wait_saved(page)
+    assert set(hosts) == {f"127.0.0.1:{server.port}"}
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+    context.close()
