@@ -261,3 +261,46 @@ def test_serve_lan_shows_a_qr_code_and_the_key_opens_the_list(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        monkeypatch.setenv("KKPRINT_DATA_DIR", str(tmp_path))
+        monkeypatch.setenv("KKPRINT_LANG", "en")
+        result = run_cli("serve", "--port", str(port))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == f"kkprint: error: serve: port {port} cannot be used (another program is using it); " \
+                                    "choose another with --port"
+
+
+def test_ctrl_c_stops_the_score_pad_with_130(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    port = 0
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "KKPRINT_DATA_DIR": str(tmp_path), "KKPRINT_LANG": "en"}
+    server = subprocess.Popen([sys.executable, "-m", "kkprint", "serve", "--port", str(port)], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    server.send_signal(signal.SIGINT)
+    err = server.communicate(timeout=15)[1]
+    assert server.returncode == 130 and "every change is saved" in err and "Traceback" not in err

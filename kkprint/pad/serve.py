@@ -8,7 +8,8 @@ import socket
 import sys
 from pathlib import Path
 
-from kkprint.i18n import tr
+from kkprint.errors import InputError
+from kkprint.i18n import Msg, tr
 
 
 def data_folder() -> Path:
@@ -48,17 +49,33 @@ def _key(folder: Path) -> str:
     return key
 
 
+def _check_port(host: str, port: int) -> None:
+    """A port another program holds is said in one line before anything starts."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            import errno
+
+            reason = {errno.EADDRINUSE: Msg("another program is using it"),
+                      errno.EACCES: Msg("ports below 1024 need an administrator")}.get(err.errno, err.strerror or str(err))
+            raise InputError(Msg("port {port} cannot be used ({reason}); choose another with --port", port=port,
+                                 reason=reason), source="serve") from None
+
+
 def serve(port: int, lan: bool, lang: str) -> None:
     import uvicorn
 
     from kkprint.pad.app import create_app
     from kkprint.pad.store import Store
 
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    _check_port(host, port)
     folder = data_folder()
     store = Store(folder / "scorepad.sqlite3")
     key = _key(folder) if lan else None
     app = create_app(store, lan=lan, key=key)
-    host = "0.0.0.0" if lan else "127.0.0.1"
     shown_host = lan_address() if lan else "127.0.0.1"
     address = f"http://{shown_host}:{port}/" + (f"?key={key}" if lan else "")
     say = sys.stderr.write
@@ -70,4 +87,10 @@ def serve(port: int, lan: bool, lang: str) -> None:
         say(tr("Scan with a phone on the same Wi-Fi:", lang) + "\n")
         segno.make(address, error="m").terminal(out=sys.stderr, compact=True)
     say(tr("Ctrl-C stops it; every change is already saved.", lang) + "\n")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, server_header=False)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                                           server_header=False))
+    try:
+        server.run()  # after a graceful shutdown uvicorn raises the signal that asked for it again
+    except KeyboardInterrupt:
+        say(tr("score pad stopped; every change is saved", lang) + "\n")
+        raise SystemExit(130) from None
