@@ -25,7 +25,7 @@ from starlette.templating import Jinja2Templates
 
 from kkprint import i18n
 from kkprint.errors import InputError
-from kkprint.i18n import tr
+from kkprint.i18n import text, tr
 from kkprint.pad import forms
 from kkprint.pad.store import SavedGame, Store, TallyTooLarge
 from kkprint.scorers import SCORERS
@@ -254,7 +254,8 @@ class Pad:
             view["result"] = rules.as_json(result, lang)
             view["html"] = self.templates.get_template("results.html").render(screen=rules.as_text(result, lang))
         except InputError as err:
-            view["error"] = {"message": err.render(lang, with_source=False),
+            view["error"] = {"message": err.render(lang, with_source=False),  # with the place, for the banner
+                             "at_field": text(err.message, lang),  # without it, shown beside the field itself
                              "path": [str(p) for p in err.path] if err.path else None}
         finally:
             i18n._language.reset(token)

@@ -124,7 +124,7 @@ function markProblem(error) {
     const note = document.createElement("div");
     note.className = todo ? "field-error todo-note" : "field-error";
     note.setAttribute("role", "alert");
-    note.textContent = error.message;
+    note.textContent = error.at_field || error.message;
     field.insertAdjacentElement("afterend", note);
   } else {
     banner.textContent = error.message;
