@@ -91,7 +91,7 @@ class Pad:
         games = [(scorer.id, scorer.title.render(lang)) for scorer in SCORERS.values()]
         saved = [(game, SCORERS[game.game].title.render(lang), _names(game.tally)) for game in self.store.recent()
                  if game.game in SCORERS]
-        return self._page(request, "index.html", lang, games=games, saved=saved)
+        return self._page(request, "index.html", lang, games=games, saved=saved, when=_when)
 
     async def new_game(self, request: Request) -> Response:
         from urllib.parse import parse_qs
@@ -266,6 +266,13 @@ def _scored(game: str, data: Any, lang: str) -> dict:
     from kkprint.scorers import score_json
 
     return score_json(game, data, "body", lang)
+
+
+def _when(seconds: float) -> str:
+    """When a game was last changed, in this computer's time, as a phone shows it in a list."""
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
 
 
 def _names(tally: dict) -> str:
