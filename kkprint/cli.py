@@ -163,7 +163,7 @@ def calibrate(
 
 @app.command()
 def preview(
-    target: List[str] = typer.Argument(..., help="Game ids or deck files, as for build."),
+    target: List[str] = typer.Argument(..., help="Game ids or deck files, as for `build`."),
     out: Path = typer.Option(Path("output/preview"), "--out", help="Folder for the PNG files."),
     dpi: int = typer.Option(80, "--dpi", min=20, max=300, help="Resolution of the pictures."),
     lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),

@@ -43,7 +43,7 @@ NAMES = {"Aki", "Ben", "Chie", "Dieter", "Anna", "Carl", "Bettina", "Frankriech"
          "kkprint", "scorer", "kardinal", "court", "eligible", "culdcept", "battle", "webofpower", "board", "check",
          "sources", "resume", "save", "help", "lang", "json", "yaml", "players", "lands", "phase", "final", "interim",
          "squares", "monasteries", "cardinals", "dice", "queen", "roads", "alliances", "regions", "owner", "cards",
-         "card", "arms", "ships", "carriages", "minus", "two", "name", "stdin", "UTF", "YAML", "JSON", "Zed",
+         "card", "arms", "ships", "carriages", "minus", "two", "name", "stdin", "UTF", "YAML", "JSON", "CSV", "offset", "Zed",
          "France", "Nowhere", "xyz", "results", "Ctrl"}
 
 
@@ -111,13 +111,26 @@ def test_bad_input_in_one_language_only(args, stdin, monkeypatch):
         assert foreign(lines[0]) == [], (lang, lines[0])
 
 
-@pytest.mark.parametrize("command", [("scorer", "kardinal"), ("scorer", "court"), ("court", "eligible"),
-                                     ("culdcept", "battle"), ("serve",), ("new", "tally"), ()])
+def every_command():
+    import typer
+
+    from kkprint.cli import app
+
+    def walk(command, path):
+        yield path
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from walk(sub, (*path, name))
+
+    return list(walk(typer.main.get_command(app), ()))
+
+
+@pytest.mark.parametrize("command", every_command(), ids=lambda path: " ".join(path) or "kkprint")
 def test_help_in_one_language_only(command, monkeypatch):
     monkeypatch.setenv("KKPRINT_LANG", "ja")
     shown = run_cli(*command, "--help").stdout
     assert "使い方" in shown
-    prose = re.sub(r"^ {2}[a-z][\w-]*(?= )", "", shown, flags=re.M)  # command names stay as typed
+    prose = re.sub(r"^ {2}[a-z][\w-]*(?:\.\.\.)?(?= )", "", shown, flags=re.M)  # commands and arguments, as typed
+    prose = re.sub(r"`[^`]*`|\[[^\]]*\]|(?<![\w-])-grey|^使い方: .*$", " ", prose, flags=re.M)  # commands, defaults, file names
     prose = prose.split("形式")[0]  # the format example is the file's own syntax
     leftover = [w for w in english_words(prose, command) if w not in {"OPTIONS", "COMMAND", "ARGS", "KKPRINT", "LANG", "PAPER",
                                                              "path", "int", "text", "long", "edge", "short", "none",
