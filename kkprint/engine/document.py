@@ -110,13 +110,19 @@ class Document:
     def margin_note(self, side: str = "bottom", extra: str = "") -> None:
         """The 'print at actual size' line and a 50 mm scale bar, in the outer strip of one margin.
 
-        On a side margin the strip is turned 90° so it still runs along the paper edge.
+        The same on every page of a side, so it is drawn once as a form and placed on each.
         """
-        c = self.canvas
-        width, height = self.paper.size
         note = tr(ACTUAL_SIZE_NOTE, self.lang)
         if extra:
             note = f"{note}   {extra}"
+        width, height = self.paper.size
+        name = self.use_form(f"margin-note:{side}:{note}", width, height,
+                             lambda c, w, h: self._draw_margin_note(c, side, note))
+        self.canvas.doForm(name)
+
+    def _draw_margin_note(self, c: Canvas, side: str, note: str) -> None:
+        """On a side margin the strip is turned 90° so it still runs along the paper edge."""
+        width, height = self.paper.size
         c.saveState()
         # the strip runs along the paper edge, its text between 5 and 8.5 mm from it, where
         # every home printer prints; away from the edge is up for the bottom strip, down for the rest
