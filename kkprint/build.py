@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -127,6 +129,22 @@ def resolve(names: Iterable[str]) -> list[Target]:
     return chosen
 
 
+@contextmanager
+def _no_collector_pauses():
+    """A build makes many objects and frees few until its PDF is written; the cycle collector's
+    passes over that growing heap cost a tenth of a big deck's time and find nothing (measured:
+    the same peak memory without them). It runs again once the targets are built. (Also a
+    decorator, as every context manager made by ``contextmanager`` is.)"""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@_no_collector_pauses()
 def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     """Build every chosen target, each with the fonts for its own texts: a PDF has the same
     bytes whether it was built alone or with everything else."""

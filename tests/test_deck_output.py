@@ -385,3 +385,22 @@ def test_converted_pictures_keep_their_transparency(tmp_path, mode):
     images = [i for i in _images(PdfReader(pdf)) if "/SMask" in i]
     assert images, "the picture keeps a soft mask"
     assert images[0]["/ColorSpace"] == ("/DeviceCMYK" if mode == "cmyk" else "/DeviceGray")
+
+
+def test_a_face_clear_of_the_corners_is_not_clipped_card_by_card():
+    """Clipping every card to its rounded outline is needed only where art reaches the corners."""
+    from kkprint.deck.build import stays_inside
+    from kkprint.deck.model import DeckFile
+    from kkprint.engine.geometry import CardSize, Shape
+
+    def layout(**region):
+        spec = DeckFile.model_validate({"name": "d", "card": {"size": "poker"}, "cards": [{"name": "A"}],
+                                        "layout": {"r": {"type": "shape", "shape": "rect", **region}}})
+        return spec.layout
+
+    card = CardSize(63, 88, Shape.RECT, 3)
+    assert stays_inside(layout(x=2, y=2, w=59, h=84, stroke_width=1), card)
+    assert not stays_inside(layout(x=0, y=0, w=63, h=88), card)  # a full-card fill reaches the corners
+    assert not stays_inside(layout(x=0.5, y=2, w=10, h=10), card)  # inside the card, but not clear of the arc
+    assert not stays_inside(layout(x=2, y=2, w=59, h=84, rotation=10), card)
+    assert not stays_inside(layout(x=2, y=2, w=59, h=84), CardSize(63, 88, Shape.CIRCLE, 0))

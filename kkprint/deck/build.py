@@ -43,6 +43,24 @@ def deck_card_size(deck: Deck) -> CardSize:
     return CardSize(width, height, shape or Shape.RECT, corner if shape in (None, Shape.RECT) else 0)
 
 
+def stays_inside(layout, card: CardSize) -> bool:
+    """Whether every region of a face lies within the card's rounded outline, so clipping each
+    card to that outline would change nothing. Only what is certain counts: unrotated boxes
+    (strokes included) clear of the corners' arcs; lines, polygons and rotated regions are not
+    looked into."""
+    if card.shape is not Shape.RECT:
+        return False
+    inset = card.corner_mm * (1 - 0.5 ** 0.5)  # where a corner's arc is nearest the box's corner
+    for region in layout.values():
+        if region.rotation % 360 or getattr(region, "points", None):
+            return False
+        grow = getattr(region, "stroke_width", 0) * 25.4 / 72 / 2  # half a stroke (pt) lies outside its box
+        if (region.x - grow < inset or region.y - grow < inset or region.x + region.w + grow > card.width_mm - inset
+                or region.y + region.h + grow > card.height_mm - inset):
+            return False
+    return True
+
+
 def deck_texts(deck: Deck) -> set[str]:
     strings = collect_strings(deck.spec.model_dump(exclude={"cards"}), set())
     for card in deck.iter_cards():
@@ -91,9 +109,10 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     back sees the card's own fields.
     """
     spec = deck.spec
+    card = deck_card_size(deck)
 
     def face(layout, ident: str, section: tuple) -> Face:
-        return Face(painter, doc, layout, ident, width, height, section)
+        return Face(painter, doc, layout, ident, width, height, section, stays_inside(layout, card))
 
     front = face(spec.layout, "front", ("layout",)) if spec.layout is not None else None
     fronts = {name: face(entry.regions, f"layout-{name}", ("layouts", name)) for name, entry in spec.layouts.items()}

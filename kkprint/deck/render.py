@@ -301,8 +301,8 @@ class Face:
     """
 
     def __init__(self, painter: RegionPainter, doc: Document, layout: Layout, ident: str, width: float,
-                 height: float, section: tuple = ()):
-        self.painter, self.doc, self.ident = painter, doc, ident
+                 height: float, section: tuple = (), inside: bool = False):
+        self.painter, self.doc, self.ident, self.inside = painter, doc, ident, inside
         self.width, self.height = width, height
         self.runs = runs_of(layout)
         self.section = section
@@ -360,4 +360,4 @@ class Face:
                 else:
                     self._draw(c, regions, fields, number, where)
 
-        return Art(draw, key=self.key(fields, number) if shared else None)
+        return Art(draw, key=self.key(fields, number) if shared else None, inside=self.inside)

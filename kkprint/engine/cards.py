@@ -28,6 +28,7 @@ class Art:
 
     draw: Callable[[Canvas, float, float], None]
     key: str | None = None
+    inside: bool = False  # stays within a rounded-rectangle card's outline: no clip path is needed
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,8 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
         canvas.translate(cx, cy)
         canvas.scale(scale, scale)
         canvas.translate(-cx, -cy)
-    canvas.clipPath(_card_outline(canvas, layout, slot, bleed, shape), stroke=0, fill=0)
+    if not (art.inside and (shape or layout.card.shape) is Shape.RECT):  # a clip is a path drawn on every card
+        canvas.clipPath(_card_outline(canvas, layout, slot, bleed, shape), stroke=0, fill=0)
     width, height = slot.width + 2 * bleed, slot.height + 2 * bleed
     if art.key:
         doc.draw_form(doc.use_form(art.key, width, height, art.draw), slot.x - bleed, slot.y - bleed)
