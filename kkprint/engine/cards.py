@@ -123,21 +123,25 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
         return
     canvas = doc.canvas
     bleed = layout.bleed_mm * mm
-    canvas.saveState()
-    if scale != 1.0:  # a printer profile's scale, about the card's centre
-        cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
-        canvas.translate(cx, cy)
-        canvas.scale(scale, scale)
-        canvas.translate(-cx, -cy)
-    if not (art.inside and (shape or layout.card.shape) is Shape.RECT):  # a clip is a path drawn on every card
-        canvas.clipPath(_card_outline(canvas, layout, slot, bleed, shape), stroke=0, fill=0)
     width, height = slot.width + 2 * bleed, slot.height + 2 * bleed
-    if art.key:
+    clip = not (art.inside and (shape or layout.card.shape) is Shape.RECT)  # a clip is a path drawn on every card
+    if art.key and not clip and scale == 1.0:  # the common case: a stored form placed as it is
         doc.draw_form(doc.use_form(art.key, width, height, art.draw), slot.x - bleed, slot.y - bleed)
     else:
-        canvas.translate(slot.x - bleed, slot.y - bleed)
-        art.draw(canvas, width, height)
-    canvas.restoreState()
+        canvas.saveState()
+        if scale != 1.0:  # a printer profile's scale, about the card's centre
+            cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
+            canvas.translate(cx, cy)
+            canvas.scale(scale, scale)
+            canvas.translate(-cx, -cy)
+        if clip:
+            canvas.clipPath(_card_outline(canvas, layout, slot, bleed, shape), stroke=0, fill=0)
+        if art.key:
+            doc.draw_form(doc.use_form(art.key, width, height, art.draw), slot.x - bleed, slot.y - bleed)
+        else:
+            canvas.translate(slot.x - bleed, slot.y - bleed)
+            art.draw(canvas, width, height)
+        canvas.restoreState()
     if outline:
         canvas.saveState()
         canvas.setLineWidth(0.25)
