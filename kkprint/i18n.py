@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextvars
 import gettext
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,16 @@ def current() -> str:
 def use(lang: str) -> contextvars.Token:
     """Show messages in ``lang`` from now on, in this thread or task."""
     return _language.set(lang)
+
+
+@contextmanager
+def using(lang: str):
+    """Show messages in ``lang`` within the block (one request of the score pad)."""
+    token = _language.set(lang)
+    try:
+        yield
+    finally:
+        _language.reset(token)
 
 
 def gettext_in(lang: str, msgid: str) -> str:

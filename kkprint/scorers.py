@@ -19,7 +19,7 @@ class Scorer:
     id: str
     example: str  # the tally/state file in examples/ that `kkprint new tally` copies
     title: Msg
-    load: Callable[[], "GameScorer"]
+    load: Callable[..., "GameScorer"]  # the game's rules, loaded when first scored
 
 
 @dataclass(frozen=True)

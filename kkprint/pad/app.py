@@ -152,13 +152,11 @@ class Pad:
             return JSONResponse({"error": f"no scorer for {game!r}"}, status_code=404)
         lang = request.query_params.get("lang") if request.query_params.get("lang") in LANGS else "en"
         data = await read_json(request)
-        token = i18n.use(lang)
-        try:
-            return JSONResponse(_scored(game, data, lang))
-        except InputError as err:
-            return JSONResponse({"error": err.render(lang)}, status_code=422)
-        finally:
-            i18n._language.reset(token)
+        with i18n.using(lang):
+            try:
+                return JSONResponse(_scored(game, data, lang))
+            except InputError as err:
+                return JSONResponse({"error": err.render(lang)}, status_code=422)
 
     async def create(self, request: Request) -> Response:
         body = await read_json(request)
@@ -247,18 +245,16 @@ class Pad:
         wrong with it (with the field's place, so a page can point at it)."""
         view: dict[str, Any] = {"id": saved.id, "game": saved.game, "version": saved.version, "tally": saved.tally,
                                 "result": None, "error": None, "html": ""}
-        token = i18n.use(lang)
-        try:
-            rules = SCORERS[saved.game].load()
-            result = rules.score(saved.tally, "tally")
-            view["result"] = rules.as_json(result, lang)
-            view["html"] = self.templates.get_template("results.html").render(screen=rules.as_text(result, lang))
-        except InputError as err:
-            view["error"] = {"message": err.render(lang, with_source=False),  # with the place, for the banner
-                             "at_field": text(err.message, lang),  # without it, shown beside the field itself
-                             "path": [str(p) for p in err.path] if err.path else None}
-        finally:
-            i18n._language.reset(token)
+        with i18n.using(lang):
+            try:
+                rules = SCORERS[saved.game].load()
+                result = rules.score(saved.tally, "tally")
+                view["result"] = rules.as_json(result, lang)
+                view["html"] = self.templates.get_template("results.html").render(screen=rules.as_text(result, lang))
+            except InputError as err:
+                view["error"] = {"message": err.render(lang, with_source=False),  # with the place, for the banner
+                                 "at_field": text(err.message, lang),  # without it, shown beside the field itself
+                                 "path": [str(p) for p in err.path] if err.path else None}
         return view
 
 
