@@ -217,3 +217,29 @@ def test_every_page_works_offline_and_fits_a_phone(browser, server, game):
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     context.close()
+
+
+def test_the_board_game_regions_are_named_and_allied_on_the_page(browser, server):
+    context, page = phone(browser, "en-US")
+    url = new_game(page, server, "webofpower-board")
+    for index, name in enumerate(("Aki", "Ben", "Chie")):
+        field(page, f"players.{index}").fill(name)
+    wait_saved(page)
+    for old, new in (("1", "Aragon"), ("2", "Burgund")):
+        region = page.locator(f"input.region[data-region='{old}']")
+        region.fill(new)
+        region.press("Enter")  # a change: the region is renamed and the page drawn again
+        page.wait_for_selector(f"input.region[data-region='{new}']")  # the page comes back with the new name
+    field(page, "regions.Aragon.monasteries.0").fill("3")
+    field(page, "regions.Aragon.cardinals.0").fill("2")
+    field(page, "regions.Burgund.monasteries.0").fill("2")
+    field(page, "regions.Burgund.cardinals.0").fill("1")
+    field(page, "alliances.0.0").select_option("Aragon")
+    field(page, "alliances.0.1").select_option("Burgund")
+    wait_saved(page)
+    page.wait_for_selector(".verdict:has-text('Aki')")
+    game_id = url.rsplit("/", 1)[1]
+    saved = json.loads(urllib.request.urlopen(f"{server.url}/api/games/{game_id}?lang=en").read())
+    assert saved["tally"]["alliances"] == [["Aragon", "Burgund"]]
+    assert saved["result"]["alliances"][0]["scorers"] == ["Aki"] and saved["result"]["players"][0]["cardinals"] == 3
+    context.close()
