@@ -51,3 +51,34 @@ def assert_clean_error(result: subprocess.CompletedProcess, *fragments: str) -> 
     assert len(lines) == 1, result.stderr
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_score_pad(data_dir: Path, port: int, *args: str, lang: str = "en") -> subprocess.Popen:
+    """`kkprint serve` as a user starts it, on its own data folder; returns once it accepts
+    connections (its stderr stays open for the test to read)."""
+    import os
+    import socket
+    import time
+
+    env = {**os.environ, "KKPRINT_DATA_DIR": str(data_dir), "KKPRINT_LANG": lang}
+    server = subprocess.Popen([sys.executable, "-m", "kkprint", "serve", "--port", str(port), *args], cwd=ROOT,
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return server
+        except OSError:
+            if server.poll() is not None:
+                raise RuntimeError("the score pad did not start: " + server.stderr.read())
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the score pad did not start within 20 s")

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, free_port, run_cli, start_score_pad
 from kkprint.pad.app import create_app
 from kkprint.pad.store import Store, merge
 from kkprint.scorers import SCORERS
@@ -224,40 +224,24 @@ def test_every_game_points_a_mistake_at_its_field(client, game, patch, path):
 
 def test_serve_lan_shows_a_qr_code_and_the_key_opens_the_list(tmp_path):
     """`kkprint serve --lan` as a user starts it: the address with its key, a QR code of it."""
-    import os
-    import socket
-    import subprocess
-    import sys
-    import time
     import urllib.error
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "KKPRINT_DATA_DIR": str(tmp_path), "KKPRINT_LANG": "en"}
-    server = subprocess.Popen([sys.executable, "-m", "kkprint", "serve", "--lan", "--port", str(port)], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    port = free_port()
+    server = start_score_pad(tmp_path, port, "--lan")
     try:
-        lines = []
-        deadline = time.time() + 20
-        while time.time() < deadline and not any("Ctrl-C" in line for line in lines):
-            lines.append(server.stderr.readline())
-        shown = "".join(lines)
-        address = next(line.split(": ", 1)[1].strip() for line in lines if line.startswith("Score pad:"))
+        server.terminate()
+        shown = server.communicate(timeout=15)[1]
+        address = next(line.split(": ", 1)[1].strip() for line in shown.splitlines() if line.startswith("Score pad:"))
         key = address.split("?key=")[1]
         assert len(key) >= 20 and any(block in shown for block in "█▀▄")  # the QR code, drawn in blocks
-        local = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"{local}/?key={key}", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"{local}/", timeout=2)
-        assert refused.value.code == 403
         assert (tmp_path / "scorepad-key").read_text().strip() == key  # the same address after a restart
+        server = start_score_pad(tmp_path, port, "--lan")
+        local = f"http://127.0.0.1:{port}"
+        assert urllib.request.urlopen(f"{local}/?key={key}", timeout=5).status == 200
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{local}/", timeout=5)
+        assert refused.value.code == 403
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -279,28 +263,9 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, monkeypatch):
 
 
 def test_ctrl_c_stops_the_score_pad_with_130(tmp_path):
-    import os
     import signal
-    import subprocess
-    import sys
-    import time
-    import urllib.request
 
-    port = 0
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "KKPRINT_DATA_DIR": str(tmp_path), "KKPRINT_LANG": "en"}
-    server = subprocess.Popen([sys.executable, "-m", "kkprint", "serve", "--port", str(port)], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
+    server = start_score_pad(tmp_path, free_port())
     server.send_signal(signal.SIGINT)
     err = server.communicate(timeout=15)[1]
     assert server.returncode == 130 and "every change is saved" in err and "Traceback" not in err

@@ -5,15 +5,11 @@ machine without Chromium (CI installs it: see .ci/run)."""
 import json
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import free_port, run_cli, start_score_pad
 
 CHROMIUM = os.environ.get("KKPRINT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
@@ -38,30 +34,15 @@ def as_tally():
                          **{k: p.get(k, 0) for k in ("ships", "carriages", "minus_two")}} for name, p in GAME.items()]}
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class Server:
-    """`kkprint serve` in its own process, on its own data folder."""
+    """`kkprint serve` in its own process, on its own data folder; stopped and started again."""
 
     def __init__(self, data_dir):
         self.data_dir, self.port, self.process = data_dir, free_port(), None
 
     def start(self):
-        env = {**os.environ, "KKPRINT_DATA_DIR": str(self.data_dir)}
-        self.process = subprocess.Popen([sys.executable, "-m", "kkprint", "serve", "--port", str(self.port)],
-                                        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1)
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the score pad did not start: " + self.process.stderr.read().decode())
+        self.process = start_score_pad(self.data_dir, self.port, lang="ja")
+        return self
 
     def stop(self):
         self.process.terminate()
