@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/whole.py            # a few minutes
     .venv/bin/python benchmarks/whole.py --quick    # fewer pairs and smaller decks
+    .venv/bin/python benchmarks/whole.py --instructions   # the plain-card figures in instructions (valgrind)
 
 Reports, as ratios of medians of interleaved pairs (CPU seconds of the child process, so a busy
 moment on the machine hits both sides alike):
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -90,7 +92,8 @@ def simple_floor(count: int, out: Path) -> None:
     c.save()
 
 
-def simple_pair(folder: Path, count: int, pairs: int) -> dict:
+def simple_commands(folder: Path, count: int) -> tuple[list[str], list[str]]:
+    """The plain deck of ``count`` cards written into ``folder``; the kkprint and floor commands."""
     import csv
 
     with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as handle:
@@ -101,6 +104,11 @@ def simple_pair(folder: Path, count: int, pairs: int) -> dict:
     deck.write_text(SIMPLE_DECK.format(count=count), encoding="utf-8")
     kk = [sys.executable, "-m", "kkprint", "build", str(deck), "--out", str(folder / "out")]
     fl = [sys.executable, str(Path(__file__)), "--simple-floor", str(count), str(folder / "floor.pdf")]
+    return kk, fl
+
+
+def simple_pair(folder: Path, count: int, pairs: int) -> dict:
+    kk, fl = simple_commands(folder, count)
     child(kk), child(fl)
     runs = {"kkprint": [], "floor": []}
     for _ in range(pairs):
@@ -193,9 +201,40 @@ def protograf(folder: Path, count: int) -> float | None:
     return child([python, str(script)], cwd=folder)["cpu"]
 
 
+def instructions(command: list[str]) -> int:
+    """Instructions the whole process executes, counted by callgrind: repeatable to the last few
+    thousandths, unlike seconds on a shared machine."""
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                            cwd=ROOT, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed under valgrind: {result.stderr.strip()[-300:]}")
+    return int(result.stderr.rsplit("Collected :", 1)[1].split()[0])
+
+
+def instruction_report() -> None:
+    """The plain-card targets in instructions: 1,000 cards, and the marginal card from 1,000 to 3,000."""
+    if not shutil.which("valgrind"):
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    counts = {}
+    with tempfile.TemporaryDirectory() as temp:
+        for count in (1000, 3000):
+            folder = Path(temp) / str(count)
+            folder.mkdir()
+            kk, fl = simple_commands(folder, count)
+            counts[count] = (instructions(kk), instructions(fl))
+    (kk1, fl1), (kk3, fl3) = counts[1000], counts[3000]
+    print("whole processes, instructions counted by callgrind (one run each: the count repeats)\n")
+    print(f"1,000 plain cards: kkprint {kk1 / 1e9:.3f} G, floor {fl1 / 1e9:.3f} G -> {kk1 / fl1:.2f}x (target <= 2x)")
+    print(f"   marginal plain card (3,000 - 1,000): kkprint {(kk3 - kk1) / 2000 / 1e6:.3f} M, floor "
+          f"{(fl3 - fl1) / 2000 / 1e6:.3f} M -> {(kk3 - kk1) / (fl3 - fl1):.2f}x (target <= 1.5x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions with valgrind (callgrind) instead of timing: slower, but the same "
+                             "count on every run, whatever else the machine is doing")
     parser.add_argument("--floor", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--simple-floor", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -206,7 +245,11 @@ def main() -> None:
         simple_floor(int(args.simple_floor[0]), Path(args.simple_floor[1]))
         return
     # an installed kkprint has its bytecode compiled (pip does it); give the source tree the same
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "kkprint")], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "kkprint"), str(ROOT / "benchmarks")],
+                   check=True, capture_output=True)
+    if args.instructions:
+        instruction_report()
+        return
     pairs = 3 if args.quick else 7
     big = 5000 if args.quick else 10000
     with tempfile.TemporaryDirectory() as temp:
