@@ -269,3 +269,12 @@ def test_ctrl_c_stops_the_score_pad_with_130(tmp_path):
     server.send_signal(signal.SIGINT)
     err = server.communicate(timeout=15)[1]
     assert server.returncode == 130 and "every change is saved" in err and "Traceback" not in err
+
+
+def test_a_damaged_saved_games_file_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "scorepad.sqlite3").write_bytes(b"not a database at all" * 50)
+    monkeypatch.setenv("KKPRINT_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("KKPRINT_LANG", "en")
+    result = run_cli("serve", "--port", str(free_port()))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().endswith("scorepad.sqlite3: is not a saved-games database; move it away to start afresh")

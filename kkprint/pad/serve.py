@@ -49,6 +49,18 @@ def _key(folder: Path) -> str:
     return key
 
 
+def open_store(path: Path):
+    """The saved games, or one line saying the file is not ours to read."""
+    import sqlite3
+
+    from kkprint.pad.store import Store
+
+    try:
+        return Store(path)
+    except sqlite3.DatabaseError:
+        raise InputError(Msg("is not a saved-games database; move it away to start afresh"), source=str(path)) from None
+
+
 def _check_port(host: str, port: int) -> None:
     """A port another program holds is said in one line before anything starts."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -68,12 +80,11 @@ def serve(port: int, lan: bool, lang: str) -> None:
     import uvicorn
 
     from kkprint.pad.app import create_app
-    from kkprint.pad.store import Store
 
     host = "0.0.0.0" if lan else "127.0.0.1"
     _check_port(host, port)
     folder = data_folder()
-    store = Store(folder / "scorepad.sqlite3")
+    store = open_store(folder / "scorepad.sqlite3")
     key = _key(folder) if lan else None
     app = create_app(store, lan=lan, key=key)
     shown_host = lan_address() if lan else "127.0.0.1"
