@@ -70,8 +70,6 @@ def tr(msgid: str, lang: str | None = None, /, **values: Any) -> str:
 def _shown(value: Any, lang: str) -> Any:
     if hasattr(value, "render"):  # a message, or a printed word that exists in every language
         return value.render(lang)
-    if isinstance(value, (list, tuple)) and any(hasattr(v, "render") for v in value):
-        return type(value)(_shown(v, lang) for v in value)
     return value
 
 
@@ -104,11 +102,6 @@ class Msg:
 def text(value: "str | Msg | Joined", lang: str | None = None) -> str:
     """A plain string as it is, a message in ``lang``."""
     return value if isinstance(value, str) else value.render(lang)
-
-
-def listed(items, lang: str | None = None) -> str:
-    """Items joined the way the language lists them."""
-    return tr(", ", lang).join(text(item, lang) for item in items)
 
 
 class Joined:

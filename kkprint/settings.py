@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import locale
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -27,11 +28,21 @@ def config_path() -> Path:
 
 
 def _config() -> dict:
-    from kkprint.yamlio import load_yaml_file
-
+    """The config file's settings; read once per version of the file (a command asks several times)."""
     path = config_path()
+    try:
+        info = path.stat()
+    except OSError:
+        return {}
     if not path.is_file():
         return {}
+    return dict(_read_config(path, info.st_mtime_ns, info.st_size))
+
+
+@lru_cache(maxsize=4)
+def _read_config(path: Path, mtime_ns: int, size: int) -> dict:
+    from kkprint.yamlio import load_yaml_file
+
     data = load_yaml_file(path)
     if not isinstance(data, dict):
         raise InputError(Msg('the config file is a mapping like `lang: en`'), source=str(path))

@@ -1,8 +1,8 @@
-"""The command line's own words in the user's language: Click's usage errors and help headings,
+"""The command line's own words in the user's language: Typer's usage errors and help headings,
 and every command's and option's help text, all looked up in kkprint's one catalogue.
 
-Click asks ``gettext`` for its words; :func:`install` points that lookup at our catalogue in the
-current language. Help texts are written in English beside the options in ``cli.py``;
+Typer asks ``gettext`` for some of its words; :func:`install` points that lookup at our catalogue
+in the current language. Help texts are written in English beside the options in ``cli.py``;
 :func:`translate_help` replaces them with the catalogue's words before Click shows them, and
 ``scripts/messages.py`` collects them from the command tree so none is left untranslated.
 """
@@ -15,26 +15,12 @@ from kkprint.i18n import N_, current, gettext_in, tr
 
 
 
-# What Click says to a user (see click/core.py, exceptions.py, parser.py, types.py, formatting.py).
-CLICK_WORDS = (
+# The words Typer itself asks gettext for (typer/core.py); its copy of Click has plain strings,
+# handled below. Usage errors' own words are in USAGE_ERRORS.
+TYPER_WORDS = (
     N_("Usage:"), N_("Options"), N_("Arguments"), N_("Commands"), N_("Show this message and exit."),
-    N_("No such command {name!r}."), N_("No such option: {name}"), N_("No such option {name!r}."),
-    N_("Did you mean {possibility}?"), N_("(Did you mean one of: {possibilities}?)"),
-    N_("Missing argument {param_hint}."), N_("Missing option {param_hint}."), N_("Missing parameter: {param_name}"),
-    N_("Missing argument"), N_("Missing option"), N_("Missing parameter"), N_("Missing command."),
-    N_("Invalid value for {param_hint}: {message}"), N_("Invalid value: {message}"),
-    N_("Got unexpected extra argument ({args})"), N_("Got unexpected extra arguments ({args})"),
-    N_("Option {name!r} requires an argument."), N_("Option {name!r} requires {nargs} arguments."),
-    N_("Option {name!r} does not take a value."),
-    N_("{value!r} is not {choice}."), N_("{value!r} is not one of {choices}."),
-    N_("{value!r} is not a valid {number_type}."), N_("{value} is not in the range {range}."),
-    N_("{value!r} is not a valid boolean. Recognized values: {states}"),
-    N_("{name} {filename!r} does not exist."), N_("{name} {filename!r} is a directory."),
-    N_("{name} {filename!r} is a file."), N_("{name} {filename!r} is not readable."),
-    N_("Path"), N_("File"), N_("Directory"), N_("file"), N_("directory"), N_("path"),
-    N_("integer"), N_("float"), N_("text"), N_("boolean"),
-    N_("default: {default}"), N_("required"), N_("env var: {var}"), N_("Aborted!"),
-    N_("Error: {message}"), N_("Try '{command} {option}' for help."),
+    N_("No such command {name!r}."), N_("Missing command."), N_("Did you mean {possibility}?"),
+    N_("default: {default}"), N_("(dynamic)"), N_("required"), N_("env var: {var}"), N_("Aborted!"),
 )
 
 
@@ -81,54 +67,41 @@ def _gettext(msgid: str) -> str:
     return gettext_in(current(), msgid)
 
 
-def _ngettext(singular: str, plural: str, count: int) -> str:
-    return _gettext(singular if count == 1 else plural)
-
-
 def install() -> None:
-    """Click's and Typer's words through our catalogue, in the current language."""
-    _install_vendored()
-    import sys
+    """Typer's words through our catalogue, in the current language."""
+    import typer.core
 
-    names = ("click.core", "click.decorators", "click.exceptions", "click.formatting", "click.parser", "click.types",
-             "typer.core")
-    for module in (sys.modules[name] for name in names if name in sys.modules):  # never imported just for this
-        if hasattr(module, "_"):
-            module._ = _gettext
-        if hasattr(module, "ngettext"):
-            module.ngettext = _ngettext
+    typer.core._ = _gettext
+    _install_vendored()
+
+
+def _help_fields(command):
+    """(owner, attribute) of every help text in a Click command tree."""
+    for attribute in ("help", "short_help", "epilog"):
+        if getattr(command, attribute, None):
+            yield command, attribute
+    for param in command.params:
+        if getattr(param, "help", None):
+            yield param, "help"
+    for sub in getattr(command, "commands", {}).values():
+        yield from _help_fields(sub)
 
 
 def help_texts(command) -> list[str]:
     """Every help text in a Click command tree, for the catalogue."""
-    found = [text for text in (command.help, command.short_help, command.epilog) if text]
-    for param in command.params:
-        if getattr(param, "help", None):
-            found.append(param.help)
-    for sub in getattr(command, "commands", {}).values():
-        found += help_texts(sub)
-    return found
+    return [getattr(owner, attribute) for owner, attribute in _help_fields(command)]
 
 
 def translate_help(command) -> None:
     """Replace the command tree's help texts with their words in the current language."""
-    for attribute in ("help", "short_help", "epilog"):
-        text = getattr(command, attribute, None)
-        if text:
-            setattr(command, attribute, _gettext(text))
-    for param in command.params:
-        if getattr(param, "help", None):
-            param.help = _gettext(param.help)
-    for sub in getattr(command, "commands", {}).values():
-        translate_help(sub)
+    for owner, attribute in _help_fields(command):
+        setattr(owner, attribute, _gettext(getattr(owner, attribute)))
 
 
 def _install_vendored() -> None:
     """Typer's own copy of Click prints "Usage: " and the help option's text as plain strings."""
-    try:
-        from typer._click import core, formatting
-    except ImportError:  # a Typer that uses Click itself: the gettext lookups cover it
-        return
+    from typer._click import core, formatting
+
     if getattr(core.Command.get_help_option, "translated", False):
         return
     plain_help_option, plain_usage = core.Command.get_help_option, formatting.HelpFormatter.write_usage

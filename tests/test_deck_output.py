@@ -235,35 +235,28 @@ def test_showcase_fans_the_chosen_cards(tmp_path, english, cli):
     assert_clean_error(cli("export", str(deck), "--showcase", "Master Kye", "--out", str(out)), "did you mean 'Master Key'")
 
 
+def _xobjects(page):
+    """Every XObject a page uses, forms inside forms included."""
+    stack = [page["/Resources"]]
+    while stack:
+        resources = stack.pop().get_object()
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            yield xobject
+            if xobject.get("/Subtype") == "/Form" and "/Resources" in xobject:
+                stack.append(xobject["/Resources"])
+
+
 def _colour_operators(reader: PdfReader) -> str:
     streams = []
     for page in reader.pages:
         streams.append(page.get_contents().get_data().decode("latin-1"))
-        stack = [page["/Resources"]]
-        while stack:
-            resources = stack.pop().get_object()
-            for xobject in (resources.get("/XObject") or {}).values():
-                xobject = xobject.get_object()
-                if xobject.get("/Subtype") == "/Form":
-                    streams.append(xobject.get_data().decode("latin-1"))
-                    if "/Resources" in xobject:
-                        stack.append(xobject["/Resources"])
+        streams += [x.get_data().decode("latin-1") for x in _xobjects(page) if x.get("/Subtype") == "/Form"]
     return "\n".join(streams)
 
 
 def _images(reader: PdfReader) -> list:
-    found = []
-    for page in reader.pages:
-        stack = [page["/Resources"]]
-        while stack:
-            resources = stack.pop().get_object()
-            for xobject in (resources.get("/XObject") or {}).values():
-                xobject = xobject.get_object()
-                if xobject.get("/Subtype") == "/Image":
-                    found.append(xobject)
-                elif "/Resources" in xobject:
-                    stack.append(xobject["/Resources"])
-    return found
+    return [x for page in reader.pages for x in _xobjects(page) if x.get("/Subtype") == "/Image"]
 
 
 def test_a_cmyk_print_shop_pdf_has_only_cmyk_colours_and_pictures(tmp_path):

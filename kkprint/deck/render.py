@@ -322,9 +322,9 @@ class Face:
             c.saveState()
             c.translate(bleed, bleed)
         for name, region in regions:
-            place = Msg("{where}, {region}", where=where, region=self.places[name])
             if region.cards is not None and number not in parse_ranges(region.cards):
                 continue
+            place = Msg("{where}, {region}", where=where, region=self.places[name])
             condition = self.conditions.get(name)
             if condition is not None:
                 try:

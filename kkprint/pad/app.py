@@ -28,7 +28,7 @@ from kkprint.errors import InputError
 from kkprint.i18n import text, tr
 from kkprint.pad import forms
 from kkprint.pad.store import SavedGame, Store, TallyTooLarge
-from kkprint.scorers import SCORERS
+from kkprint.scorers import SCORERS, score_json
 
 HERE = Path(__file__).parent
 MAX_BODY = 64 * 1024
@@ -154,7 +154,7 @@ class Pad:
         data = await read_json(request)
         with i18n.using(lang):
             try:
-                return JSONResponse(_scored(game, data, lang))
+                return JSONResponse(score_json(game, data, "body", lang))
             except InputError as err:
                 return JSONResponse({"error": err.render(lang)}, status_code=422)
 
@@ -256,12 +256,6 @@ class Pad:
                                  "at_field": text(err.message, lang),  # without it, shown beside the field itself
                                  "path": [str(p) for p in err.path] if err.path else None}
         return view
-
-
-def _scored(game: str, data: Any, lang: str) -> dict:
-    from kkprint.scorers import score_json
-
-    return score_json(game, data, "body", lang)
 
 
 def _when(seconds: float) -> str:
