@@ -111,6 +111,8 @@ async function flush() {
   }
 }
 
+// A mistake gets a note beside its field; a field still to be filled in (a game just started)
+// is only outlined, its hint said below the form, so no note covers the fields around it.
 function markProblem(error) {
   document.querySelectorAll(".bad, .todo").forEach((el) => el.classList.remove("bad", "todo"));
   document.querySelectorAll(".field-error").forEach((el) => el.remove());
@@ -118,18 +120,20 @@ function markProblem(error) {
   banner.hidden = true;
   if (!error) return;
   const field = error.path && document.querySelector(`[data-path="${CSS.escape(error.path.join("."))}"]`);
-  if (field) {
-    const todo = field.value.trim() === ""; // still to be filled in, not a mistake
-    field.classList.add(todo ? "todo" : "bad");
+  const todo = Boolean(field) && field.value.trim() === "";
+  if (field && !todo) {
+    field.classList.add("bad");
     const note = document.createElement("div");
-    note.className = todo ? "field-error todo-note" : "field-error";
+    note.className = "field-error";
     note.setAttribute("role", "alert");
     note.textContent = error.at_field || error.message;
     field.insertAdjacentElement("afterend", note);
-  } else {
-    banner.textContent = error.message;
-    banner.hidden = false;
+    return;
   }
+  if (todo) field.classList.add("todo");
+  banner.className = todo ? "problem todo-note" : "problem";
+  banner.textContent = error.message;
+  banner.hidden = false;
 }
 
 function playerCount(tally) { return (tally.players || []).length; }
