@@ -10,6 +10,7 @@ in the current language. Help texts are written in English beside the options in
 from __future__ import annotations
 
 import re
+import typing
 
 from kkprint.i18n import N_, current, gettext_in, tr
 
@@ -73,6 +74,7 @@ def install() -> None:
 
     typer.core._ = _gettext
     _install_vendored()
+    _lighter_coercion()
 
 
 def _help_fields(command):
@@ -117,3 +119,66 @@ def _install_vendored() -> None:
 
     get_help_option.translated = True
     core.Command.get_help_option, formatting.HelpFormatter.write_usage = get_help_option, write_usage
+
+
+def _lighter_coercion() -> None:
+    """Typer 0.29 checks every parameter through a pydantic TypeAdapter, built for every parameter
+    of the command being run, given or not; importing pydantic for it was a third of a scorer's
+    time. Words, paths and choices given on the command line are checked here by Typer's own
+    functions without the adapter around them; anything else (numbers, unusual values) still goes
+    through Typer's adapter, built when a value first arrives."""
+    from dataclasses import dataclass
+
+    from typer import _coercion, core
+
+    if getattr(core._TyperParameter.get_runtime_param, "lighter", False):
+        return
+
+    @dataclass(frozen=True)
+    class Lighter(_coercion.RuntimeParam):
+        descriptor: _coercion.TypeDescriptor
+
+        def _coerce_value(self, value, param, ctx):
+            many = typing.get_origin(self.annotation) is list
+            items = (list(value) if isinstance(value, (list, tuple)) else [value]) if many else [value]
+            check = _plain_check(typing.get_args(self.annotation)[0] if many else self.annotation,
+                                 self.parameter_info)
+            if check is None or not all(isinstance(item, str) for item in items):
+                param._runtime_param = _coercion.build_runtime_param(self.descriptor)
+                return param._runtime_param._coerce_value(value, param=param, ctx=ctx)
+            checked = [check(item, param, ctx) for item in items]
+            return checked if many else checked[0]
+
+    def get_runtime_param(self):
+        if self._runtime_param is None:
+            descriptor = self.type_descriptor
+            self._runtime_param = Lighter(descriptor.parameter_info, descriptor.annotation, descriptor)
+        return self._runtime_param
+
+    get_runtime_param.lighter = True
+    core._TyperParameter.get_runtime_param = get_runtime_param
+
+
+def _plain_check(annotation, info):
+    """Typer's own check of a word, a path or a choice typed on the command line (None for any
+    other kind of parameter)."""
+    from pathlib import Path
+
+    from typer._click.exceptions import BadParameter
+    from typer._param_types import choice_coercion_annotation, coerce_cli_choice, coerce_cli_path
+
+    if info.parser is not None:
+        return None
+    if annotation is str:
+        return lambda value, param, ctx: value
+    choices = choice_coercion_annotation(annotation, info)
+    if choices is not None:
+        def choice(value, param, ctx):
+            try:
+                return coerce_cli_choice(value, choices=choices[0], case_sensitive=choices[1], ctx=ctx)
+            except ValueError as err:
+                raise BadParameter(str(err), ctx=ctx, param=param) from None
+        return choice
+    if annotation is Path and info.path_type is None:
+        return lambda value, param, ctx: coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+    return None
