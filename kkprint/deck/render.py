@@ -125,6 +125,10 @@ class RegionPainter:
         self.book = self.book or FontBook(self.fonts.regular, self.fonts.bold)
         self._icon_names = dict(self.icons)
         self._root = None if self.deck.allow_outside else self.deck.folder.resolve()
+        # a deck's text regions name a few fonts and colours thousands of times: each is
+        # looked up once per value
+        self._faces: dict[tuple[str, bool], tuple[Typesetting, str]] = {}
+        self._colours: dict[str, Color] = {}
 
     def _box(self, region, card_w: float, card_h: float) -> tuple[float, float, float, float]:
         """ReportLab box (x, y, w, h) of a region, grown into the bleed where it touches an edge."""
@@ -162,10 +166,13 @@ class RegionPainter:
 
         def paint(value: str) -> Color:
             value = text_of(value)
-            if not HEX_COLOUR.match(value):
-                raise InputError(Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
-                                 source=self.deck.source, place=place)
-            return HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
+            colour = self._colours.get(value)
+            if colour is None:
+                if not HEX_COLOUR.match(value):
+                    raise InputError(Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
+                                     source=self.deck.source, place=place)
+                colour = self._colours[value] = HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
+            return colour
 
         try:
             if isinstance(region, TextRegion):
@@ -197,14 +204,20 @@ class RegionPainter:
             text = fields[region.field]
         else:
             text = text_of(region.text)
-        family, bold, italic = parse_font(text_of(region.font))
-        self.book.family(family)  # an unknown family is an error here, with the region named
-        setting = Typesetting(self.book, family, bold, italic, region.markup, self.icons)
+        setting, font = self._face(text_of(region.font), region.markup)
         c.setFillColor(paint(region.colour))
-        font, _ = self.book.family(family).face(bold, italic)
         x, y, w, h = box
         draw_text(c, text, font, TextBox(x, y, w, h, region.align, region.valign), region.size,
                   region.min_size, region.leading, region.max_lines, setting, HexColor)
+
+    def _face(self, font: str, markup: bool) -> tuple[Typesetting, str]:
+        """How a text region's font setting reads, and its base face's registered font."""
+        found = self._faces.get((font, markup))
+        if found is None:
+            family, bold, italic = parse_font(font)
+            face, _ = self.book.family(family).face(bold, italic)  # an unknown family is an error here, with the region named
+            found = self._faces[(font, markup)] = (Typesetting(self.book, family, bold, italic, markup, self.icons), face)
+        return found
 
     def _shape(self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float,
                paint: Callable[[str], Color]) -> None:

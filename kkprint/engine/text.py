@@ -576,15 +576,21 @@ def _single_line(text: str, font: str, box: TextBox, size: float, setting: Types
     if (not text or not text.isascii() or "{" in text or "}" in text or "\n" in text
             or (setting.markup and ("<" in text or "&" in text)) or text != text.strip() or "  " in text):
         return None
-    builder = _Builder(setting, font)
-    style, fallback = builder.style((setting.family, setting.bold, setting.italic, 1.0, None))
+    style, fallback = _base_style(setting, font)
     if fallback is not None and not _all_covered(style.font, text):
         return None
-    if size > box.height + 1e-6 or stringWidth(text, style.font, size) > box.width + 1e-6:
+    atom = Atom((Frag(text, None, style),))
+    if size > box.height + 1e-6 or atom.width(size) > box.width + 1e-6:
         return None
-    fitted = FittedText([[Atom((Frag(text, None, style),))]], size, 1.25)
+    fitted = FittedText([[atom]], size, 1.25)
     _check_drawable(fitted)
     return fitted
+
+
+@lru_cache(maxsize=256)
+def _base_style(setting: Typesetting, font: str) -> tuple[Style, str | None]:
+    """A region's own face (before any markup), and the font for characters it lacks."""
+    return _Builder(setting, font).style((setting.family, setting.bold, setting.italic, 1.0, None))
 
 
 def _fit(pieces, box: TextBox, max_size: float, min_size: float, leading: float,
@@ -632,21 +638,22 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
     for number, line in enumerate(fitted.lines):
         scale = _line_scale(line)
         baseline -= size * scale * (0.88 if number == 0 else leading)
-        width = line_width(line, size)
         if box.align == "center":
-            x = box.x + (box.width - width) / 2
+            x = box.x + (box.width - line_width(line, size)) / 2
         elif box.align == "right":
-            x = box.x + box.width - width
+            x = box.x + box.width - line_width(line, size)
         else:
             x = box.x
-        for style, text, icon in _runs(line):
+        runs = _runs(line)
+        for index, (style, text, icon) in enumerate(runs, 1):
             if icon:
                 side = size * style.scale
                 draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
                 x += side * ICON_ADVANCE
                 continue
             _draw_run(canvas, style, text, x, baseline, size, colour_of)
-            x += stringWidth(text, style.font, size * style.scale)
+            if index < len(runs):  # (where the line's last run ends matters to nothing)
+                x += stringWidth(text, style.font, size * style.scale)
 
 
 def _runs(line: list[Atom]):
