@@ -83,12 +83,17 @@ def _make_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float, 
             path.lineTo(*corner)
         path.close()
     else:
-        # cards that touch are cut apart with straight cuts: rounded corners would leave white
-        # notches between coloured neighbours, so they are square there
-        touching = layout.gap_mm == 0 and layout.placed is None
-        radius = 0 if touching else layout.card.corner_mm * mm + (grow if layout.card.corner_mm else 0)
-        path.roundRect(slot.x - grow, slot.y - grow, slot.width + 2 * grow, slot.height + 2 * grow, radius)
+        path.roundRect(slot.x - grow, slot.y - grow, slot.width + 2 * grow, slot.height + 2 * grow,
+                       _corner_radius(layout, grow))
     return path
+
+
+def _corner_radius(layout: SheetLayout, grow: float) -> float:
+    """Cards that touch are cut apart with straight cuts: rounded corners would leave white
+    notches between coloured neighbours, so they are square there."""
+    if layout.gap_mm == 0 and layout.placed is None:
+        return 0.0
+    return layout.card.corner_mm * mm + (grow if layout.card.corner_mm else 0)
 
 
 SAFE_MM = 3.0  # the safe zone: text and symbols inside it survive a cut that wanders
@@ -109,6 +114,15 @@ def draw_guides(canvas: Canvas, layout: SheetLayout, slot: Slot, shape: Shape | 
     canvas.restoreState()
 
 
+def _needs_clip(layout: SheetLayout, art: Art, shape: Shape | None) -> bool:
+    """Whether art must be clipped to the card's outline (a path drawn on every card). Not when
+    it stays inside a rectangular card's rounded outline, nor when it is a stored form and the
+    outline is its square box: a form's box already clips what is drawn in it."""
+    if (shape or layout.card.shape) is not Shape.RECT:
+        return True
+    return not (art.inside or (art.key and _corner_radius(layout, 0.0) == 0))
+
+
 def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bool, scale: float = 1.0,
            guides: bool = False, shape: Shape | None = None) -> None:
     if slot.rotated:  # a card on its side: draw it upright about the slot's centre, turned 90°
@@ -124,7 +138,7 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
     canvas = doc.canvas
     bleed = layout.bleed_mm * mm
     width, height = slot.width + 2 * bleed, slot.height + 2 * bleed
-    clip = not (art.inside and (shape or layout.card.shape) is Shape.RECT)  # a clip is a path drawn on every card
+    clip = _needs_clip(layout, art, shape)
     if art.key and not clip and scale == 1.0:  # the common case: a stored form placed as it is
         doc.draw_form(doc.use_form(art.key, width, height, art.draw), slot.x - bleed, slot.y - bleed)
     else:
