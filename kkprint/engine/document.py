@@ -16,6 +16,7 @@ from typing import Callable, Iterator
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -101,11 +102,15 @@ class Document:
         return self._forms[key]
 
     def draw_form(self, name: str, x: float, y: float) -> None:
+        """Place a stored form with its corner at (x, y). The operators are those of saveState,
+        translate, doForm and restoreState, written as they are: placing a form changes nothing
+        the canvas keeps track of, so ReportLab's copy of its whole state (a third of the cost of
+        placing a card) is not needed."""
         c = self.canvas
-        c.saveState()
-        c.translate(x, y)
+        c.addLiteral("q")
+        c.addLiteral(f"1 0 0 1 {fp_str(x, y)} cm")
         c.doForm(name)
-        c.restoreState()
+        c.addLiteral("Q")
 
     def margin_note(self, side: str = "bottom", extra: str = "") -> None:
         """The 'print at actual size' line and a 50 mm scale bar, in the outer strip of one margin.
