@@ -129,6 +129,8 @@ class RegionPainter:
         # looked up once per value
         self._faces: dict[tuple[str, bool], tuple[Typesetting, str]] = {}
         self._colours: dict[str, Color] = {}
+        self._boxes: dict[tuple[int, float, float], tuple[float, float, float, float]] = {}
+        self._text_boxes: dict[tuple[int, float, float], TextBox] = {}
 
     def _box(self, region, card_w: float, card_h: float) -> tuple[float, float, float, float]:
         """ReportLab box (x, y, w, h) of a region, grown into the bleed where it touches an edge."""
@@ -147,7 +149,11 @@ class RegionPainter:
         return x, y, w, h
 
     def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str) -> None:
-        x, y, w, h = self._box(region, card_w, card_h)
+        known = (id(region), card_w, card_h)  # (the deck's regions live as long as the painter)
+        box = self._boxes.get(known)
+        if box is None:
+            box = self._boxes[known] = self._box(region, card_w, card_h)
+        x, y, w, h = box
         # text sets its own colour and font and leaves nothing a later region relies on: it needs
         # no saved state of its own unless it is turned or see-through
         isolated = not isinstance(region, TextRegion) or region.rotation or region.opacity < 1
@@ -176,7 +182,10 @@ class RegionPainter:
 
         try:
             if isinstance(region, TextRegion):
-                self._text(c, region, fields, (x, y, w, h), text_of, paint)
+                text_box = self._text_boxes.get(known)
+                if text_box is None:
+                    text_box = self._text_boxes[known] = TextBox(x, y, w, h, region.align, region.valign)
+                self._text(c, region, fields, text_box, text_of, paint)
             elif isinstance(region, IconRegion):
                 icon = fields.get(region.field, "") if region.field else text_of(region.icon)
                 if icon:  # a card whose field is empty simply has no icon there
@@ -197,7 +206,7 @@ class RegionPainter:
         if isolated:
             c.restoreState()
 
-    def _text(self, c: Canvas, region: TextRegion, fields, box, text_of, paint) -> None:
+    def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, text_of, paint) -> None:
         if region.field:
             if region.field not in fields:
                 raise InputError(Msg("the card has no field '{field}'{hint}", field=region.field, hint=suggest(region.field, fields)))
@@ -206,9 +215,7 @@ class RegionPainter:
             text = text_of(region.text)
         setting, font = self._face(text_of(region.font), region.markup)
         c.setFillColor(paint(region.colour))
-        x, y, w, h = box
-        draw_text(c, text, font, TextBox(x, y, w, h, region.align, region.valign), region.size,
-                  region.min_size, region.leading, region.max_lines, setting, HexColor)
+        draw_text(c, text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting, HexColor)
 
     def _face(self, font: str, markup: bool) -> tuple[Typesetting, str]:
         """How a text region's font setting reads, and its base face's registered font."""
@@ -324,6 +331,7 @@ class Face:
         self.ranges = [(name, parse_ranges(r.cards)) for name, r in layout.items() if r.cards is not None]
         self.conditions = {name: compile_condition(r.when) for name, r in layout.items() if r.when is not None}
         self.shared: dict[int, str] = {}
+        self._same: Art | None = None
 
     @property
     def numbered(self) -> bool:
@@ -373,4 +381,8 @@ class Face:
                 else:
                     self._draw(c, regions, fields, number, where)
 
+        if shared and not self.refs and not self.ranges:  # the same on every card: one Art serves them all
+            if self._same is None:
+                self._same = Art(draw, key=self.key(fields, number), inside=self.inside)
+            return self._same
         return Art(draw, key=self.key(fields, number) if shared else None, inside=self.inside)

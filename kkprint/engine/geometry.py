@@ -230,6 +230,13 @@ class SheetLayout:
         page's vertical axis (long edge) or horizontal axis (short edge). A printer profile's
         offset then moves every back by the same amount to undo that printer's misregistration.
         """
+        slots = self.__dict__.setdefault("_back_slots", {})  # worked out once, like the fronts'
+        key = (index, mode, offset_mm)
+        if key not in slots:
+            slots[key] = self._back_slot(index, mode, offset_mm)
+        return slots[key]
+
+    def _back_slot(self, index: int, mode: DuplexMode, offset_mm: tuple[float, float]) -> Slot:
         front = self.front_slot(index)
         page_w, page_h = self.paper.size
         x, y = front.x, front.y
