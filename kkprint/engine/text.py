@@ -113,7 +113,14 @@ class Frag:
     def width(self, size: float) -> float:
         if self.icon:
             return size * self.style.scale * ICON_ADVANCE
-        return stringWidth(self.text, self.style.font, size * self.style.scale)
+        return _unit_width(self.text, self.style.font) * size * self.style.scale
+
+
+@lru_cache(maxsize=65536)
+def _unit_width(text: str, font: str) -> float:
+    """A word's width at 1 pt: a deck's words recur on card after card, and widths grow linearly
+    with the size."""
+    return stringWidth(text, font, 1.0)
 
 
 class Atom:
@@ -441,8 +448,7 @@ def _line_scale(line: list[Atom]) -> float:
     return max((atom.scale for atom in line), default=1.0)
 
 
-def _block_height(lines: list[list[Atom]], size: float, leading: float) -> float:
-    scales = [_line_scale(line) for line in lines]
+def _block_height(scales: list[float], size: float, leading: float) -> float:
     return size * scales[0] + sum(size * leading * s for s in scales[1:])
 
 
@@ -471,6 +477,7 @@ class FittedText:
     lines: list[list[Atom]]
     size: float
     leading: float
+    scales: list[float]  # each line's largest run size, as a multiple of ``size``
 
 
 @lru_cache(maxsize=1024)
@@ -485,7 +492,7 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
     for break_words in (0, 1, 2):
         fitted = _fit(pieces, box, max_size, min_size, leading, max_lines, break_words)
         if fitted is not None:
-            _check_drawable(fitted)
+            _check_drawable(pieces)
             return fitted
     raise InputError(Msg("text '{value}' does not fit its {value2:.0f}×{value3:.0f} mm box even at {min_size:g} pt", value=text[:40], value2=box.width / 2.8346, value3=box.height / 2.8346, min_size=min_size))
 
@@ -502,9 +509,8 @@ def _single_line(text: str, font: str, box: TextBox, size: float, setting: Types
     atom = Atom((Frag(text, None, style),))
     if size > box.height + 1e-6 or atom.width(size) > box.width + 1e-6:
         return None
-    fitted = FittedText([[atom]], size, 1.25)
-    _check_drawable(fitted)
-    return fitted
+    _require_covered(style.font, text)
+    return FittedText([[atom]], size, 1.25, [1.0])
 
 
 @lru_cache(maxsize=256)
@@ -520,8 +526,9 @@ def _fit(pieces, box: TextBox, max_size: float, min_size: float, leading: float,
     while size >= min_size - 1e-6:
         lines = wrap(pieces, size, box.width, break_words)
         if lines is not None and (max_lines is None or len(lines) <= max_lines):
-            if _block_height(lines, size, leading) <= box.height + 1e-6:
-                fitted = FittedText(lines, size, leading)
+            scales = [_line_scale(line) for line in lines]
+            if _block_height(scales, size, leading) <= box.height + 1e-6:
+                fitted = FittedText(lines, size, leading, scales)
                 if not _orphan(lines):
                     return fitted
                 # one lone character on the last line reads badly; a slightly smaller size may avoid it
@@ -532,22 +539,32 @@ def _fit(pieces, box: TextBox, max_size: float, min_size: float, leading: float,
     return orphaned
 
 
-def _check_drawable(fitted: FittedText) -> None:
-    for line in fitted.lines:
-        for atom in line:
-            for frag in atom.frags:
-                if frag.icon is None and not _all_covered(frag.style.font, frag.text):
-                    missing = sorted({c for c in frag.text if not _all_covered(frag.style.font, c) and c not in "\n\r\t"})
-                    if missing:
-                        listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
-                        raise InputError(Msg('cannot print {listed}: not among the characters prepared for this build', listed=listed))
+def _check_drawable(pieces) -> None:
+    """Every character of the text is in the font its run is set in: the text of each font
+    checked at once, not word by word."""
+    texts: dict[str, list[str]] = {}
+    for piece in pieces:
+        if piece != "\n":
+            for frag in piece.frags:
+                if frag.icon is None:
+                    texts.setdefault(frag.style.font, []).append(frag.text)
+    for font, parts in texts.items():
+        _require_covered(font, "".join(parts))
+
+
+def _require_covered(font: str, text: str) -> None:
+    if not _all_covered(font, text):
+        missing = sorted({c for c in text if not _all_covered(font, c) and c not in "\n\r\t"})
+        if missing:
+            listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
+            raise InputError(Msg('cannot print {listed}: not among the characters prepared for this build', listed=listed))
 
 
 def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextBox, colour_of=None) -> None:
     """Draw fitted lines; ``colour_of`` turns a ``#rrggbb`` of a coloured run into a fill colour
     (CMYK in print-shop output). Runs without their own colour use the canvas's fill colour."""
     size, leading = fitted.size, fitted.leading
-    block = _block_height(fitted.lines, size, leading)
+    block = _block_height(fitted.scales, size, leading)
     if box.valign == "middle":
         top = box.y + (box.height + block) / 2
     elif box.valign == "bottom":
@@ -555,8 +572,7 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
     else:
         top = box.y + box.height
     baseline = top
-    for number, line in enumerate(fitted.lines):
-        scale = _line_scale(line)
+    for number, (line, scale) in enumerate(zip(fitted.lines, fitted.scales)):
         baseline -= size * scale * (0.88 if number == 0 else leading)
         if box.align == "center":
             x = box.x + (box.width - line_width(line, size)) / 2
