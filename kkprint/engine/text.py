@@ -323,6 +323,9 @@ def _all_covered(font: str, text: str) -> bool:
 def tokenize(text: str, font: str, setting: Typesetting = PLAIN, base_size: float = 10.0) -> tuple[Piece, ...]:
     """Split ``text`` into atoms and hard breaks; unknown icons and broken markup are errors now,
     not a blank later."""
+    plain = _plain_pieces(text, font, setting)
+    if plain is not None:
+        return plain
     items = _items(_segments(text, setting, base_size), dict(setting.icons))
     out = _Builder(setting, font)
     if text.isascii() or not any(_is_cjk(c) for c in text):  # Latin: lines break at spaces only
@@ -338,7 +341,7 @@ def tokenize(text: str, font: str, setting: Typesetting = PLAIN, base_size: floa
                 elif part:
                     out.text(part, key)
         out.flush()
-        return tuple(out.pieces)
+        return _check_drawable(tuple(out.pieces))
     chars = "".join(piece for piece, _, _ in items)
     breaks = _break_before(chars)
     index = 0
@@ -360,7 +363,41 @@ def tokenize(text: str, font: str, setting: Typesetting = PLAIN, base_size: floa
                 out.text(char, key)
             index += 1
     out.flush()
-    return tuple(out.pieces)
+    return _check_drawable(tuple(out.pieces))
+
+
+def _plain_pieces(text: str, font: str, setting: Typesetting) -> tuple[Piece, ...] | None:
+    """The common case made cheap: Latin text in the region's own face, without markup, icons or
+    characters the face lacks, is its words and spaces — each word an atom shared by every card
+    that prints it. None for any other text."""
+    if "{" in text or "}" in text or (setting.markup and ("<" in text or "&" in text)):
+        return None
+    if not text.isascii() and any(_is_cjk(c) for c in text):
+        return None
+    style, fallback = _base_style(setting, font)
+    if fallback is not None and not _all_covered(style.font, text):
+        return None
+    _require_covered(style.font, text)
+    atoms = _atoms_in(style)
+    if len(atoms) > 65536:  # (a bound for a long `kkprint watch`)
+        atoms.clear()
+    pieces: list[Piece] = []
+    for part in _SPLIT.split(text):
+        if part == "\n":
+            pieces.append("\n")
+        elif part:
+            atom = atoms.get(part)
+            if atom is None:
+                space = part.isspace()
+                atom = atoms[part] = Atom((Frag(" " if space else part, None, style),), space=space)
+            pieces.append(atom)
+    return tuple(pieces)
+
+
+@lru_cache(maxsize=64)
+def _atoms_in(style: Style) -> dict[str, Atom]:
+    """The words (and spaces) already made in ``style``: shared by every text that uses them."""
+    return {}
 
 
 # --- breaking lines and fitting ---------------------------------------------------------------
@@ -492,7 +529,6 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
     for break_words in (0, 1, 2):
         fitted = _fit(pieces, box, max_size, min_size, leading, max_lines, break_words)
         if fitted is not None:
-            _check_drawable(pieces)
             return fitted
     raise InputError(Msg("text '{value}' does not fit its {value2:.0f}×{value3:.0f} mm box even at {min_size:g} pt", value=text[:40], value2=box.width / 2.8346, value3=box.height / 2.8346, min_size=min_size))
 
@@ -539,9 +575,9 @@ def _fit(pieces, box: TextBox, max_size: float, min_size: float, leading: float,
     return orphaned
 
 
-def _check_drawable(pieces) -> None:
-    """Every character of the text is in the font its run is set in: the text of each font
-    checked at once, not word by word."""
+def _check_drawable(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    """Every character of the text is in the font its run is set in (the text of each font
+    checked at once, not word by word): a missing character is an error now, not a blank."""
     texts: dict[str, list[str]] = {}
     for piece in pieces:
         if piece != "\n":
@@ -550,6 +586,7 @@ def _check_drawable(pieces) -> None:
                     texts.setdefault(frag.style.font, []).append(frag.text)
     for font, parts in texts.items():
         _require_covered(font, "".join(parts))
+    return pieces
 
 
 def _require_covered(font: str, text: str) -> None:
@@ -597,7 +634,7 @@ def _runs(line: list[Atom]):
     runs: list[list] = []
     for atom in line:
         for frag in atom.frags:
-            if frag.icon is None and runs and runs[-1][2] is None and runs[-1][0] == frag.style:
+            if frag.icon is None and runs and runs[-1][2] is None and (runs[-1][0] is frag.style or runs[-1][0] == frag.style):
                 runs[-1][1] += frag.text
             else:
                 runs.append([frag.style, frag.text, frag.icon])
