@@ -14,10 +14,9 @@ import json
 import math
 import sys
 import zipfile
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from kkprint.errors import InputError, suggest
 from kkprint.i18n import Msg
@@ -30,8 +29,7 @@ MAX_XLSX_UNPACKED = 200 * 1024 * 1024
 COPIES_LIKE = ("count", "qty", "quantity", "copies", "number", "amount", "枚数", "数")
 
 
-@dataclass(frozen=True)
-class CardData:
+class CardData(NamedTuple):
     """One distinct card: its fields, how many copies, and where it was defined."""
 
     fields: dict[str, str]

@@ -7,7 +7,7 @@ to draw itself into a box at the origin; :func:`print_cards` decides where that 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -18,8 +18,7 @@ from kkprint.engine.geometry import CardSize, DuplexMode, Paper, Shape, SheetLay
 from kkprint.engine.marks import CutMarks, draw_cut_marks, note_side
 
 
-@dataclass(frozen=True)
-class Art:
+class Art(NamedTuple):
     """Something that draws itself into a ``width × height`` box whose corner is the origin.
 
     Art with a ``key`` is stored once in the PDF as a form and placed by reference wherever it
@@ -31,8 +30,7 @@ class Art:
     inside: bool = False  # stays within a rounded-rectangle card's outline: no clip path is needed
 
 
-@dataclass(frozen=True)
-class CardPrint:
+class CardPrint(NamedTuple):
     front: Art
     back: Art | None = None
     shape: Shape | None = None  # its own outline where cards of several shapes share a sheet

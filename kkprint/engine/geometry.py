@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 from enum import Enum
+from typing import NamedTuple
 
 from reportlab.lib.units import mm
 
@@ -85,8 +86,7 @@ def card_size(name: str) -> CardSize:
         raise InputError(Msg("unknown card size '{name}'; known: {names}", name=name, names=', '.join(CARD_SIZES))) from None
 
 
-@dataclass(frozen=True)
-class Slot:
+class Slot(NamedTuple):
     """One card's place on a sheet: bottom-left corner and size on the paper, in points.
     A ``rotated`` card lies on its side (turned 90° counter-clockwise): its width on the paper
     is the card's height."""
@@ -106,8 +106,7 @@ class Slot:
         return self.y + self.height
 
 
-@dataclass(frozen=True)
-class PlacedSlot:
+class PlacedSlot(NamedTuple):
     """A slot of a sheet layout file: the card's top-left corner on the paper (mm from the
     paper's top-left, as a designer measures) and whether it lies on its side."""
 

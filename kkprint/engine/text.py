@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -94,8 +95,7 @@ class Typesetting:
 PLAIN = Typesetting()
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     font: str
     scale: float = 1.0
     colour: str | None = None
@@ -278,7 +278,7 @@ class _Builder:
         if fallback is None or _all_covered(style.font, text):
             self._frag(text, style)
             return
-        fallback_style = replace(style, font=fallback)
+        fallback_style = style._replace(font=fallback)
         for char in text:  # only characters the deck's font lacks go to the bundled font
             self._frag(char, style if _all_covered(style.font, char) else fallback_style)
 
@@ -497,8 +497,7 @@ def _orphan(lines: list[list[Atom]]) -> bool:
     return sum(len(atom.text) for atom in last) <= 2
 
 
-@dataclass(frozen=True)
-class TextBox:
+class TextBox(NamedTuple):
     """Where text goes, in points; ``align`` is left/center/right, ``valign`` top/middle/bottom."""
 
     x: float
@@ -509,8 +508,7 @@ class TextBox:
     valign: str = "top"
 
 
-@dataclass(frozen=True)
-class FittedText:
+class FittedText(NamedTuple):
     lines: list[list[Atom]]
     size: float
     leading: float
