@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import gc
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,7 +153,12 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     fonts = {target.id: prepare_fonts([*ENGINE_TEXTS, *target.texts(options)]) for target in chosen}
     groups = [chosen[i::options.jobs] for i in range(max(1, options.jobs))]
     groups = [group for group in groups if group]
-    if len(groups) == 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if len(groups) == 1:
+        return [path for paths in _build_each(chosen, options, fonts) for path in paths]
+    import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return [path for paths in _build_each(chosen, options, fonts) for path in paths]
     # Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
     # targets hold functions that cannot be pickled, so workers find theirs by id.

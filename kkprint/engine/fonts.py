@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
@@ -121,6 +119,9 @@ def _subsets(characters: str) -> dict[str, bytes]:
     missing = [face for face in FACES if face not in found]
     made: list[bytes] = []
     if len(missing) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # (only on a cache miss)
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             with ProcessPoolExecutor(max_workers=len(missing)) as pool:
                 made = list(pool.map(_make_subset, missing, [characters] * len(missing)))
