@@ -597,16 +597,49 @@ def _require_covered(font: str, text: str) -> None:
 
 def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextBox, colour_of=None) -> None:
     """Draw fitted lines; ``colour_of`` turns a ``#rrggbb`` of a coloured run into a fill colour
-    (CMYK in print-shop output). Runs without their own colour use the canvas's fill colour."""
+    (CMYK in print-shop output). Runs without their own colour use the canvas's fill colour.
+
+    Text in the canvas's colour, upright and without icons — nearly every text — is one PDF text
+    object: a font is named only where it changes, and the canvas's own state is left alone."""
+    lines = [(x, baseline, _runs(line)) for x, baseline, line in _placed_lines(fitted, box)]
+    if all(style.colour is None and not style.slant and not icon for _, _, runs in lines for style, _, icon in runs):
+        text_object = canvas.beginText(lines[0][0], lines[0][1])  # (the first run's origin)
+        face = None
+        for number, (x, baseline, runs) in enumerate(lines):
+            for index, (style, text, _) in enumerate(runs, 1):
+                if face != (style.font, fitted.size * style.scale):
+                    face = (style.font, fitted.size * style.scale)
+                    text_object.setFont(*face)
+                if number or index > 1:
+                    text_object.setTextOrigin(x, baseline)
+                text_object.textLine(text)
+                if index < len(runs):  # (where the line's last run ends matters to nothing)
+                    x += stringWidth(text, *face)
+        canvas.drawText(text_object)
+        return
+    size = fitted.size
+    for x, baseline, runs in lines:
+        for index, (style, text, icon) in enumerate(runs, 1):
+            if icon:
+                side = size * style.scale
+                draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
+                x += side * ICON_ADVANCE
+                continue
+            _draw_run(canvas, style, text, x, baseline, size, colour_of)
+            if index < len(runs):
+                x += stringWidth(text, style.font, size * style.scale)
+
+
+def _placed_lines(fitted: FittedText, box: TextBox):
+    """(x, baseline, line) of every line, aligned in the box."""
     size, leading = fitted.size, fitted.leading
     block = _block_height(fitted.scales, size, leading)
     if box.valign == "middle":
-        top = box.y + (box.height + block) / 2
+        baseline = box.y + (box.height + block) / 2
     elif box.valign == "bottom":
-        top = box.y + block
+        baseline = box.y + block
     else:
-        top = box.y + box.height
-    baseline = top
+        baseline = box.y + box.height
     for number, (line, scale) in enumerate(zip(fitted.lines, fitted.scales)):
         baseline -= size * scale * (0.88 if number == 0 else leading)
         if box.align == "center":
@@ -615,16 +648,7 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
             x = box.x + box.width - line_width(line, size)
         else:
             x = box.x
-        runs = _runs(line)
-        for index, (style, text, icon) in enumerate(runs, 1):
-            if icon:
-                side = size * style.scale
-                draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
-                x += side * ICON_ADVANCE
-                continue
-            _draw_run(canvas, style, text, x, baseline, size, colour_of)
-            if index < len(runs):  # (where the line's last run ends matters to nothing)
-                x += stringWidth(text, style.font, size * style.scale)
+        yield x, baseline, line
 
 
 def _runs(line: list[Atom]):
