@@ -168,8 +168,10 @@ def _cut_marks(doc: Document, layout: SheetLayout, style: CutMarks, used: int) -
     """The cut marks of a sheet holding ``used`` cards, as a form: every full sheet has the same
     marks, so they are drawn once (a sixth of the time of placing plain cards went to them)."""
     width, height = doc.paper.size
-    return doc.use_form(f"cut-marks:{style.value}:{used}:{layout!r}", width, height,
-                        lambda c, w, h: draw_cut_marks(c, layout, style, used))
+    keys = layout.__dict__.setdefault("_cut_mark_keys", {})  # (a layout's repr is long: made once)
+    if (style, used) not in keys:
+        keys[(style, used)] = f"cut-marks:{style.value}:{used}:{layout!r}"
+    return doc.use_form(keys[(style, used)], width, height, lambda c, w, h: draw_cut_marks(c, layout, style, used))
 
 
 def _outline(layout: SheetLayout, options: SheetOptions) -> bool:

@@ -25,7 +25,7 @@ class Paper:
     width_mm: float
     height_mm: float
 
-    @property
+    @cached_property
     def size(self) -> tuple[float, float]:
         return (self.width_mm * mm, self.height_mm * mm)
 
