@@ -82,3 +82,37 @@ def start_score_pad(data_dir: Path, port: int, *args: str, lang: str = "en") -> 
             time.sleep(0.1)
     server.kill()
     raise RuntimeError("the score pad did not start within 20 s")
+
+
+class RecordingCanvas:
+    """Just enough of a canvas to see where text lands: each run's (x, baseline, text, size),
+    whether it is drawn on its own or as part of a text object."""
+
+    def __init__(self):
+        self.strings = []
+
+    def setFont(self, name, size):
+        self.size = size
+
+    def drawString(self, x, y, text):
+        self.strings.append((x, y, text, self.size))
+
+    def beginText(self, x, y):
+        return _RecordedText(self.strings, x, y)
+
+    def drawText(self, text_object):
+        pass
+
+
+class _RecordedText:
+    def __init__(self, strings, x, y):
+        self.strings, self.at = strings, (x, y)
+
+    def setFont(self, name, size):
+        self.size = size
+
+    def setTextOrigin(self, x, y):
+        self.at = (x, y)
+
+    def textLine(self, text):
+        self.strings.append((*self.at, text, self.size))

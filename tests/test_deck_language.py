@@ -16,7 +16,7 @@ from openpyxl import Workbook
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from conftest import ROOT, assert_clean_error
+from conftest import ROOT, RecordingCanvas, assert_clean_error
 from kkprint.build import BuildOptions, build_targets, resolve
 from kkprint.deck.load import load_deck
 from kkprint.errors import InputError
@@ -155,19 +155,14 @@ def test_inline_deck_icons_sit_on_the_baseline_and_follow_span_size(monkeypatch)
     fonts = prepare_fonts(["x"])
     register_icon("deck~test~coin", lambda c, size: None)
     setting = Typesetting(FontBook(fonts.regular, fonts.bold), markup=True, icons=(("coin", "deck~test~coin"),))
-    placed, strings = [], []
-
-    class Canvas:
-        def setFont(self, name, size):
-            self.size = size
-
-        def drawString(self, x, y, text):
-            strings.append((x, y, text, self.size))
+    placed = []
 
     monkeypatch.setattr(text_module, "draw_icon", lambda c, name, x, y, s: placed.append((name, x, y, s)))
     box = TextBox(0, 0, 400, 100)
     fitted = fit_text("Pay {coin} or <span size='20'>{coin}</span> now", fonts.regular, box, 10, 10, setting=setting)
-    draw_fitted(Canvas(), fitted, fonts.regular, box)
+    canvas = RecordingCanvas()
+    draw_fitted(canvas, fitted, fonts.regular, box)
+    strings = canvas.strings
     baseline = strings[0][1]
     (n1, x1, y1, s1), (n2, x2, y2, s2) = placed
     assert n1 == n2 == "deck~test~coin"

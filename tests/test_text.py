@@ -2,25 +2,13 @@
 
 import pytest
 
+from conftest import RecordingCanvas
 from kkprint.engine import text as text_module
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.text import ICON_DROP, ICON_SCALE, TextBox, draw_fitted, fit_text, tokenize
 from kkprint.errors import InputError
 
 FONTS = prepare_fonts(["王と枢機卿の決算チャートを印刷します。紋章権利証を戻す"])
-
-
-class RecordingCanvas:
-    """Just enough of a canvas to see where strings land."""
-
-    def __init__(self):
-        self.strings = []
-
-    def setFont(self, name, size):
-        self.size = size
-
-    def drawString(self, x, y, text):
-        self.strings.append((x, y, text, self.size))
 
 
 def record(monkeypatch, text, size, box=TextBox(0, 0, 300, 100)):

@@ -101,14 +101,14 @@ class Document:
             _complete_resources(self.canvas, name, shading, colours)
         return self._forms[key]
 
-    def draw_form(self, name: str, x: float, y: float) -> None:
-        """Place a stored form with its corner at (x, y). The operators are those of saveState,
-        translate, doForm and restoreState, written as they are: placing a form changes nothing
-        the canvas keeps track of, so ReportLab's copy of its whole state (a third of the cost of
-        placing a card) is not needed."""
+    def draw_form(self, name: str, x: float, y: float, scale: float = 1.0) -> None:
+        """Place a stored form with its corner at (x, y), scaled. The operators are those of
+        saveState, translate, scale, doForm and restoreState, written as they are: placing a form
+        changes nothing the canvas keeps track of, so ReportLab's copy of its whole state (a third
+        of the cost of placing a card) is not needed."""
         c = self.canvas
         c.addLiteral("q")
-        c.addLiteral(f"1 0 0 1 {fp_str(x, y)} cm")
+        c.addLiteral(f"{fp_str(scale, 0, 0, scale, x, y)} cm")
         c.doForm(name)
         c.addLiteral("Q")
 

@@ -51,16 +51,15 @@ def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float) -> Non
     from kkprint.engine.document import document_of
 
     draw = get_icon(name)
-    canvas.saveState()
-    canvas.translate(x, y)
     document = document_of(canvas)
     if document is None:
+        canvas.saveState()
+        canvas.translate(x, y)
         draw(canvas, size)
-    else:
-        form = document.use_form(f"icon:{name}", FORM_UNIT, FORM_UNIT, lambda c, w, h: draw(c, FORM_UNIT))
-        canvas.scale(size / FORM_UNIT, size / FORM_UNIT)
-        canvas.doForm(form)
-    canvas.restoreState()
+        canvas.restoreState()
+        return
+    form = document.use_form(f"icon:{name}", FORM_UNIT, FORM_UNIT, lambda c, w, h: draw(c, FORM_UNIT))
+    document.draw_form(form, x, y, size / FORM_UNIT)
 
 
 # --- dice faces: generic enough for any game --------------------------------------------------

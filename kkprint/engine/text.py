@@ -292,7 +292,15 @@ class _Builder:
         self.word.append(Frag(icon=icon, style=self.style(key)[0]))
 
     def flush(self) -> None:
-        if self.word:
+        if len(self.word) == 1 and self.word[0].icon is None:  # a word in one style: made once a build
+            frag = self.word[0]
+            atoms = _atoms_in(frag.style)
+            atom = atoms.get(frag.text)
+            if atom is None:
+                atom = atoms[frag.text] = Atom((frag,))
+            self.pieces.append(atom)
+            self.word = []
+        elif self.word:
             self.pieces.append(Atom(tuple(self.word)))
             self.word = []
 
@@ -599,35 +607,37 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
     """Draw fitted lines; ``colour_of`` turns a ``#rrggbb`` of a coloured run into a fill colour
     (CMYK in print-shop output). Runs without their own colour use the canvas's fill colour.
 
-    Text in the canvas's colour, upright and without icons — nearly every text — is one PDF text
-    object: a font is named only where it changes, and the canvas's own state is left alone."""
-    lines = [(x, baseline, _runs(line)) for x, baseline, line in _placed_lines(fitted, box)]
-    if all(style.colour is None and not style.slant and not icon for _, _, runs in lines for style, _, icon in runs):
-        text_object = canvas.beginText(lines[0][0], lines[0][1])  # (the first run's origin)
-        face = None
-        for number, (x, baseline, runs) in enumerate(lines):
-            for index, (style, text, _) in enumerate(runs, 1):
-                if face != (style.font, fitted.size * style.scale):
-                    face = (style.font, fitted.size * style.scale)
-                    text_object.setFont(*face)
-                if number or index > 1:
-                    text_object.setTextOrigin(x, baseline)
-                text_object.textLine(text)
-                if index < len(runs):  # (where the line's last run ends matters to nothing)
-                    x += stringWidth(text, *face)
-        canvas.drawText(text_object)
-        return
+    Consecutive runs in the canvas's colour, upright — nearly all text — go into one PDF text
+    object that names a font only where it changes; an icon, a coloured or a slanted run closes
+    it and is drawn on its own. The canvas's own state is left alone."""
     size = fitted.size
-    for x, baseline, runs in lines:
+    text_object, face = None, None
+    for x, baseline, line in _placed_lines(fitted, box):
+        runs = _runs(line)
         for index, (style, text, icon) in enumerate(runs, 1):
-            if icon:
-                side = size * style.scale
-                draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
-                x += side * ICON_ADVANCE
-                continue
-            _draw_run(canvas, style, text, x, baseline, size, colour_of)
-            if index < len(runs):
+            if not icon and style.colour is None and not style.slant:
+                if text_object is None:
+                    text_object, face = canvas.beginText(x, baseline), None
+                else:
+                    text_object.setTextOrigin(x, baseline)
+                if face != (style.font, size * style.scale):
+                    face = (style.font, size * style.scale)
+                    text_object.setFont(*face)
+                text_object.textLine(text)
+            else:
+                if text_object is not None:
+                    canvas.drawText(text_object)
+                    text_object = None
+                if icon:
+                    side = size * style.scale
+                    draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
+                    x += side * ICON_ADVANCE
+                    continue
+                _draw_run(canvas, style, text, x, baseline, size, colour_of)
+            if index < len(runs):  # (where the line's last run ends matters to nothing)
                 x += stringWidth(text, style.font, size * style.scale)
+    if text_object is not None:
+        canvas.drawText(text_object)
 
 
 def _placed_lines(fitted: FittedText, box: TextBox):
