@@ -607,19 +607,21 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
     """Draw fitted lines; ``colour_of`` turns a ``#rrggbb`` of a coloured run into a fill colour
     (CMYK in print-shop output). Runs without their own colour use the canvas's fill colour.
 
-    Consecutive runs in the canvas's colour, upright — nearly all text — go into one PDF text
-    object that names a font only where it changes; an icon, a coloured or a slanted run closes
-    it and is drawn on its own. The canvas's own state is left alone."""
+    Consecutive runs in the canvas's colour — nearly all text — go into one PDF text object that
+    names a font only where it changes; an icon or a run of its own colour closes it and is
+    drawn on its own. The canvas's own state is left alone."""
     size = fitted.size
     text_object, face = None, None
     for x, baseline, line in _placed_lines(fitted, box):
         runs = _runs(line)
         for index, (style, text, icon) in enumerate(runs, 1):
-            if not icon and style.colour is None and not style.slant:
+            if not icon and style.colour is None:
                 if text_object is None:
                     text_object, face = canvas.beginText(x, baseline), None
-                else:
+                elif not style.slant:
                     text_object.setTextOrigin(x, baseline)
+                if style.slant:  # an italic made from an upright face: the text matrix leans
+                    text_object.setTextTransform(1, 0, SLANT, 1, x, baseline)
                 if face != (style.font, size * style.scale):
                     face = (style.font, size * style.scale)
                     text_object.setFont(*face)
