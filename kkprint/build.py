@@ -153,15 +153,22 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     fonts = {target.id: prepare_fonts([*ENGINE_TEXTS, *target.texts(options)]) for target in chosen}
     groups = [chosen[i::options.jobs] for i in range(max(1, options.jobs))]
     groups = [group for group in groups if group]
-    if len(groups) == 1:
-        return [path for paths in _build_each(chosen, options, fonts) for path in paths]
-    import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
+    if len(groups) > 1:
+        import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
+
+        if "fork" in multiprocessing.get_all_start_methods():
+            return _build_forked(chosen, groups, options, fonts)
+    return [path for paths in _build_each(chosen, options, fonts) for path in paths]
+
+
+def _build_forked(chosen: list[Target], groups: list[list[Target]], options: BuildOptions,
+                  fonts: dict[str, FontSet]) -> list[Path]:
+    """The groups built side by side: this process builds the first, forked workers the rest.
+    Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
+    targets hold functions that cannot be pickled, so workers find theirs by id."""
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return [path for paths in _build_each(chosen, options, fonts) for path in paths]
-    # Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
-    # targets hold functions that cannot be pickled, so workers find theirs by id.
     global _FORKED
     _FORKED = {target.id: target for target in chosen}
     by_target: dict[str, list[Path]] = {}

@@ -155,7 +155,7 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
         return default.art(fields, number, Msg("{card}, back", card=card.origin), shared=True)
 
     spec_fields = {key: as_text(value) for key, value in spec.fields.items()}
-    shape = deck_card_size(deck).shape
+    shape = card.shape
     number = 0
     for card in deck.iter_cards():
         if card.count == 0:

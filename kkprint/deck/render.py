@@ -129,8 +129,7 @@ class RegionPainter:
         # looked up once per value
         self._faces: dict[tuple[str, bool], tuple[Typesetting, str]] = {}
         self._colours: dict[str, Color] = {}
-        self._boxes: dict[tuple[int, float, float], tuple[float, float, float, float]] = {}
-        self._text_boxes: dict[tuple[int, float, float], TextBox] = {}
+        self._boxes: dict[tuple[int, float, float], tuple] = {}
 
     def _box(self, region, card_w: float, card_h: float) -> tuple[float, float, float, float]:
         """ReportLab box (x, y, w, h) of a region, grown into the bleed where it touches an edge."""
@@ -151,9 +150,12 @@ class RegionPainter:
     def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str) -> None:
         known = (id(region), card_w, card_h)  # (the deck's regions live as long as the painter)
         box = self._boxes.get(known)
-        if box is None:
-            box = self._boxes[known] = self._box(region, card_w, card_h)
-        x, y, w, h = box
+        if box is None:  # a text region's box is where its text goes
+            box = self._box(region, card_w, card_h)
+            if isinstance(region, TextRegion):
+                box = TextBox(*box, region.align, region.valign)
+            self._boxes[known] = box
+        x, y, w, h = box[:4]
         # text sets its own colour and font and leaves nothing a later region relies on: it needs
         # no saved state of its own unless it is turned or see-through
         isolated = not isinstance(region, TextRegion) or region.rotation or region.opacity < 1
@@ -182,10 +184,7 @@ class RegionPainter:
 
         try:
             if isinstance(region, TextRegion):
-                text_box = self._text_boxes.get(known)
-                if text_box is None:
-                    text_box = self._text_boxes[known] = TextBox(x, y, w, h, region.align, region.valign)
-                self._text(c, region, fields, text_box, text_of, paint)
+                self._text(c, region, fields, box, text_of, paint)
             elif isinstance(region, IconRegion):
                 icon = fields.get(region.field, "") if region.field else text_of(region.icon)
                 if icon:  # a card whose field is empty simply has no icon there
@@ -337,6 +336,11 @@ class Face:
     def numbered(self) -> bool:
         return bool(self.ranges)
 
+    @property
+    def uniform(self) -> bool:
+        """The same on every card: it reads no field and depends on no card number."""
+        return not self.refs and not self.ranges
+
     def _draw(self, c: Canvas, regions: Iterable, fields: dict[str, str], number: int, where: str) -> None:
         bleed = self.painter.bleed
         if bleed:  # (without bleed the caller's saved state already bounds what the regions change)
@@ -366,7 +370,7 @@ class Face:
 
     def key(self, fields: dict[str, str], number: int) -> str:
         """Names the drawing by what it depends on: equal keys are equal pictures."""
-        if not self.refs and not self.ranges:  # the same on every card
+        if self.uniform:
             return f"deck-{self.ident}-same"
         values = [fields.get(name) for name in self.refs]
         mask = [number in ranges for _, ranges in self.ranges]
@@ -381,7 +385,7 @@ class Face:
                 else:
                     self._draw(c, regions, fields, number, where)
 
-        if shared and not self.refs and not self.ranges:  # the same on every card: one Art serves them all
+        if shared and self.uniform:  # one Art serves every card
             if self._same is None:
                 self._same = Art(draw, key=self.key(fields, number), inside=self.inside)
             return self._same

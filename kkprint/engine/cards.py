@@ -136,9 +136,10 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
     canvas = doc.canvas
     bleed = layout.bleed_mm * mm
     width, height = slot.width + 2 * bleed, slot.height + 2 * bleed
+    form = doc.use_form(art.key, width, height, art.draw) if art.key else None
     clip = _needs_clip(layout, art, shape)
-    if art.key and not clip and scale == 1.0:  # the common case: a stored form placed as it is
-        doc.draw_form(doc.use_form(art.key, width, height, art.draw), slot.x - bleed, slot.y - bleed)
+    if form and not clip and scale == 1.0:  # the common case: a stored form placed as it is
+        doc.draw_form(form, slot.x - bleed, slot.y - bleed)
     else:
         canvas.saveState()
         if scale != 1.0:  # a printer profile's scale, about the card's centre
@@ -148,8 +149,8 @@ def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bo
             canvas.translate(-cx, -cy)
         if clip:
             canvas.clipPath(_card_outline(canvas, layout, slot, bleed, shape), stroke=0, fill=0)
-        if art.key:
-            doc.draw_form(doc.use_form(art.key, width, height, art.draw), slot.x - bleed, slot.y - bleed)
+        if form:
+            doc.draw_form(form, slot.x - bleed, slot.y - bleed)
         else:
             canvas.translate(slot.x - bleed, slot.y - bleed)
             art.draw(canvas, width, height)
@@ -168,10 +169,8 @@ def _cut_marks(doc: Document, layout: SheetLayout, style: CutMarks, used: int) -
     """The cut marks of a sheet holding ``used`` cards, as a form: every full sheet has the same
     marks, so they are drawn once (a sixth of the time of placing plain cards went to them)."""
     width, height = doc.paper.size
-    keys = layout.__dict__.setdefault("_cut_mark_keys", {})  # (a layout's repr is long: made once)
-    if (style, used) not in keys:
-        keys[(style, used)] = f"cut-marks:{style.value}:{used}:{layout!r}"
-    return doc.use_form(keys[(style, used)], width, height, lambda c, w, h: draw_cut_marks(c, layout, style, used))
+    return doc.use_form(("cut-marks", style, used, layout), width, height,
+                        lambda c, w, h: draw_cut_marks(c, layout, style, used))
 
 
 def _outline(layout: SheetLayout, options: SheetOptions) -> bool:

@@ -12,7 +12,7 @@ import weakref
 from contextvars import ContextVar
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Hashable, Iterator
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
@@ -82,14 +82,15 @@ class Document:
         self.paper = paper
         self.fonts = fonts
         self.lang = lang
-        self._forms: dict[str, str] = {}
+        self._forms: dict[Hashable, str] = {}
         self.pages = 0
 
-    def use_form(self, key: str, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
+    def use_form(self, key: Hashable, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
         """Define art ``key`` as a form on first use (drawing it once); return the form's name.
 
         Repeated art — one back design under a thousand cards — is stored once in the PDF.
-        Keys may be any text; the PDF gets plain generated names, numbered in order of use.
+        Keys may be any hashable value; the PDF gets plain generated names, numbered in order of
+        use.
         """
         if key not in self._forms:
             name = f"KKForm{len(self._forms) + 1}"

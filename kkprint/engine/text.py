@@ -258,7 +258,6 @@ class _Builder:
         self.pieces: list[Piece] = []
         self.word: list[Frag] = []
         self.styles: dict = {}
-        self.spaces: dict = {}
 
     def style(self, key: tuple) -> tuple[Style, str | None]:
         found = self.styles.get(key)
@@ -293,23 +292,14 @@ class _Builder:
 
     def flush(self) -> None:
         if len(self.word) == 1 and self.word[0].icon is None:  # a word in one style: made once a build
-            frag = self.word[0]
-            atoms = _atoms_in(frag.style)
-            atom = atoms.get(frag.text)
-            if atom is None:
-                atom = atoms[frag.text] = Atom((frag,))
-            self.pieces.append(atom)
-            self.word = []
+            self.pieces.append(_shared_atom(self.word[0].text, self.word[0].style))
         elif self.word:
             self.pieces.append(Atom(tuple(self.word)))
-            self.word = []
+        self.word = []
 
     def space(self, key: tuple) -> None:
         self.flush()
-        atom = self.spaces.get(key)
-        if atom is None:
-            atom = self.spaces[key] = Atom((Frag(" ", None, self.style(key)[0]),), space=True)
-        self.pieces.append(atom)
+        self.pieces.append(_shared_atom(" ", self.style(key)[0]))
 
     def newline(self) -> None:
         self.flush()
@@ -378,33 +368,39 @@ def _plain_pieces(text: str, font: str, setting: Typesetting) -> tuple[Piece, ..
     """The common case made cheap: Latin text in the region's own face, without markup, icons or
     characters the face lacks, is its words and spaces — each word an atom shared by every card
     that prints it. None for any other text."""
-    if "{" in text or "}" in text or (setting.markup and ("<" in text or "&" in text)):
+    style = _plain_style(text, font, setting)
+    if style is None or (not text.isascii() and any(_is_cjk(c) for c in text)):
         return None
-    if not text.isascii() and any(_is_cjk(c) for c in text):
+    return tuple("\n" if part == "\n" else _shared_atom(" " if part.isspace() else part, style)
+                 for part in _SPLIT.split(text) if part)
+
+
+def _plain_style(text: str, font: str, setting: Typesetting) -> Style | None:
+    """The region's own face, for a text without icons or markup that it can draw alone (None
+    for any other text); a character no face has is an error now."""
+    if "{" in text or "}" in text or (setting.markup and ("<" in text or "&" in text)):
         return None
     style, fallback = _base_style(setting, font)
     if fallback is not None and not _all_covered(style.font, text):
         return None
     _require_covered(style.font, text)
+    return style
+
+
+def _shared_atom(text: str, style: Style) -> Atom:
+    """The atom of a word (or of the space, " ") in ``style``: made once and shared by every text
+    that uses it."""
     atoms = _atoms_in(style)
-    if len(atoms) > 65536:  # (a bound for a long `kkprint watch`)
-        atoms.clear()
-    pieces: list[Piece] = []
-    for part in _SPLIT.split(text):
-        if part == "\n":
-            pieces.append("\n")
-        elif part:
-            atom = atoms.get(part)
-            if atom is None:
-                space = part.isspace()
-                atom = atoms[part] = Atom((Frag(" " if space else part, None, style),), space=space)
-            pieces.append(atom)
-    return tuple(pieces)
+    atom = atoms.get(text)
+    if atom is None:
+        if len(atoms) > 65536:  # (a bound for a long `kkprint watch`)
+            atoms.clear()
+        atom = atoms[text] = Atom((Frag(text, None, style),), space=text == " ")
+    return atom
 
 
 @lru_cache(maxsize=64)
 def _atoms_in(style: Style) -> dict[str, Atom]:
-    """The words (and spaces) already made in ``style``: shared by every text that uses them."""
     return {}
 
 
@@ -542,16 +538,14 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
 def _single_line(text: str, font: str, box: TextBox, size: float, setting: Typesetting) -> FittedText | None:
     """The common case made cheap: plain ASCII text (no markup, icons or breaks) that fits on one
     line at its largest size is that one line — no tokenizing, no wrapping."""
-    if (not text or not text.isascii() or "{" in text or "}" in text or "\n" in text
-            or (setting.markup and ("<" in text or "&" in text)) or text != text.strip() or "  " in text):
+    if not text or not text.isascii() or "\n" in text or text != text.strip() or "  " in text:
         return None
-    style, fallback = _base_style(setting, font)
-    if fallback is not None and not _all_covered(style.font, text):
+    style = _plain_style(text, font, setting)
+    if style is None:
         return None
     atom = Atom((Frag(text, None, style),))
     if size > box.height + 1e-6 or atom.width(size) > box.width + 1e-6:
         return None
-    _require_covered(style.font, text)
     return FittedText([[atom]], size, 1.25, [1.0])
 
 
@@ -668,7 +662,7 @@ def _runs(line: list[Atom]):
     runs: list[list] = []
     for atom in line:
         for frag in atom.frags:
-            if frag.icon is None and runs and runs[-1][2] is None and (runs[-1][0] is frag.style or runs[-1][0] == frag.style):
+            if frag.icon is None and runs and runs[-1][2] is None and runs[-1][0] == frag.style:
                 runs[-1][1] += frag.text
             else:
                 runs.append([frag.style, frag.text, frag.icon])
