@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any
 
 from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.i18n import N_, Msg
 from kkprint.yamlio import LineDict
 
 MAX_COUNT = 10_000
@@ -44,9 +44,24 @@ def count(value: Any, what: str | Msg, place: str | Msg, source: str, path: tupl
 
 def mapping(value: Any, what: str | Msg, place: str | Msg | None, source: str) -> dict:
     if not isinstance(value, dict):
-        raise InputError(Msg("{what} must be a mapping (key: value), not {kind}", what=what, kind=type(value).__name__),
+        raise InputError(Msg("{what} must be a mapping (key: value), not {kind}", what=what, kind=kind_of(value)),
                          source=source, place=place)
     return value
+
+
+def kind_of(value: Any) -> Msg:
+    """What a YAML or JSON value is, in the reader's words (not Python's type names)."""
+    if value is None:
+        return Msg(N_("nothing"))
+    if isinstance(value, bool):
+        return Msg(N_("true or false"))
+    if isinstance(value, (int, float)):
+        return Msg(N_("a number"))
+    if isinstance(value, str):
+        return Msg(N_("text"))
+    if isinstance(value, list):
+        return Msg(N_("a list"))
+    return Msg(N_("another kind of value"))
 
 
 def player_names(entries: list, source: str, *, minimum: int, maximum: int, key: str = "name") -> list[str]:

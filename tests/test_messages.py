@@ -79,6 +79,7 @@ BAD = [
     (("scorer", "webofpower", "-"), "players: [Aki, Ben]\nmonasteries: []\n"),
     (("scorer", "webofpower-board", "-"), "players: [Aki, Ben, Chie]\nregions: {Aragon: {monasteries: [1, 0]}}\n"),
     (("scorer", "court", "-"), "players:\n  - {name: Aki, dice: [7, 1, 1]}\n  - {name: Ben, dice: [1, 1, 1]}\n"),
+    (("scorer", "court", "-"), "- [1, 2]\n"),  # a list where a mapping belongs: its kind said in words
     (("scorer", "culdcept", "-"), "players: [Aki, Ben]\nsquares: [{card: Z, owner: Aki}]\n"),
     (("court", "eligible", "9", "1", "1"), None),
     (("culdcept", "battle", "5+9", "A"), None),
