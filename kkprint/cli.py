@@ -224,7 +224,7 @@ def watch(
     from kkprint.deck.watch import watch_deck
 
     options = BuildOptions(lang=settings.language(lang), out_dir=out, guides=guides, allow_outside=allow_outside)
-    gc.enable()  # runs for hours; see main()
+    gc.enable()  # runs for hours; see kkprint.__main__
     watch_deck(deck, options, out / "preview" if previews else None)
 
 
@@ -242,7 +242,7 @@ def serve(
     """The score pad in a browser: a page for every game, on every phone at the table."""
     from kkprint.pad.serve import serve as run
 
-    gc.enable()  # runs for hours; see main()
+    gc.enable()  # runs for hours; see kkprint.__main__
     run(port, lan, _language(lang))
 
 
@@ -501,22 +501,7 @@ def _terminate(signum, frame) -> None:
 def main() -> None:
     """Run the app; bad input ends with one line on stderr and exit code 2, never a traceback.
     Ctrl-C ends with 130, SIGTERM/SIGHUP with 128 + the signal, each after removing what a build
-    had half-written.
-
-    A command makes many objects and frees few before it ends (pydantic's validators, Typer's
-    command tree, a PDF's pages), so the cycle collector's passes find nothing and cost ~4 % of a
-    build: it is off until the command ends, except in the commands that run for hours
-    (``serve``, ``watch``), which turn it back on. Pydantic plugins (tracing hooks found by
-    scanning every installed package's entry points) have no place in checking a user's file."""
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    gc.disable()
-    try:
-        _run()
-    finally:
-        gc.enable()
-
-
-def _run() -> None:
+    had half-written. (``kkprint.__main__`` runs it as a process of its own.)"""
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminate)
