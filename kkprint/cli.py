@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import json
 import math
@@ -486,6 +487,22 @@ def _lang_in(args: list[str]) -> str | None:
     return None
 
 
+def _click_command(args: list[str]):
+    """The Click command tree to run ``args`` with. Typer makes every command (its signature, its
+    type hints, its parameters) before it runs one, a third of them for nothing but the list in
+    ``--help``: when the line starts with a command's name, only that command is made (~5 ms of
+    every run). Help, ``--version`` and a mistyped name get them all."""
+    name = args[0] if args and not args[0].startswith("-") else None
+    commands = [info for info in app.registered_commands
+                if (info.name or typer.main.get_command_name(info.callback.__name__)) == name]
+    groups = [info for info in app.registered_groups if info.name == name]
+    if not commands and not groups:
+        return typer.main.get_command(app)
+    only_this = copy.copy(app)
+    only_this.registered_commands, only_this.registered_groups = commands, groups
+    return typer.main.get_command(only_this)
+
+
 class Terminated(BaseException):
     """SIGTERM or SIGHUP: unwinds like Ctrl-C, so every half-written file is removed on the way."""
 
@@ -510,7 +527,7 @@ def main() -> None:
         from kkprint import usage
 
         usage.install()
-        command = typer.main.get_command(app)
+        command = _click_command(sys.argv[1:])
         usage.translate_help(command)
         code = command.main(standalone_mode=False, prog_name="kkprint")
         if code == 130:  # typer turns Ctrl-C into this exit code when it is not exiting itself
