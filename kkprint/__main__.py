@@ -11,14 +11,17 @@ installed package's entry points) have no place in checking a user's file."""
 
 import gc
 import os
+import sys
 
 
 def run() -> None:
     gc.disable()
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
-        from kkprint.cli import main
-
+        try:
+            from kkprint.cli import main
+        except KeyboardInterrupt:  # Ctrl-C while the CLI loads: nothing begun, nothing to say
+            sys.exit(130)
         main()
     finally:
         gc.freeze()

@@ -4,6 +4,7 @@ clean up — and a fuzzer over whole deck files, their file references and their
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import stat
@@ -162,6 +163,25 @@ def test_signals_end_the_build_cleanly(english, tmp_path, sig, code):
     assert process.returncode == code, err
     assert "nothing half-written was kept" in err and "Traceback" not in err
     assert list(out.iterdir()) == []
+
+
+def test_ctrl_c_while_the_cli_loads_ends_with_130_and_no_traceback(monkeypatch):
+    """Ctrl-C in the tenth of a second the CLI takes to load (a slow machine: longer)."""
+    from kkprint.__main__ import run
+
+    class Loading:  # kkprint.cli as it is while Ctrl-C arrives
+        @property
+        def main(self):
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "kkprint.cli", Loading())
+    try:
+        with pytest.raises(SystemExit) as ended:
+            run()
+    finally:  # run() prepares a process that ends with the command; this one goes on
+        gc.unfreeze()
+        gc.enable()
+    assert ended.value.code == 130
 
 
 # --- a fuzzer over whole deck files: structure, numbers and file references ----------------------
