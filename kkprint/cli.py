@@ -489,9 +489,9 @@ def _lang_in(args: list[str]) -> str | None:
 
 def _click_command(args: list[str]):
     """The Click command tree to run ``args`` with. Typer makes every command (its signature, its
-    type hints, its parameters) before it runs one, a third of them for nothing but the list in
-    ``--help``: when the line starts with a command's name, only that command is made (~5 ms of
-    every run). Help, ``--version`` and a mistyped name get them all."""
+    type hints, its parameters) before it runs one; when the line starts with a command's name,
+    only that command is made (~5 ms of every run). Help, ``--version`` and a mistyped name,
+    which list or suggest commands, get them all."""
     name = args[0] if args and not args[0].startswith("-") else None
     commands = [info for info in app.registered_commands
                 if (info.name or typer.main.get_command_name(info.callback.__name__)) == name]
