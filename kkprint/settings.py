@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import locale
 import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def _config() -> dict:
         info = path.stat()
     except OSError:
         return {}
-    if not path.is_file():
+    if not stat.S_ISREG(info.st_mode):
         return {}
     return dict(_read_config(path, info.st_mtime_ns, info.st_size))
 
@@ -150,4 +151,3 @@ def _source(env: str, key: str) -> str:
     if key in _config():
         return N_("config file")
     return N_("locale")
-

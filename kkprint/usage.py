@@ -15,7 +15,6 @@ import typing
 from kkprint.i18n import N_, current, gettext_in, tr
 
 
-
 # The words Typer itself asks gettext for (typer/core.py); its copy of Click has plain strings,
 # handled below. Usage errors' own words are in USAGE_ERRORS.
 TYPER_WORDS = (

@@ -66,7 +66,6 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-
 # What libyaml says of the mistakes people make, in words the catalogue has.
 YAML_PROBLEMS = {N_("did not find expected node content"), N_("mapping values are not allowed in this context"),
                  N_("mapping values are not allowed here"), N_("found character that cannot start any token"),

@@ -71,7 +71,6 @@ def _reason(err: Exception) -> str:
     return str(err).split(", for expression")[0].splitlines()[0][:120] or type(err).__name__
 
 
-
 # What Python's parser says of the usual slips in a condition.
 PYTHON_PROBLEMS = {N_("invalid syntax"), N_("unexpected EOF while parsing"), N_("'(' was never closed"),
                    N_("unmatched ')'"), N_("invalid syntax. Perhaps you forgot a comma?"),

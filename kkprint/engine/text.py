@@ -629,7 +629,7 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
                     draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
                     x += side * ICON_ADVANCE
                     continue
-                _draw_run(canvas, style, text, x, baseline, size, colour_of)
+                _draw_coloured_run(canvas, style, text, x, baseline, size, colour_of)
             if index < len(runs):  # (where the line's last run ends matters to nothing)
                 x += stringWidth(text, style.font, size * style.scale)
     if text_object is not None:
@@ -669,20 +669,18 @@ def _runs(line: list[Atom]):
     return runs
 
 
-def _draw_run(canvas: Canvas, style: Style, text: str, x: float, baseline: float, size: float, colour_of) -> None:
-    special = style.colour is not None or style.slant
-    if special:
-        canvas.saveState()
-        if style.colour is not None:
-            canvas.setFillColor(colour_of(style.colour) if colour_of else style.colour)
+def _draw_coloured_run(canvas: Canvas, style: Style, text: str, x: float, baseline: float, size: float,
+                       colour_of) -> None:
+    """A run in its own colour, in a saved state so the canvas keeps its fill colour."""
+    canvas.saveState()
+    canvas.setFillColor(colour_of(style.colour) if colour_of else style.colour)
     canvas.setFont(style.font, size * style.scale)
     if style.slant:
         canvas.transform(1, 0, SLANT, 1, x, baseline)
         canvas.drawString(0, 0, text)
     else:
         canvas.drawString(x, baseline, text)
-    if special:
-        canvas.restoreState()
+    canvas.restoreState()
 
 
 def draw_text(canvas: Canvas, text: str, font: str, box: TextBox, max_size: float, min_size: float | None = None,
