@@ -16,6 +16,9 @@ from kkprint.pad.store import Store, merge
 from kkprint.scorers import SCORERS
 from kkprint.yamlio import load_yaml_file
 
+LOCAL = "http://127.0.0.1"
+JSON_BODY = {"content-type": "application/json"}  # what the pages send with every change
+
 
 @pytest.fixture
 def store(tmp_path):
@@ -24,7 +27,7 @@ def store(tmp_path):
 
 @pytest.fixture
 def client(store):
-    return TestClient(create_app(store), raise_server_exceptions=False)
+    return TestClient(create_app(store), base_url=LOCAL, headers=JSON_BODY, raise_server_exceptions=False)
 
 
 def example(game):
@@ -55,7 +58,7 @@ def test_unknown_game_and_not_json(client):
     assert client.post("/api/score/chess", json={}).status_code == 404
     answer = client.post("/api/score/kardinal", content=b"{not json", headers={"content-type": "application/json"})
     assert answer.status_code == 422 and "not JSON" in answer.json()["error"]
-    answer = client.post("/api/score/kardinal", content=b"NaN")
+    answer = client.post("/api/score/kardinal", content=b"NaN", headers={"content-type": "application/json"})
     assert answer.status_code == 422
 
 
@@ -67,12 +70,12 @@ def test_bodies_are_limited_in_size(client):
 
 def test_saved_game_survives_a_restart_and_exports_the_cli_tally(tmp_path):
     path = tmp_path / "pad.sqlite3"
-    first = TestClient(create_app(Store(path)))
+    first = TestClient(create_app(Store(path)), base_url=LOCAL, headers=JSON_BODY)
     made = first.post("/api/games", json={"game": "kardinal"}).json()
     assert made["url"] == f"/g/{made['id']}" and len(made["id"]) >= 20  # the id is an unguessable token
     changed = first.put(f"/api/games/{made['id']}", json=example("kardinal")).json()
     assert changed["result"]["winners"] == ["Aki"] and changed["version"] == 2
-    again = TestClient(create_app(Store(path)))  # a new server on the same database
+    again = TestClient(create_app(Store(path)), base_url=LOCAL, headers=JSON_BODY)  # a new server on the same database
     view = again.get(f"/api/games/{made['id']}?lang=en").json()
     assert view["result"]["winners"] == ["Aki"] and view["tally"]["players"][0]["name"] == "Aki"
     exported = again.get(f"/g/{made['id']}/tally.yaml")
@@ -139,13 +142,13 @@ def test_the_filled_chart_downloads(client):
 
 
 def test_lan_mode_needs_the_key_for_the_list_but_not_for_a_game(store):
-    lan = TestClient(create_app(store, lan=True, key="k" * 22), raise_server_exceptions=False)
+    lan = TestClient(create_app(store, lan=True, key="k" * 22), base_url=LOCAL, headers=JSON_BODY, raise_server_exceptions=False)
     assert lan.get("/").status_code == 403
     assert lan.post("/api/games", json={"game": "court"}).status_code == 403
     assert lan.get("/?key=wrong").status_code == 403
     assert lan.get("/?key=" + "k" * 22).status_code == 200  # and the cookie it sets opens the rest
     made = lan.post("/api/games", json={"game": "court"}).json()
-    stranger = TestClient(create_app(store, lan=True, key="k" * 22))
+    stranger = TestClient(create_app(store, lan=True, key="k" * 22), base_url=LOCAL, headers=JSON_BODY)
     assert stranger.get(f"/g/{made['id']}").status_code == 200  # the game's address is its token
     assert stranger.get("/g/not-a-game").status_code == 404
 
@@ -169,7 +172,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | s
 @settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 @given(game=st.sampled_from(sorted(SCORERS)), body=JSON)
 def test_no_body_gives_a_500(tmp_path_factory, game, body):
-    client = TestClient(create_app(Store(tmp_path_factory.mktemp("fuzz") / "pad.sqlite3")),
+    client = TestClient(create_app(Store(tmp_path_factory.mktemp("fuzz") / "pad.sqlite3")), base_url=LOCAL, headers=JSON_BODY,
                         raise_server_exceptions=False)
     scored = client.post(f"/api/score/{game}", json=body)
     assert scored.status_code in (200, 422), scored.text
@@ -189,7 +192,7 @@ def test_random_bytes_never_give_a_500(client):
         body = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
         for method, url in (("POST", "/api/score/culdcept"), ("PUT", f"/api/games/{made['id']}"),
                             ("POST", "/api/games"), ("POST", f"/api/games/{made['id']}/players")):
-            answer = client.request(method, url, content=body)
+            answer = client.request(method, url, content=body, headers={"content-type": "application/json"})
             assert answer.status_code in (200, 201, 413, 422), (answer.status_code, answer.text)
 
 
@@ -278,3 +281,66 @@ def test_a_damaged_saved_games_file_is_one_line(tmp_path, monkeypatch):
     result = run_cli("serve", "--port", str(free_port()))
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().endswith("scorepad.sqlite3: is not a saved-games database; move it away to start afresh")
+
+
+SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "referrer-policy")
+
+
+@pytest.mark.parametrize("path", ["/", "/static/pad.js", "/api/score/court", "/no/such/page"])
+def test_every_answer_carries_the_security_headers(client, path):
+    answer = client.get(path)
+    assert all(name in answer.headers for name in SECURITY_HEADERS), answer.headers
+    policy = answer.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert answer.headers["x-content-type-options"] == "nosniff" and answer.headers["referrer-policy"] == "no-referrer"
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "192.168.1.20"])
+def test_a_foreign_host_is_refused(store, host):
+    """A DNS-rebinding page reaches the socket but names its own host: nothing is read or changed."""
+    client = TestClient(create_app(store), base_url=f"http://{host}", headers=JSON_BODY)
+    for answer in (client.get("/"), client.get("/api/games/x"), client.post("/api/games", json={"game": "court"})):
+        assert answer.status_code == 421 and "error" in answer.json()
+        assert all(name in answer.headers for name in SECURITY_HEADERS)
+    assert store.recent() == []
+
+
+def test_the_lan_address_is_answered_when_given(store):
+    client = TestClient(create_app(store, hosts=("127.0.0.1", "192.168.1.20")), base_url="http://192.168.1.20:8000",
+                        headers=JSON_BODY)
+    assert client.get("/").status_code == 200
+    for local in ("http://localhost:8000", "http://[::1]:8000"):
+        assert TestClient(create_app(store), base_url=local).get("/").status_code == 200
+
+
+def test_writes_need_json_from_the_pads_own_origin(client, store):
+    """A foreign page can send a form or text/plain without asking the pad: both are refused,
+    and a JSON request whose browser says it comes from elsewhere is refused too."""
+    made = client.post("/api/games", json={"game": "court"}).json()
+    game = f"/api/games/{made['id']}"
+    form = client.post("/api/games", content=b"game=court", headers={"content-type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 415
+    text = client.put(game, content=b'{"queen": "x"}', headers={"content-type": "text/plain"})
+    assert text.status_code == 415
+    foreign = client.put(game, json={"queen": "x"}, headers={"origin": "http://evil.example"})
+    assert foreign.status_code == 403
+    cross_site = client.put(game, json={"queen": "x"}, headers={"sec-fetch-site": "cross-site"})
+    assert cross_site.status_code == 403
+    assert client.get(game).json()["tally"].get("queen") != "x"  # none of them changed anything
+    own = client.put(game, json={"queen": "x"}, headers={"origin": "http://127.0.0.1", "sec-fetch-site": "same-origin"})
+    assert own.status_code == 200 and own.json()["tally"]["queen"] == "x"
+    assert len(store.recent()) == 1
+
+
+def test_refusals_are_in_the_readers_language(store):
+    client = TestClient(create_app(store), base_url="http://evil.example", headers={"accept-language": "ja"})
+    assert not client.get("/").json()["error"].isascii()
+
+
+def test_the_saved_games_file_is_the_users_alone(tmp_path):
+    import stat
+
+    path = tmp_path / "pad.sqlite3"
+    Store(path).create("court", {"players": []})
+    for part in tmp_path.iterdir():
+        assert stat.S_IMODE(part.stat().st_mode) == 0o600, part

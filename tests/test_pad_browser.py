@@ -83,7 +83,7 @@ def new_game(page, server, game):
 
 
 def wait_saved(page):
-    page.wait_for_function("document.getElementById('sync').classList.contains('saved')")
+    page.wait_for_function("() => document.getElementById('sync').classList.contains('saved')")
 
 
 def field(page, path):
@@ -96,7 +96,7 @@ def test_a_whole_kardinal_game_on_a_phone_survives_reload_and_restart(browser, s
     context, page = phone(browser)
     url = new_game(page, server, "kardinal")
     page.click("button.more")  # a fourth player
-    page.wait_for_function("document.querySelectorAll('input.name').length === 4")
+    page.wait_for_function("() => document.querySelectorAll('input.name').length === 4")
     for index, (name, player) in enumerate(GAME.items()):
         field(page, f"players.{index}.name").fill(name)
         for land, (cards, arms) in player["lands"].items():
@@ -152,10 +152,10 @@ def test_two_phones_fill_one_game_and_see_each_other(browser, server):
     field(first, "players.0.lands.france.cards").fill("5")
     field(second, "players.1.lands.france.cards").fill("2")
     for page in (first, second):  # each sees the other's entries within a couple of seconds
-        page.wait_for_function("document.querySelector(\"[data-path='players.1.name']\").value === 'Ben'"
+        page.wait_for_function("() => document.querySelector(\"[data-path='players.1.name']\").value === 'Ben'"
                                " && document.querySelector(\"[data-path='players.0.name']\").value === 'Aki'",
                                timeout=5000)
-        page.wait_for_function("document.querySelector(\"[data-path='players.1.lands.france.cards']\").value === '2'"
+        page.wait_for_function("() => document.querySelector(\"[data-path='players.1.lands.france.cards']\").value === '2'"
                                " && document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '5'",
                                timeout=5000)
     first_context.close()
@@ -223,4 +223,73 @@ def test_the_board_game_regions_are_named_and_allied_on_the_page(browser, server
     saved = json.loads(urllib.request.urlopen(f"{server.url}/api/games/{game_id}?lang=en").read())
     assert saved["tally"]["alliances"] == [["Aragon", "Burgund"]]
     assert saved["result"]["alliances"][0]["scorers"] == ["Aki"] and saved["result"]["players"][0]["cardinals"] == 3
+    context.close()
+
+
+# Names a player could type (or an attacker on the table's Wi-Fi could send): each would run
+# __xss(n) if a page ever treated it as markup, script or a URL.
+HOSTILE_NAMES = [
+    "</script><svg onload=__xss(1)>",
+    "<img src=x onerror=__xss(2)>",
+    "\"><script>__xss(3)</script>",
+    "javascript:__xss(4)",
+    "'-__xss(5)-'",
+    "{{7*7}}<b>b</b>",
+    "\u202eevil\u202c Ben",
+    "👑😀 Ōkubo",
+    "Ben</script>",
+]
+
+
+def _renamed(value, names):
+    """The example tally with each of its players' names replaced, wherever a name appears."""
+    if isinstance(value, dict):
+        return {key: _renamed(item, names) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_renamed(item, names) for item in value]
+    return names.get(value, value) if isinstance(value, str) else value
+
+
+def _example_players(tally):
+    players = tally["players"]
+    return [p["name"] if isinstance(p, dict) else p for p in players]
+
+
+@pytest.mark.parametrize("policy", ["with-csp", "without-csp"])
+@pytest.mark.parametrize("game", ["kardinal", "webofpower", "webofpower-board", "court", "culdcept"])
+def test_hostile_names_are_shown_as_text_and_never_run(browser, server, game, policy):
+    """Every page that shows a player's name (the game, the list of games) shows it as the
+    player typed it; nothing of it runs (a hook counts calls) and no markup of it reaches the
+    page (the Content-Security-Policy would report an inline handler or script it blocked).
+    Without the policy (a browser that ignores it) the escaping alone must hold."""
+    from conftest import ROOT
+    from kkprint.scorers import SCORERS
+    from kkprint.yamlio import load_yaml_file
+
+    tally = load_yaml_file(ROOT / "examples" / SCORERS[game].example)
+    originals = _example_players(tally)
+    names = dict(zip(originals, HOSTILE_NAMES[: len(originals)]))
+    hostile = _renamed(tally, names)
+    request = urllib.request.Request(f"{server.url}/api/games", data=json.dumps({"game": game}).encode(),
+                                     headers={"content-type": "application/json"}, method="POST")
+    made = json.loads(urllib.request.urlopen(request).read())
+    request = urllib.request.Request(f"{server.url}/api/games/{made['id']}?replace=1", data=json.dumps(hostile).encode(),
+                                     headers={"content-type": "application/json"}, method="PUT")
+    assert urllib.request.urlopen(request).status == 200
+
+    context = browser.new_context(locale="en-US", bypass_csp=policy == "without-csp", **PHONE)
+    page = context.new_page()
+    ran, blocked = [], []
+    page.expose_function("__xss", lambda n: ran.append(n))
+    page.add_init_script("document.addEventListener('securitypolicyviolation', e => window.__blocked = "
+                         "(window.__blocked || []).concat([e.violatedDirective]))")
+    for url in (f"{server.url}/g/{made['id']}", f"{server.url}/"):
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        blocked += page.evaluate("window.__blocked || []")
+        shown = page.evaluate("document.body.innerText + ' ' + [...document.querySelectorAll('input, option')]"
+                              ".map(e => e.value).join(' ')")
+        for name in names.values():
+            assert name in shown, f"{name!r} is not shown as typed on {url}"
+    assert ran == [] and blocked == [], (ran, blocked)
     context.close()

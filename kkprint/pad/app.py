@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from kkprint import i18n
 from kkprint.errors import InputError
 from kkprint.i18n import text, tr
 from kkprint.pad import forms
+from kkprint.pad.security import LOCAL_HOSTS, Guard
 from kkprint.pad.store import SavedGame, Store, TallyTooLarge
 from kkprint.scorers import SCORERS, score_json
 
@@ -93,23 +95,13 @@ class Pad:
                  if game.game in SCORERS]
         return self._page(request, "index.html", lang, games=games, saved=saved, when=_when)
 
-    async def new_game(self, request: Request) -> Response:
-        from urllib.parse import parse_qs
-
-        form = parse_qs((await read_body(request)).decode("utf-8", "replace"))
-        game = (form.get("game") or [""])[0]
-        if game not in SCORERS:
-            raise HTTPException(404, "no such game")
-        saved = self.store.create(game, forms.blank(game))
-        return RedirectResponse(f"/g/{saved.id}", status_code=303)
-
     async def game_page(self, request: Request) -> Response:
         saved = self._saved(request)
         lang = language(request)
         view = self._view(saved, lang)
         context = {"saved": saved, "shape": forms.layout(saved.game, saved.tally), "view": view,
                    "title": SCORERS[saved.game].title.render(lang),
-                   "players": forms.PLAYER_RANGE[saved.game], "state_json": json.dumps(view, ensure_ascii=False)}
+                   "players": forms.PLAYER_RANGE[saved.game]}
         context.update(self._parts(saved.game, lang))
         return self._page(request, f"{saved.game}.html", lang, **context)
 
@@ -314,11 +306,13 @@ async def _unforeseen(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": f"internal error ({detail})"}, status_code=500)
 
 
-def create_app(store: Store, *, lan: bool = False, key: str | None = None) -> Starlette:
+def create_app(store: Store, *, lan: bool = False, key: str | None = None,
+               hosts: Iterable[str] = LOCAL_HOSTS) -> Starlette:
+    """The pad's app; ``hosts`` are the names it answers to (with ``--lan``, this machine's
+    address on the table's network besides the local ones)."""
     pad = Pad(store, lan, key)
     routes = [
         Route("/", pad.index),
-        Route("/games", pad.new_game, methods=["POST"]),
         Route("/g/{id}", pad.game_page),
         Route("/g/{id}/tally.yaml", pad.export),
         Route("/g/{id}/chart.pdf", pad.chart),
@@ -329,7 +323,8 @@ def create_app(store: Store, *, lan: bool = False, key: str | None = None) -> St
         Route("/api/games/{id}/players", pad.players, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(LanGuard, pad=pad)],
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, language=language, hosts=hosts),
+                                               Middleware(LanGuard, pad=pad)],
                     exception_handlers={HTTPException: _http_error, Exception: _unforeseen})
     app.state.pad = pad
     return app

@@ -80,14 +80,15 @@ def serve(port: int, lan: bool, lang: str) -> None:
     import uvicorn
 
     from kkprint.pad.app import create_app
+    from kkprint.pad.security import LOCAL_HOSTS
 
     host = "0.0.0.0" if lan else "127.0.0.1"
     _check_port(host, port)
     folder = data_folder()
     store = open_store(folder / "scorepad.sqlite3")
     key = _key(folder) if lan else None
-    app = create_app(store, lan=lan, key=key)
     shown_host = lan_address() if lan else "127.0.0.1"
+    app = create_app(store, lan=lan, key=key, hosts=(*LOCAL_HOSTS, shown_host, socket.gethostname()) if lan else LOCAL_HOSTS)
     address = f"http://{shown_host}:{port}/" + (f"?key={key}" if lan else "")
     say = sys.stderr.write
     say(tr("Score pad: {address}", lang, address=address) + "\n")

@@ -8,6 +8,7 @@ send only what they changed (a part of the tally), which is merged into what oth
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -70,6 +71,7 @@ class Store:
     def __init__(self, path: Path):
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        _private(path)
         self._lock = threading.Lock()
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
@@ -116,6 +118,15 @@ class Store:
             rows = db.execute("SELECT id, game, tally, version, created, updated FROM games "
                               "ORDER BY updated DESC LIMIT ?", (limit,)).fetchall()
         return [_saved(row) for row in rows]
+
+
+def _private(path: Path) -> None:
+    """The database (and SQLite's journal files beside it) readable by this user only: saved
+    games hold players' names, and with ``--lan`` every game's token."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if part.exists():
+            os.chmod(part, 0o600)
 
 
 def _dump(tally: dict) -> str:

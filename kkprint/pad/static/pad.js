@@ -246,6 +246,12 @@ async function renameRegion(input) {
   if (response.ok) location.reload();
 }
 
+document.getElementById("pad").addEventListener("submit", (event) => event.preventDefault());
+// Culdcept's ring: each square sits where the template put it (a style attribute would be inline style).
+document.querySelectorAll(".square[data-x]").forEach((square) => {
+  square.style.left = `${square.dataset.x}%`;
+  square.style.top = `${square.dataset.y}%`;
+});
 document.getElementById("pad").addEventListener("input", (event) => {
   const input = event.target;
   if (input.dataset.path) queue(input.dataset.path, read(input));
