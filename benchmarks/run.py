@@ -35,7 +35,8 @@ def one(kind: str, count: int) -> dict:
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
         if kind == "deck":
-            from kkprint.build import BuildOptions, build_targets, resolve
+            from kkprint.engine.job import BuildOptions, build_targets
+            from kkprint.cli.targets import resolve
 
             targets = resolve([str(write_deck(folder, count))])  # (imports the deck's modules)
             started = time.perf_counter()

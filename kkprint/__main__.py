@@ -13,16 +13,26 @@ import gc
 import os
 import sys
 
+# This module is where both doors meet: the command line (kkprint.cli) starts the web pages
+# (kkprint.web) through the functions below, and neither imports the other.
+
+
+def _score_pad(*, port: int, lan: bool, lang: str) -> None:
+    from kkprint.web.pad.serve import serve
+
+    serve(port, lan, lang)
+
 
 def run() -> None:
     gc.disable()
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         try:
-            from kkprint.cli import main
+            from kkprint.cli.app import main
+            from kkprint.cli.serve import Servers
         except KeyboardInterrupt:  # Ctrl-C while the CLI loads: nothing begun, nothing to say
             sys.exit(130)
-        main()
+        main(Servers(score_pad=_score_pad))
     finally:
         gc.freeze()
 

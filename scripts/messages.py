@@ -33,8 +33,8 @@ def extract() -> Catalog:
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     import typer
 
-    from kkprint.cli import app
-    from kkprint.usage import help_texts
+    from kkprint.cli.app import app
+    from kkprint.cli.usage import help_texts
 
     for text in help_texts(typer.main.get_command(app)):  # help texts live beside the options
         template.add(text, None, [("kkprint/cli.py", 0)])

@@ -194,7 +194,8 @@ def test_culdcept_commands(cli):
 
 
 def test_culdcept_tiled_mat_overlaps(tmp_path):
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+    from kkprint.cli.targets import resolve
     from kkprint.engine.tiling import Tiling
     from kkprint.games.culdcept.components import MAT_H, MAT_W
     from pypdf import PdfReader

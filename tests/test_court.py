@@ -2,7 +2,7 @@
 
 import pytest
 
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 from kkprint.games.court.model import load_court
 from kkprint.games.court.rules import final_round, full_house, of_a_kind, pairs, straight, strength, two_triplets
 from kkprint.games.court.service import eligible, parse_dice, score_final
@@ -139,7 +139,9 @@ def test_json_keeps_input_order_even_when_the_queen_is_listed_first():
 def test_the_summary_card_is_two_sided_readable_and_explains_its_marks(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    from kkprint.cli.targets import resolve
 
     written = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path, lang="en"))
     [summary] = [p for p in written if "summary" in p.name]

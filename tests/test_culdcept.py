@@ -2,7 +2,7 @@
 
 import pytest
 
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 from kkprint.games.culdcept.model import load_culdcept
 from kkprint.games.culdcept.rules import RuleError, battle, play
 from kkprint.games.culdcept.state import score_state
@@ -95,7 +95,9 @@ def test_player_limits():
 def test_the_mat_fixes_no_card_and_the_reference_says_how_a_turn_goes(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    from kkprint.cli.targets import resolve
 
     written = {p.name: p for p in build_targets(resolve(["culdcept"]), BuildOptions(out_dir=tmp_path, lang="en"))}
     mat = PdfReader(written["culdcept-mat-en-a3.pdf"]).pages[0].extract_text()

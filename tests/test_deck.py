@@ -8,13 +8,14 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from conftest import assert_clean_error
-from kkprint.build import BuildOptions, build_targets, resolve
+from kkprint.engine.job import BuildOptions, build_targets
+from kkprint.cli.targets import resolve
 from kkprint.deck.load import load_deck, merge, resolve_extends, select
 from kkprint.deck.starter import write_starter
 from kkprint.engine.geometry import PAPERS, DuplexMode, SheetLayout, card_size
 from kkprint.engine.cards import fold_layout
-from kkprint.errors import InputError
-from kkprint.yamlio import load_yaml_file
+from kkprint.base.errors import InputError
+from kkprint.base.yamlio import load_yaml_file
 
 
 @pytest.fixture
@@ -210,8 +211,8 @@ def test_calibration_sheet_and_saved_profile(cli, tmp_path, monkeypatch):
     result = cli("calibrate", "--out", str(tmp_path))
     assert result.returncode == 0 and len(PdfReader(result.stdout.strip()).pages) == 2
     monkeypatch.setenv("XDG_CONFIG_HOME", str(env_home))
-    from kkprint.calibrate import save_offset
-    from kkprint.printer import load_profile
+    from kkprint.engine.calibrate import save_offset
+    from kkprint.base.printer import load_profile
 
     save_offset([1.5, -0.5])
     assert load_profile().offset_mm == (1.5, -0.5)

@@ -17,9 +17,10 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from conftest import ROOT, RecordingCanvas, assert_clean_error
-from kkprint.build import BuildOptions, build_targets, resolve
+from kkprint.engine.job import BuildOptions, build_targets
+from kkprint.cli.targets import resolve
 from kkprint.deck.load import load_deck
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 
 EXAMPLES = ROOT / "examples" / "decks"
 HEIST_FONTS = EXAMPLES / "heist" / "fonts"
@@ -150,7 +151,8 @@ def test_inline_deck_icons_sit_on_the_baseline_and_follow_span_size(monkeypatch)
     from kkprint.engine import text as text_module
     from kkprint.engine.fonts import prepare_fonts
     from kkprint.engine.icons import register_icon
-    from kkprint.engine.text import ICON_DROP, ICON_SCALE, FontBook, TextBox, Typesetting, draw_fitted, fit_text
+    from kkprint.engine.text import ICON_DROP, ICON_SCALE, TextBox, draw_fitted, fit_text
+    from kkprint.engine.typesetting import FontBook, Typesetting
 
     fonts = prepare_fonts(["x"])
     register_icon("deck~test~coin", lambda c, size: None)
@@ -499,7 +501,7 @@ def test_the_schema_accepts_every_example_deck_and_refuses_a_typo():
 
     from kkprint.deck.load import _resolve_layouts, resolve_extends
     from kkprint.deck.model import DeckFile
-    from kkprint.yamlio import load_yaml_file
+    from kkprint.base.yamlio import load_yaml_file
 
     schema = DeckFile.model_json_schema(by_alias=True)
     for deck in sorted(EXAMPLES.glob("*/*.yaml")):  # as an editor sees them once templates are applied

@@ -17,7 +17,8 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from conftest import ROOT, assert_clean_error
-from kkprint.build import BuildOptions, build_targets, resolve
+from kkprint.engine.job import BuildOptions, build_targets
+from kkprint.cli.targets import resolve
 
 ICC = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
 NAMES = "ABCDEFGHIJ"

@@ -1,7 +1,7 @@
 import pytest
 
 from kkprint.engine.fonts import ensure_drawable, prepare_fonts
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 
 
 def test_prepared_characters_draw_and_others_are_refused():

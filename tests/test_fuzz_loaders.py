@@ -7,11 +7,11 @@ Run longer with:  .venv/bin/python -m pytest tests/test_fuzz_loaders.py --hypoth
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 from kkprint.games.court.service import score_final
 from kkprint.games.kardinal.model import load_game
 from kkprint.games.kardinal.tally import parse_tally
-from kkprint.yamlio import parse_yaml
+from kkprint.base.yamlio import parse_yaml
 
 settings.register_profile("fuzz", max_examples=20_000, deadline=None, suppress_health_check=list(HealthCheck))
 GAME = load_game()

@@ -3,7 +3,7 @@ from reportlab.lib.units import mm
 
 from kkprint.engine.geometry import CARD_SIZES, PAPERS, DuplexMode, SheetLayout, card_size
 from kkprint.engine.marks import CutMarks, mark_segments
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 
 
 def layout(card="poker", paper="a4", **kw):
@@ -109,7 +109,7 @@ def test_no_marks_when_asked():
 @pytest.mark.parametrize("mode", [DuplexMode.LONG_EDGE, DuplexMode.SHORT_EDGE])
 def test_calibration_sheet_mirrors_like_the_backs(mode):
     """The alignment sheet's rulers must sit where backs go, or the offset it reads is wrong."""
-    from kkprint.calibrate import mirrored
+    from kkprint.engine.calibrate import mirrored
 
     sheet = layout()
     width, height = sheet.paper.size
@@ -144,7 +144,7 @@ def test_calibration_labels_stand_apart_and_keep_clear_of_the_instructions(tmp_p
     from reportlab.lib.units import mm
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from kkprint.calibrate import write_sheet
+    from kkprint.engine.calibrate import write_sheet
 
     reader = PdfReader(write_sheet(tmp_path, "a4", DuplexMode.LONG_EDGE, lang))
     spots = []

@@ -118,8 +118,8 @@ def test_impossible_numbers_and_names(english, tmp_path, cli, args, fragment):
     try:
         result = cli(*args, "--out", str(tmp_path / "out")) if args[0] == "build" else cli(*args)
     except ValueError:  # the OS itself cannot pass a NUL in an argument; the library check is below
-        from kkprint.errors import InputError
-        from kkprint.yamlio import read_text
+        from kkprint.base.errors import InputError
+        from kkprint.base.yamlio import read_text
 
         with pytest.raises(InputError, match="NUL"):
             read_text(Path("a\x00b.yaml"))
@@ -169,12 +169,12 @@ def test_ctrl_c_while_the_cli_loads_ends_with_130_and_no_traceback(monkeypatch):
     """Ctrl-C in the tenth of a second the CLI takes to load (a slow machine: longer)."""
     from kkprint.__main__ import run
 
-    class Loading:  # kkprint.cli as it is while Ctrl-C arrives
+    class Loading:  # kkprint.cli.app as it is while Ctrl-C arrives
         @property
         def main(self):
             raise KeyboardInterrupt
 
-    monkeypatch.setitem(sys.modules, "kkprint.cli", Loading())
+    monkeypatch.setitem(sys.modules, "kkprint.cli.app", Loading())
     try:
         with pytest.raises(SystemExit) as ended:
             run()
@@ -249,8 +249,10 @@ def test_fuzzed_decks_build_or_fail_cleanly(fuzz_folder, deck):
     file read from outside its folder, never a PDF written when it is refused."""
     import yaml
 
-    from kkprint.build import BuildOptions, build_targets, resolve
-    from kkprint.errors import InputError
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    from kkprint.cli.targets import resolve
+    from kkprint.base.errors import InputError
 
     path = fuzz_folder / "fuzz.yaml"
     try:

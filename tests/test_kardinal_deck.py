@@ -90,7 +90,9 @@ def test_every_land_has_its_own_mark_that_survives_greyscale(tmp_path, kardinal_
 def test_rights_tokens_and_law_chips_share_one_sheet_with_the_chips_backs_behind_them(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    from kkprint.cli.targets import resolve
 
     written = build_targets(resolve(["kardinal"]), BuildOptions(out_dir=tmp_path, lang="en"))
     [sheet] = [p for p in written if "tokens-chips" in p.name]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 from kkprint.games.kardinal import prompt
 from kkprint.games.kardinal.service import score
 

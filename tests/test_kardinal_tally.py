@@ -2,9 +2,9 @@
 
 import pytest
 
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 from kkprint.games.kardinal.tally import parse_tally
-from kkprint.yamlio import parse_yaml
+from kkprint.base.yamlio import parse_yaml
 
 
 def tally(*players):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kkprint.build import BuildOptions, build_targets, resolve
+from kkprint.engine.job import BuildOptions, build_targets
+
+from kkprint.cli.targets import resolve
 
 BAND_MM = 5.0
 DPI = 60
@@ -35,7 +37,7 @@ def dark_pixels_near_the_edge(pdf) -> list[tuple[int, int, int]]:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_page_keeps_five_millimetres_clear(tmp_path, paper):
     written = build_targets(resolve(["all"]), BuildOptions(out_dir=tmp_path, paper_name=paper, lang="en"))
-    from kkprint.calibrate import write_sheet
+    from kkprint.engine.calibrate import write_sheet
     from kkprint.engine.geometry import DuplexMode
 
     written.append(write_sheet(tmp_path, paper, DuplexMode.LONG_EDGE, "en"))

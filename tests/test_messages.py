@@ -115,7 +115,7 @@ def test_bad_input_in_one_language_only(args, stdin, monkeypatch):
 def every_command():
     import typer
 
-    from kkprint.cli import app
+    from kkprint.cli.app import app
 
     def walk(command, path):
         yield path
@@ -170,7 +170,7 @@ def test_a_designers_mistake_in_one_language_only(case, tmp_path, monkeypatch):
 
 def test_no_words_kept_in_scattered_dictionaries():
     """Program words live in the catalogue only; a game's printed labels live in its data file,
-    where the model requires both languages of every one (kkprint.models.Names)."""
+    where the model requires both languages of every one (kkprint.base.models.Names)."""
     scattered = [str(path.relative_to(ROOT)) for path in (ROOT / "kkprint").rglob("*.py")
                  if re.search(r"""["']ja["']\s*:\s*["']""", path.read_text(encoding="utf-8"))]
     assert scattered == []

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from conftest import ROOT, free_port, run_cli, start_score_pad
-from kkprint.pad.app import create_app
-from kkprint.pad.store import Store, merge
-from kkprint.scorers import SCORERS
-from kkprint.yamlio import load_yaml_file
+from kkprint.web.pad.app import create_app
+from kkprint.web.pad.store import Store, merge
+from kkprint.scoring.scorers import SCORERS
+from kkprint.base.yamlio import load_yaml_file
 
 LOCAL = "http://127.0.0.1"
 JSON_BODY = {"content-type": "application/json"}  # what the pages send with every change
@@ -199,7 +199,7 @@ def test_random_bytes_never_give_a_500(client):
 @pytest.mark.parametrize("game", sorted(SCORERS))
 def test_a_new_game_only_lacks_names(client, game):
     """A blank game is the scorer's own format: once the names are typed, it scores."""
-    from kkprint.pad import forms
+    from kkprint.web.pad import forms
 
     made = client.post("/api/games", json={"game": game}).json()
     tally = made["tally"]
@@ -286,7 +286,7 @@ def test_a_damaged_saved_games_file_is_one_line(tmp_path, monkeypatch):
 SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "referrer-policy")
 
 
-@pytest.mark.parametrize("path", ["/", "/static/pad.js", "/api/score/court", "/no/such/page"])
+@pytest.mark.parametrize("path", ["/", "/static/pad/pad.js", "/api/score/court", "/no/such/page"])
 def test_every_answer_carries_the_security_headers(client, path):
     answer = client.get(path)
     assert all(name in answer.headers for name in SECURITY_HEADERS), answer.headers

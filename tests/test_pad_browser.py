@@ -263,8 +263,8 @@ def test_hostile_names_are_shown_as_text_and_never_run(browser, server, game, po
     page (the Content-Security-Policy would report an inline handler or script it blocked).
     Without the policy (a browser that ignores it) the escaping alone must hold."""
     from conftest import ROOT
-    from kkprint.scorers import SCORERS
-    from kkprint.yamlio import load_yaml_file
+    from kkprint.scoring.scorers import SCORERS
+    from kkprint.base.yamlio import load_yaml_file
 
     tally = load_yaml_file(ROOT / "examples" / SCORERS[game].example)
     originals = _example_players(tally)

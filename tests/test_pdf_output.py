@@ -5,7 +5,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from kkprint.build import BuildOptions, build_targets, resolve
+from kkprint.engine.job import BuildOptions, build_targets
+
+from kkprint.cli.targets import resolve
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +85,8 @@ def test_chart_has_every_row(kardinal_pdfs):
 
 
 def test_a_pdf_has_the_same_bytes_built_alone_or_with_everything(tmp_path):
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+    from kkprint.cli.targets import resolve
 
     everything = build_targets(resolve(["all"]), BuildOptions(out_dir=tmp_path / "all"))
     alone = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path / "alone"))
@@ -94,7 +97,9 @@ def test_a_pdf_has_the_same_bytes_built_alone_or_with_everything(tmp_path):
 def test_font_subsets_are_tagged_by_what_they_hold(tmp_path):
     import re
 
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    from kkprint.cli.targets import resolve
 
     written = build_targets(resolve(["kardinal", "court"]), BuildOptions(out_dir=tmp_path))
     names = set()

@@ -5,7 +5,7 @@ import copy
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 from kkprint.games.court.rules import final_round, strength
 from kkprint.games.culdcept.model import load_culdcept
 from kkprint.games.culdcept.state import score_state

@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import ROOT
-from kkprint.cli import main
+from kkprint.cli.app import main
 
 CORPUS = Path(__file__).parent / "corpus"
 COMMANDS = {

@@ -52,7 +52,7 @@ def test_environment_then_config_then_locale_and_the_flag_over_all(no_defaults, 
 
 
 def test_config_set_keeps_the_printer_offset(cli, english):
-    from kkprint.printer import load_profile
+    from kkprint.base.printer import load_profile
 
     assert cli("config", "set", "offset", "0.8,-0.4").returncode == 0
     assert load_profile().offset_mm == (0.8, -0.4)

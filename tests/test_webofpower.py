@@ -2,8 +2,8 @@
 
 import pytest
 
-from kkprint.engine.gridmap import GridMap
-from kkprint.errors import InputError
+from kkprint.games.webofpower.gridmap import GridMap
+from kkprint.base.errors import InputError
 from kkprint.games.webofpower.model import load_board, load_map
 from kkprint.games.webofpower.scoring import alliance_points, straight_roads
 from kkprint.games.webofpower.state import score_board, score_trump_map
@@ -213,7 +213,7 @@ def test_map_squares_are_big_enough_to_mark(trump, paper):
 
 
 def test_map_pdf_draws_a_custom_grid(tmp_path):
-    from kkprint.build import BuildOptions
+    from kkprint.engine.job import BuildOptions
     from kkprint.engine.document import ENGINE_TEXTS, open_pdf
     from kkprint.engine.fonts import collect_strings, prepare_fonts
     from kkprint.games.webofpower.components import draw_trump_map
@@ -236,7 +236,8 @@ def test_map_pdf_draws_a_custom_grid(tmp_path):
 
 
 def test_score_pad_and_reference_build_in_both_languages(tmp_path):
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+    from kkprint.cli.targets import resolve
     from pypdf import PdfReader
 
     for lang, words in (("ja", ("中間決算", "同盟", "総合計")), ("en", ("Interim", "Alliances", "Game total"))):
@@ -264,7 +265,9 @@ def test_report_names_who_scored_what(trump):
 def test_the_trump_map_comes_with_a_rules_card_in_each_language(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    from kkprint.cli.targets import resolve
 
     for lang, words in (("en", ("Rank groups", "Marking limits", "4+ monasteries")), ("ja", ("ランクグループ", "書くときの制限", "決算"))):
         written = build_targets(resolve(["webofpower"]), BuildOptions(lang=lang, out_dir=tmp_path))
@@ -278,7 +281,9 @@ def test_the_trump_map_comes_with_a_rules_card_in_each_language(tmp_path):
 def test_the_board_pad_has_a_worksheet_for_nine_regions_and_fifteen_alliances(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.build import BuildOptions, build_targets, resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    from kkprint.cli.targets import resolve
 
     written = build_targets(resolve(["webofpower-board"]), BuildOptions(lang="en", out_dir=tmp_path))
     [sheet] = [p for p in written if "worksheet" in p.name]

@@ -9,7 +9,7 @@ from typing import Iterator
 
 from reportlab.lib.units import mm
 
-from kkprint.build import BuildOptions, Target
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.load import Deck, load_deck, select
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
@@ -19,13 +19,13 @@ from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, col
 from kkprint.engine.inks import Inks
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, PlacedSlot, Shape, SheetLayout, card_size
 from kkprint.engine.marks import CutMarks
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
 from kkprint.deck.model import SheetFile
-from kkprint.models import validate
-from kkprint.paths import SHEETS_DIR, output_path
-from kkprint.yamlio import load_yaml_file
-from kkprint.printer import load_profile
+from kkprint.base.models import validate
+from kkprint.base.paths import SHEETS_DIR, output_path
+from kkprint.base.yamlio import load_yaml_file
+from kkprint.base.printer import load_profile
 
 SLUG_MM = 10.0
 GAME_BLEED_MM = 3.0

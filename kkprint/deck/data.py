@@ -18,9 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
-from kkprint.yamlio import read_bytes, read_text
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
+from kkprint.base.yamlio import read_bytes, read_text
 
 MAX_CARDS = 50_000
 MAX_CELL = 10_000  # characters: far more than a card can print

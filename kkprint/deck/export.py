@@ -19,13 +19,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kkprint.build import BuildOptions, build_targets
+from kkprint.engine.job import BuildOptions, build_targets
 from kkprint.deck.build import loaded_target
 from kkprint.deck.load import CardData, load_deck, select
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
-from kkprint.outputs import atomic_file
-from kkprint.paths import safe_file_name
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
+from kkprint.base.outputs import atomic_file
+from kkprint.base.paths import safe_file_name
 
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 FIELD = re.compile(r"\$\{([^}]*)\}")

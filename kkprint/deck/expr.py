@@ -15,8 +15,8 @@ from functools import lru_cache
 
 import simpleeval
 
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Detail, Msg, N_
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Detail, Msg, N_
 
 _NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
 

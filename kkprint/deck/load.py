@@ -13,12 +13,12 @@ from kkprint.deck.data import CardData
 from kkprint.deck.expr import compile_condition, parse_ranges
 from kkprint.deck.model import DeckFile, IconRegion, Layout, TextRegion
 from kkprint.engine.icons import has_icon, icon_names
-from kkprint.engine.text import parse_font
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
-from kkprint.models import validate
-from kkprint.paths import TEMPLATES_DIR
-from kkprint.yamlio import LineDict, load_yaml_file
+from kkprint.engine.typesetting import parse_font
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
+from kkprint.base.models import validate
+from kkprint.base.paths import TEMPLATES_DIR
+from kkprint.base.yamlio import LineDict, load_yaml_file
 
 MAX_CARDS = card_data.MAX_CARDS
 MAX_EXTENDS = 8

@@ -15,7 +15,7 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
                       model_validator)
 
 from kkprint.engine.geometry import CARD_SIZES
-from kkprint.i18n import Msg
+from kkprint.base.i18n import Msg
 
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 FIELD_REF = re.compile(r"\$\{[^}]*\}")

@@ -26,9 +26,10 @@ from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, register_icon
 from kkprint.engine.pictures import check_picture, draw_picture
-from kkprint.engine.text import FontBook, TextBox, Typeface, Typesetting, draw_text, parse_font
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
+from kkprint.engine.text import TextBox, draw_text
+from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
 
 FIELD = re.compile(r"\$\{([^}]*)\}")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
-from kkprint.outputs import write_new
-from kkprint.paths import safe_file_name
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
+from kkprint.base.outputs import write_new
+from kkprint.base.paths import safe_file_name
 
 STARTER_YAML = """\
 # {name}: a kkprint deck. Build it with:  kkprint build {file}

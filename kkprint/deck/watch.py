@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from kkprint.build import BuildOptions, build_targets
+from kkprint.engine.job import BuildOptions, build_targets
 from kkprint.deck.build import deck_target
-from kkprint.errors import InputError
-from kkprint.i18n import Msg, tr
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg, tr
 
 IGNORED_SUFFIXES = (".part", ".pdf", ".png~", ".swp", ".tmp")
 
@@ -41,7 +41,7 @@ def build_once(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi:
         written = build_targets([deck_target(deck)], options)
         pictures = []
         if preview_dir is not None:
-            from kkprint.preview import render_pages
+            from kkprint.engine.preview import render_pages
 
             for pdf in written:
                 pictures.extend(render_pages(pdf, preview_dir, dpi))

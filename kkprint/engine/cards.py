@@ -13,7 +13,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.document import BACK_PAGE_NOTE, Document
-from kkprint.i18n import tr
+from kkprint.base.i18n import tr
 from kkprint.engine.geometry import CardSize, DuplexMode, Paper, Shape, SheetLayout, Slot
 from kkprint.engine.marks import CutMarks, draw_cut_marks, note_side
 

@@ -23,9 +23,9 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
 from kkprint.engine.inks import InkCanvas, Inks
-from kkprint.outputs import atomic_file
-from kkprint.choices import LANGS
-from kkprint.i18n import N_, tr
+from kkprint.base.outputs import atomic_file
+from kkprint.base.choices import LANGS
+from kkprint.base.i18n import N_, tr
 
 # Compressed streams stay binary: ASCII85 would make every PDF a quarter larger and slower to write.
 rl_config.useA85 = 0
@@ -189,7 +189,7 @@ def _compress_last_page(canvas: Canvas) -> None:
 def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str,
              inks: Inks | None = None) -> Iterator[Document]:
     """Open ``path`` for writing as a :class:`Document`; the file appears only on success, and
-    only over a PDF (see :mod:`kkprint.outputs`). ``inks`` (else the build's, see
+    only over a PDF (see :mod:`kkprint.base.outputs`). ``inks`` (else the build's, see
     :data:`BUILD_INKS`) converts every colour and picture: greyscale or CMYK."""
     inks = inks or BUILD_INKS.get()
     with atomic_file(path, magic=b"%PDF") as temp_name:

@@ -21,8 +21,8 @@ from typing import Iterable
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 
 FACES = {
     "regular": ("noto_cjk_sans_jp_regular", "NotoSansCJKjp-Regular.otf"),

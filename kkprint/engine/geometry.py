@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 from reportlab.lib.units import mm
 
-from kkprint.choices import DuplexMode  # noqa: F401 - re-exported: the engine's name for it
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.base.choices import DuplexMode  # noqa: F401 - re-exported: the engine's name for it
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 
 
 @dataclass(frozen=True)

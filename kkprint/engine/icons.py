@@ -12,8 +12,8 @@ from typing import Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 
 IconDraw = Callable[[Canvas, float], None]
 

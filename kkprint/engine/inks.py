@@ -19,8 +19,8 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 
 
 @dataclass(frozen=True)

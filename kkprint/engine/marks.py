@@ -5,7 +5,7 @@ from __future__ import annotations
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.choices import CutMarks  # noqa: F401 - re-exported: the engine's name for it
+from kkprint.base.choices import CutMarks  # noqa: F401 - re-exported: the engine's name for it
 from kkprint.engine.geometry import SheetLayout
 
 NOTE_BAND = 9.0 * mm  # the outermost strip of the margin that holds the note (5 mm clear, then text)

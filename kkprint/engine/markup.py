@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from html.parser import HTMLParser
 
-from kkprint.engine.text import Typesetting, parse_font
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
+from kkprint.engine.typesetting import Typesetting, parse_font
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
 
 _TAGS = ("b", "i", "span", "br")
 _SPAN_ATTRIBUTES = ("color", "colour", "size", "font")

@@ -19,9 +19,9 @@ from pathlib import Path
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
-from kkprint.yamlio import read_bytes
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
+from kkprint.base.yamlio import read_bytes
 
 MAX_PICTURE_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 40_000_000  # 40 megapixels: a poker card at 1,200 dpi is 9 MP

@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.document import TILE_NOTE, Document
-from kkprint.i18n import tr
+from kkprint.base.i18n import tr
 from kkprint.engine.text import TextBox, draw_text
 
 DrawArt = Callable[[Canvas, float, float], None]

@@ -9,7 +9,7 @@ from typing import Iterable
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.build import BuildOptions, Target, register
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, lighten, tint
 from kkprint.engine.document import open_pdf
@@ -17,13 +17,13 @@ from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import CardSize, card_size
 from kkprint.engine.icons import die_body, register_icon, star_path
 from kkprint.engine.text import TextBox, draw_text
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 from kkprint.deck.build import deck_texts, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
-from kkprint.paths import DATA_DIR
-from kkprint.i18n import N_
+from kkprint.base.paths import DATA_DIR
+from kkprint.base.i18n import N_
 
 TIER_COLOURS = {None: "#8b5a2b", "I": "#4f7f52", "II": "#2f6fa8", "III": "#7d4fa0", "IV": "#b03a3a", "V": "#c9a227"}
 SUMMARY_CARD = CardSize(95, 130, corner_mm=3)
@@ -159,6 +159,8 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     written.append(path)
     return written
 
-
-register(Target("court", N_("To Court the King: 60 character cards (or --players N), 5 summary cards, start marker"),
-                ("court-characters", "court-summary"), texts, build))
+# What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
+TARGETS = (
+    Target("court", N_("To Court the King: 60 character cards (or --players N), 5 summary cards, start marker"),
+                    ("court-characters", "court-summary"), texts, build),
+)

@@ -8,11 +8,11 @@ from typing import Any
 
 from pydantic import model_validator
 
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 from kkprint.games.court.rules import CONDITION_KINDS
-from kkprint.models import Names, Strict, load_model
-from kkprint.paths import DATA_DIR
+from kkprint.base.models import Names, Strict, load_model
+from kkprint.base.paths import DATA_DIR
 
 FOOL, CHARLATAN = "Fool", "Charlatan"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from kkprint.games.court.model import CourtGame
 from kkprint.games.court.rules import FinalResult
 from kkprint.games.court.service import Eligibility
-from kkprint.i18n import text, tr
-from kkprint.screen import Line, Screen, Table
+from kkprint.base.i18n import text, tr
+from kkprint.scoring.screen import Line, Screen, Table
 
 
 def eligibility_text(game: CourtGame, result: Eligibility, lang: str) -> Screen:

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from kkprint.i18n import Joined, Msg
+from kkprint.base.i18n import Joined, Msg
 
 MAX_DICE = 12  # the box holds twelve dice
 

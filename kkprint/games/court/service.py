@@ -6,11 +6,11 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 from kkprint.games.court.model import CHARLATAN, FOOL, CourtGame
 from kkprint.games.court.rules import MAX_DICE, FinalResult, condition_met, final_round, why_not
-from kkprint.tally import at, mapping, player_names, reject_unknown_keys
+from kkprint.scoring.tally import at, mapping, player_names, reject_unknown_keys
 
 
 def parse_die(value: Any, place, source: str, path: tuple | None = None) -> int:

@@ -9,7 +9,7 @@ from typing import Iterable
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.build import BuildOptions, Target, register
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import Document, open_pdf, write_sheet
@@ -19,7 +19,7 @@ from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.engine.tiling import print_tiled
 from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
-from kkprint.i18n import N_
+from kkprint.base.i18n import N_
 
 CARD_W, CARD_H, PAD = 63 * mm, 88 * mm, 2 * mm
 UP_W, UP_H = CARD_W + 2 * PAD, CARD_H + 2 * PAD  # a cell holding an upright card
@@ -191,6 +191,8 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
                                lang=lang, draw=lambda doc: draw_record(doc, game)))
     return written
 
-
-register(Target("culdcept", N_("Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet"),
-                ("culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"), texts, build))
+# What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
+TARGETS = (
+    Target("culdcept", N_("Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet"),
+                    ("culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"), texts, build),
+)

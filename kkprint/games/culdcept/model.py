@@ -6,8 +6,8 @@ from functools import lru_cache
 from pathlib import Path
 
 
-from kkprint.models import Names, Strict, load_model
-from kkprint.paths import DATA_DIR
+from kkprint.base.models import Names, Strict, load_model
+from kkprint.base.paths import DATA_DIR
 
 
 class CuldceptGame(Strict):

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Sequence
 
-from kkprint.i18n import Msg
+from kkprint.base.i18n import Msg
 
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
 SUPPORT_LIMIT = 11

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 from kkprint.games.culdcept.model import CuldceptGame
 from kkprint.games.culdcept.rules import Play, RuleError, play
-from kkprint.i18n import Msg, tr
-from kkprint.screen import Line, Screen
-from kkprint.tally import at, mapping, player_names, reject_unknown_keys
+from kkprint.base.i18n import Msg, tr
+from kkprint.scoring.screen import Line, Screen
+from kkprint.scoring.tally import at, mapping, player_names, reject_unknown_keys
 
 
 @dataclass(frozen=True)

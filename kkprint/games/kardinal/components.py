@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 
 from reportlab.lib.units import mm
 
-from kkprint.build import BuildOptions, Target, register
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.deck.build import card_prints, deck_card_size, deck_texts, painter_for, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.colour import colour, is_light, lighten, tint
@@ -19,12 +19,12 @@ from kkprint.engine.cards import print_cards
 from kkprint.engine.geometry import card_size
 from kkprint.engine.icons import has_icon
 from kkprint.engine.text import TextBox, draw_text
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 from kkprint.games.kardinal import art
 from kkprint.games.kardinal.model import ROADS, KardinalGame, Land, load_game
-from kkprint.paths import DATA_DIR
-from kkprint.i18n import N_
+from kkprint.base.paths import DATA_DIR
+from kkprint.base.i18n import N_
 
 # --- land cards ------------------------------------------------------------------------------
 
@@ -243,11 +243,13 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     written.append(write_chart(options.path("kardinal-chart"), game, options, fonts))
     return written
 
-
-register(Target(
-    id="kardinal",
-    summary=N_("Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート"),
-    products=("kardinal-land-cards", "kardinal-player-aid", "kardinal-tokens-chips", "kardinal-chart"),
-    texts=texts,
-    build=build,
-))
+# What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
+TARGETS = (
+    Target(
+        id="kardinal",
+        summary=N_("Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート"),
+        products=("kardinal-land-cards", "kardinal-player-aid", "kardinal-tokens-chips", "kardinal-chart"),
+        texts=texts,
+        build=build,
+    ),
+)

@@ -11,10 +11,10 @@ from typing import Literal
 
 from pydantic import field_validator, model_validator
 
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
-from kkprint.models import Names, Strict, load_model
-from kkprint.paths import DATA_DIR
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
+from kkprint.base.models import Names, Strict, load_model
+from kkprint.base.paths import DATA_DIR
 
 ROADS = ("ship", "carriage")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")

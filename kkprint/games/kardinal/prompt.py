@@ -12,10 +12,10 @@ import copy
 import unicodedata
 from typing import Callable
 
-from kkprint.errors import InputError
+from kkprint.base.errors import InputError
 from kkprint.games.kardinal.model import KardinalGame
 from kkprint.games.kardinal.tally import MAX_PLAYERS, MIN_PLAYERS, parse_tally
-from kkprint.i18n import Msg, text, tr
+from kkprint.base.i18n import Msg, text, tr
 
 Ask = Callable[[str], "str | None"]  # returns None at end of input
 Say = Callable[[str], None]

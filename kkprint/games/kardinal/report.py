@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kkprint.games.kardinal.model import KardinalGame
 from kkprint.games.kardinal.scoring import KardinalResult
-from kkprint.i18n import text, tr
-from kkprint.screen import Line, Screen, Table
+from kkprint.base.i18n import text, tr
+from kkprint.scoring.screen import Line, Screen, Table
 
 
 def table(game: KardinalGame, result: KardinalResult, lang: str = "ja") -> Screen:
@@ -65,20 +65,3 @@ def as_json(result: KardinalResult, lang: str = "en") -> dict:
         "winners": list(result.winners),
         "reason": text(result.reason, lang),
     }
-
-
-def chart_fill(game: KardinalGame, result: KardinalResult):
-    """The numbers for the filled chart (a ChartFill of the components module, which loads the
-    PDF engine: imported here, so scoring without --sheet never pays for it)."""
-    from kkprint.games.kardinal.components import ChartFill
-
-    return ChartFill(
-        names=[p.name for p in result.players],
-        land_points=[[p.lands[land.id].land for land in game.lands] for p in result.players],
-        arms_points=[[p.lands[land.id].arms for land in game.lands] for p in result.players],
-        subtotals=[p.subtotal for p in result.players],
-        roads=[p.roads for p in result.players],
-        minus=[p.minus_two for p in result.players],
-        totals=[p.total for p in result.players],
-        winners=list(result.winners),
-    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from kkprint.i18n import Msg
+from kkprint.base.i18n import Msg
 from kkprint.scoring.majority import leaders, rank_points
 
 ROAD_MINIMUM = 5

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
 from kkprint.games.kardinal.model import KardinalGame, Land
 from kkprint.games.kardinal.scoring import LandRef, LandTally, PlayerTally
-from kkprint.tally import at, count, mapping, player_names, reject_unknown_keys
+from kkprint.scoring.tally import at, count, mapping, player_names, reject_unknown_keys
 
 PLAYER_KEYS = {"name", "lands", "ships", "carriages", "minus_two"}
 MIN_PLAYERS, MAX_PLAYERS = 3, 5

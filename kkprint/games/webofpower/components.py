@@ -10,19 +10,19 @@ from typing import Iterable
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.build import BuildOptions, Target, register
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.deck.build import write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import Document, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import card_size
-from kkprint.engine.gridmap import GridMap
+from kkprint.games.webofpower.gridmap import GridMap
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.games.webofpower.model import BoardGame, TrumpMap, load_board, load_map
-from kkprint.paths import DATA_DIR
-from kkprint.i18n import N_
+from kkprint.base.paths import DATA_DIR
+from kkprint.base.i18n import N_
 
 CIRCLE_PITCH = 7.2 * mm
 CARDINAL_DIAMETER = 5.4 * mm  # 1.8 mm between neighbours, 2 mm from the box
@@ -357,9 +357,11 @@ def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
                     title=game.label("worksheet", lang), lang=lang, draw=lambda doc: draw_worksheet(doc, game)),
     ]
 
-
-register(Target("webofpower", N_("Web of Power with a standard deck: the 4×12 trump map with its score table, "
-                                  "3 quick-rules cards"), ("webofpower-map", "webofpower-rules"), map_texts, build_map))
-register(Target("webofpower-board", N_("Web of Power board game: score pad (3–5 players), quick reference and "
-                                        "a final tally worksheet"), ("webofpower-board-score-pad", "webofpower-board-reference",
-                                          "webofpower-board-worksheet"), board_texts, build_board))
+# What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
+TARGETS = (
+    Target("webofpower", N_("Web of Power with a standard deck: the 4×12 trump map with its score table, "
+                                      "3 quick-rules cards"), ("webofpower-map", "webofpower-rules"), map_texts, build_map),
+    Target("webofpower-board", N_("Web of Power board game: score pad (3–5 players), quick reference and "
+                                            "a final tally worksheet"), ("webofpower-board-score-pad", "webofpower-board-reference",
+                                              "webofpower-board-worksheet"), board_texts, build_board),
+)

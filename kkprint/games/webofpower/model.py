@@ -7,11 +7,11 @@ from pathlib import Path
 
 from pydantic import model_validator
 
-from kkprint.engine.gridmap import GridMap
-from kkprint.errors import InputError
-from kkprint.i18n import Msg
-from kkprint.models import Names, Strict, load_model
-from kkprint.paths import DATA_DIR
+from kkprint.games.webofpower.gridmap import GridMap
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
+from kkprint.base.models import Names, Strict, load_model
+from kkprint.base.paths import DATA_DIR
 
 
 class Group(Strict):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kkprint.games.webofpower.scoring import Phase, Result
-from kkprint.i18n import tr
-from kkprint.screen import Line, Screen, Table
+from kkprint.base.i18n import tr
+from kkprint.scoring.screen import Line, Screen, Table
 
 
 def table(result: Result, lang: str = "en") -> Screen:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from kkprint.errors import InputError, suggest
-from kkprint.i18n import Msg
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
 from kkprint.games.webofpower.model import BoardGame, TrumpMap
 from kkprint.games.webofpower.scoring import Phase, Result, longest_road_points, score, straight_roads
-from kkprint.tally import at, count, mapping, player_names, reject_unknown_keys
+from kkprint.scoring.tally import at, count, mapping, player_names, reject_unknown_keys
 
 
 def _phase(data: dict, source: str) -> Phase:

@@ -1,0 +1,62 @@
+"""One exception type for everything a user can fix, so the CLI can print it as one line."""
+
+from __future__ import annotations
+
+import difflib
+
+from kkprint.base.i18n import Msg, text
+
+
+class InputError(Exception):
+    """Bad input or usage: the CLI prints ``source: place: message`` and exits with code 2.
+
+    ``source`` is the file (or ``<stdin>``, or an argument name); ``place`` is where inside it —
+    a YAML line, a player and land, a row and column. Both are optional because some problems
+    (an unknown target name) have no file.
+    """
+
+    def __init__(self, message: str | Msg, *, source: str | Msg | None = None, place: str | Msg | None = None,
+                 path: tuple | None = None):
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.place = place
+        self.path = path  # where in the tally's data, for a score-pad page to mark the field
+
+    def __reduce__(self):  # keeps source and place when a worker process sends it back
+        return (_rebuild, (self.message, self.source, self.place, self.path))
+
+    def located(self, *, source: str | None = None, place: str | Msg | None = None) -> "InputError":
+        """Fill in whatever location the raiser did not know, keeping what it did."""
+        return InputError(self.message, source=self.source or source, place=self.place or place,
+                          path=self.path)
+
+    def render(self, lang: str | None = None, *, with_source: bool = True) -> str:
+        """One line in ``lang``: ``source: place: message``."""
+        located = (self.source, self.place) if with_source else (self.place,)
+        parts = [_short(text(p, lang)) for p in located if p]
+        return " ".join(": ".join(parts + [text(self.message, lang)]).split())  # always one line
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _short(text: str, limit: int = 160) -> str:
+    """A very long path or place, shortened in the middle so the message stays one readable line."""
+    return text if len(text) <= limit else f"{text[:limit // 2 - 1]}…{text[-(limit // 2):]}"
+
+
+def _rebuild(message, source, place, path) -> InputError:
+    return InputError(message, source=source, place=place, path=path)
+
+
+def suggest(name: str, known) -> Msg | str:
+    """"; did you mean 'x'?" for the closest known name, or the list of known names."""
+    known = sorted(set(known))
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    if close:
+        return Msg("; did you mean '{name}'?", name=close[0])
+    if not known:
+        return ""
+    listed = ", ".join(known[:12]) + (" …" if len(known) > 12 else "")
+    return Msg("; known: {names}", names=listed)

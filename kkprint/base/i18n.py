@@ -1,0 +1,138 @@
+"""One message catalogue for every word a person reads.
+
+English is written in the source; the Japanese lives in ``kkprint/locale/ja/LC_MESSAGES/
+kkprint.po`` (compiled to the ``.mo`` beside it by ``python scripts/messages.py``). Code that
+does not know the reader's language yet — a scorer explaining a point, a tally check refusing a
+number — builds a :class:`Msg`, which is turned into words only when it is shown: at the
+terminal in the command's language, on a score-pad page in the browser's.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import gettext
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LOCALE_DIR = Path(__file__).parents[1] / "locale"
+DOMAIN = "kkprint"
+
+_language: contextvars.ContextVar[str] = contextvars.ContextVar("kkprint_language", default="en")
+
+
+@cache
+def _catalogue(lang: str) -> gettext.NullTranslations:
+    if lang == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - the name gettext tools look for
+    """Marks a message for the catalogue where it is defined; it is translated where shown."""
+    return msgid
+
+
+def current() -> str:
+    """The language messages are shown in when nobody names one."""
+    return _language.get()
+
+
+def use(lang: str) -> contextvars.Token:
+    """Show messages in ``lang`` from now on, in this thread or task."""
+    return _language.set(lang)
+
+
+@contextmanager
+def using(lang: str):
+    """Show messages in ``lang`` within the block (one request of the score pad)."""
+    token = _language.set(lang)
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+def gettext_in(lang: str, msgid: str) -> str:
+    return _catalogue(lang).gettext(msgid)
+
+
+def tr(msgid: str, lang: str | None = None, /, **values: Any) -> str:
+    """``msgid`` in ``lang`` (or the current language), with ``{names}`` filled in."""
+    lang = lang or current()
+    text = _catalogue(lang).gettext(msgid)
+    if not values:
+        return text
+    return text.format(**{key: _shown(value, lang) for key, value in values.items()})
+
+
+def _shown(value: Any, lang: str) -> Any:
+    if hasattr(value, "render"):  # a message, or a printed word that exists in every language
+        return value.render(lang)
+    return value
+
+
+class Msg:
+    """A message kept as its English ``msgid`` and values until someone reads it. Values may be
+    messages themselves (the ``what`` of "{what} must be a whole number")."""
+
+    __slots__ = ("msgid", "values")
+
+    def __init__(self, msgid: str, /, **values: Any):
+        self.msgid = msgid
+        self.values = values
+
+    def render(self, lang: str | None = None) -> str:
+        return tr(self.msgid, lang, **self.values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Msg({self.msgid!r}, {self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.msgid, self.values) == (other.msgid, other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.msgid)
+
+
+def text(value: "str | Msg | Joined", lang: str | None = None) -> str:
+    """A plain string as it is, a message in ``lang``."""
+    return value if isinstance(value, str) else value.render(lang)
+
+
+class Joined:
+    """Several messages shown as one, separated the way the language separates clauses."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = list(parts)
+
+    def render(self, lang: str | None = None) -> str:
+        return tr("; ", lang).join(text(part, lang) for part in self.parts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Joined) and self.parts == other.parts
+
+    __hash__ = None
+
+
+class Detail:
+    """A library's own description of a problem (libyaml's, Python's parser's): in the
+    catalogue's words when it is one we know; otherwise the library's English, or in another
+    language just "a syntax error" — the place beside it still says where."""
+
+    __slots__ = ("problem", "known")
+
+    def __init__(self, problem: str, known):
+        self.problem = " ".join(str(problem).split())
+        self.known = known
+
+    def render(self, lang: str | None = None) -> str:
+        if self.problem in self.known:
+            return tr(self.problem, lang)
+        return self.problem if (lang or current()) == "en" else tr("a syntax error", lang)

@@ -1,0 +1,148 @@
+"""Typed, validated definitions loaded from YAML, with errors that point at the line."""
+
+from __future__ import annotations
+
+import difflib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from kkprint.base.i18n import Msg
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.yamlio import LineDict, load_yaml_file
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class Strict(BaseModel):
+    """Base for definition models: unknown keys are typos, so they are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Names(Strict):
+    """A printed word in every language kkprint prints; German where the original had it."""
+
+    ja: str
+    en: str
+    de: str | None = None
+
+    def __call__(self, lang: str) -> str:
+        return getattr(self, lang, None) or self.en
+
+    def render(self, lang: str | None = None) -> str:
+        """As a value in a message: the word in the message's language."""
+        from kkprint.base.i18n import current
+
+        return self(lang or current())
+
+
+def line_of(data: Any, location: tuple) -> int | None:
+    """The YAML line of the deepest mapping key on ``location`` that we can still find."""
+    line = data.line if isinstance(data, LineDict) else None
+    node = data
+    for key in location:
+        if isinstance(node, LineDict) and key in node:
+            line = node.line_of(key)
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+            if isinstance(node, LineDict):
+                line = node.line
+        else:
+            break
+    return line
+
+
+def describe_location(location: tuple) -> str:
+    text = ""
+    for key in location:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+    return text
+
+
+@lru_cache(maxsize=32)
+def known_keys(model: type[BaseModel]) -> frozenset[str]:
+    """Every key name the model or the models inside it accept (for "did you mean")."""
+    names: set[str] = set()
+
+    def walk(schema) -> None:
+        if isinstance(schema, dict):
+            names.update((schema.get("properties") or {}).keys())
+            for value in schema.values():
+                walk(value)
+        elif isinstance(schema, list):
+            for value in schema:
+                walk(value)
+
+    walk(model.model_json_schema(by_alias=True))
+    return frozenset(names)
+
+
+def _close(name, model: type[BaseModel]) -> bool:
+    return bool(difflib.get_close_matches(str(name), known_keys(model), n=1, cutoff=0.6))
+
+
+def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> Model:
+    """Validate ``data`` as ``model``; the first problem becomes one :class:`InputError` line.
+
+    ``lines`` is the data as read from the file when ``data`` was derived from it (merged
+    templates), so the line numbers still point into the user's own file.
+    """
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        errors = err.errors()
+        # a number that is not finite is the clearest thing to say, whichever union member failed
+        first = next((e for e in errors if e["type"] == "finite_number"), errors[0])
+        location = tuple(part for part in first["loc"] if not (isinstance(part, str) and (
+            part.startswith("function-") or part in ("str", "int", "float", "bool"))))
+        line = line_of(lines if lines is not None else data, location)
+        where = describe_location(location)
+        place = Msg("line {line}, {where}", line=line, where=where) if line and where else (
+            Msg("line {line}", line=line) if line else (where or None))
+        raise InputError(_problem(first, location, model), source=source, place=place) from None
+
+
+def _problem(first: dict, location: tuple, model) -> Msg | str:
+    """Pydantic's finding in the catalogue's words; our own validators' messages come through
+    as they were raised (already in the reader's language)."""
+    kind, context = first["type"], first.get("ctx") or {}
+    if kind == "extra_forbidden":
+        hint = suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else Msg(" (a typo?)")
+        return Msg("unknown key '{key}'{hint}", key=location[-1], hint=hint)
+    if kind == "finite_number":
+        return Msg("must be a finite number, not '{value}'", value=first.get("input"))
+    if kind == "missing":
+        return Msg("missing '{key}'", key=location[-1])
+    if kind in ("float_parsing", "float_type", "int_parsing", "int_type", "int_from_float"):
+        return Msg("must be a number, not '{value}'", value=first.get("input"))
+    if kind in ("string_type", "str_type"):
+        return Msg("must be text, not '{value}'", value=first.get("input"))
+    if kind in ("bool_parsing", "bool_type"):
+        return Msg("must be true or false, not '{value}'", value=first.get("input"))
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return Msg("must be a mapping (key: value)")
+    if kind == "list_type":
+        return Msg("must be a list")
+    if kind == "greater_than":
+        return Msg("must be greater than {limit:g}", limit=context.get("gt"))
+    if kind == "greater_than_equal":
+        return Msg("must be at least {limit:g}", limit=context.get("ge"))
+    if kind == "less_than":
+        return Msg("must be less than {limit:g}", limit=context.get("lt"))
+    if kind == "less_than_equal":
+        return Msg("must be at most {limit:g}", limit=context.get("le"))
+    if kind in ("literal_error", "enum"):
+        return Msg("must be one of {names}, not '{value}'", names=context.get("expected", ""), value=first.get("input"))
+    if kind == "union_tag_invalid":
+        return Msg("unknown type '{value}'; known: {names}", value=context.get("tag"), names=context.get("expected_tags", ""))
+    if kind == "too_long":
+        return Msg("has more than {limit} entries", limit=context.get("max_length"))
+    return first["msg"].removeprefix("Value error, ")
+
+
+def load_model(model: type[Model], path: Path) -> Model:
+    return validate(model, load_yaml_file(path), str(path))

@@ -1,0 +1,133 @@
+"""Writing a user's files safely: whole or not at all, only over what kkprint may replace.
+
+Every file kkprint writes goes through :func:`atomic_file`: it is written under a hidden
+temporary name beside its destination and renamed into place when complete, so a killed or
+failed build leaves the old file or the new one, never half of one. The destination may not be
+a link (kkprint never writes through one), a device, a pipe or a folder, and an existing file is
+replaced only if it is the same kind of file (a PDF for a PDF). Files get the user's umask, as any
+program's would. A temporary file whose process is gone is removed by the next write beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
+
+STALE_AFTER_S = 600  # a temporary file this old is left over even if its process id was reused
+_PART = re.compile(r"^\.(?P<name>.+)-(?P<pid>\d+)-[^-]+\.part$")
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def check_destination(path: Path, magic: bytes | None) -> None:
+    """Refuse a destination that is a link, not a regular file, or a file of another kind."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as err:
+        raise InputError(Msg('cannot be written: {value}', value=getattr(err, 'strerror', None) or err), source=str(path)) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise InputError(Msg('is a link; kkprint never writes through links, choose another name'), source=str(path))
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(Msg('is a folder; give a file name'), source=str(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(Msg('is not a regular file (a device, pipe or socket); choose another name'), source=str(path))
+    if magic is not None and info.st_size:
+        try:
+            with open(path, "rb") as handle:
+                start = handle.read(len(magic))
+        except OSError as err:
+            raise InputError(Msg('cannot be replaced: {strerror}', strerror=err.strerror), source=str(path)) from None
+        if start != magic:
+            kind = magic.decode("ascii", "replace").strip("%").strip() or "file"
+            raise InputError(Msg('exists and is not a {kind} file; kkprint will not replace it, choose another name', kind=kind),
+                             source=str(path))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def remove_leftovers(folder: Path, name: str) -> None:
+    """Temporary files of ``name`` whose writing process is gone (or that are very old)."""
+    now = time.time()
+    try:
+        candidates = list(folder.glob(f".{glob_escape(name)}-*.part"))
+    except OSError:
+        return
+    for leftover in candidates:
+        match = _PART.match(leftover.name)
+        try:
+            stale = match is None or not _alive(int(match.group("pid"))) or now - leftover.lstat().st_mtime > STALE_AFTER_S
+            if stale and match is not None and match.group("name") == name:
+                leftover.unlink()
+        except (OSError, ValueError):
+            pass
+
+
+def glob_escape(text: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", text)
+
+
+@contextmanager
+def atomic_file(path: Path, *, magic: bytes | None = None) -> Iterator[str]:
+    """Yield a temporary path to write; on success it replaces ``path``, on any failure (an
+    error, Ctrl-C, SIGTERM) it is removed. Errors of the disk name ``path``, not the temporary."""
+    check_destination(path, magic)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(Msg('cannot create the folder: {strerror}', strerror=err.strerror), source=str(path.parent)) from None
+    remove_leftovers(path.parent, path.name)
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".part", dir=path.parent)
+        os.fchmod(handle, 0o666 & ~_umask())
+        os.close(handle)
+    except OSError as err:
+        raise InputError(Msg('cannot be written: {strerror}', strerror=err.strerror), source=str(path)) from None
+    try:
+        yield temp
+        check_destination(path, magic)  # still what it was when we started
+        os.replace(temp, path)
+    except OSError as err:
+        raise InputError(Msg('cannot be written: {value}', value=err.strerror or err), source=str(path)) from None
+    finally:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+
+
+def write_new(path: Path, text: str) -> None:
+    """Create a file that must not exist yet (never following a link, even a dangling one)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except FileExistsError:
+        raise InputError(Msg('already exists; choose another name or move it away'), source=str(path)) from None
+    except OSError as err:
+        raise InputError(Msg('cannot be written: {strerror}', strerror=err.strerror), source=str(path)) from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)

@@ -1,0 +1,148 @@
+"""The user's defaults: language and paper, found in this order — the command's flag,
+``KKPRINT_LANG`` / ``KKPRINT_PAPER``, the config file in the user's config folder
+(``kkprint config set lang en``), then the system locale (``ja*`` → Japanese, anything else →
+English; US and Canadian locales → Letter, the rest → A4)."""
+
+from __future__ import annotations
+
+import locale
+import os
+import stat
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from kkprint.base.choices import LANGS, PaperName
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg, N_
+from kkprint.base.paths import config_path
+
+PAPERS = tuple(paper.value for paper in PaperName)
+LETTER_REGIONS = ("US", "CA", "PR", "MX", "PH")
+KEYS = {"lang": LANGS, "paper": PAPERS}
+
+
+def _config() -> dict:
+    """The config file's settings; read once per version of the file (a command asks several times)."""
+    path = config_path()
+    try:
+        info = path.stat()
+    except OSError:
+        return {}
+    if not stat.S_ISREG(info.st_mode):
+        return {}
+    return dict(_read_config(path, info.st_mtime_ns, info.st_size))
+
+
+@lru_cache(maxsize=4)
+def _read_config(path: Path, mtime_ns: int, size: int) -> dict:
+    from kkprint.base.yamlio import load_yaml_file
+
+    data = load_yaml_file(path)
+    if not isinstance(data, dict):
+        raise InputError(Msg('the config file is a mapping like `lang: en`'), source=str(path))
+    for key, value in data.items():
+        if key not in KEYS:
+            raise InputError(Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(str(key), KEYS)), source=str(path))
+        if str(value).lower() not in KEYS[key]:
+            raise InputError(Msg("{key} must be one of {names}, not '{value}'", key=key, names=', '.join(KEYS[key]), value=value), source=str(path))
+    return {key: str(value).lower() for key, value in data.items()}
+
+
+def _locale() -> str:
+    for name in ("LC_ALL", "LC_MESSAGES", "LC_PAPER", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return value
+    try:
+        return locale.getlocale()[0] or ""
+    except ValueError:
+        return ""
+
+
+def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return None
+    if value not in choices:
+        raise InputError(Msg("must be one of {names}, not '{value}'{hint}", names=', '.join(choices), value=value, hint=suggest(value, choices)), source=name)
+    return value
+
+
+def language(flag=None) -> str:
+    """The language of everything a person reads."""
+    if flag is not None:
+        return getattr(flag, "value", flag)
+    return (_from_env("KKPRINT_LANG", LANGS) or _config().get("lang")
+            or ("ja" if _locale().lower().startswith("ja") else "en"))
+
+
+def paper(flag=None, *, fall_back: bool = True) -> str | None:
+    """The paper size; ``fall_back=False`` gives None when only the locale would say (a deck then
+    keeps its own paper)."""
+    if flag is not None:
+        return getattr(flag, "value", flag)
+    chosen = _from_env("KKPRINT_PAPER", PAPERS) or _config().get("paper")
+    if chosen or not fall_back:
+        return chosen
+    region = _locale().split(".")[0].replace("-", "_").split("_")[-1].upper()
+    return "letter" if region in LETTER_REGIONS else "a4"
+
+
+def set_value(key: str, value: str) -> Path:
+    from kkprint.base.outputs import atomic_file
+
+    key, value = key.strip().lower(), value.strip().lower()
+    if key == "offset":
+        return _set_offset(value)
+    if key not in KEYS:
+        raise InputError(Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(key, [*KEYS, "offset"])),
+                         source="config set")
+    if value not in KEYS[key]:
+        raise InputError(Msg("{key} must be one of {names}, not '{value}'{hint}", key=key, names=', '.join(KEYS[key]),
+                             value=value, hint=suggest(value, KEYS[key])), source="config set")
+    settings = _config()
+    settings[key] = value
+    path = config_path()
+    with atomic_file(path) as temp:
+        Path(temp).write_text(yaml.safe_dump(settings, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def _set_offset(value: str) -> Path:
+    """The printer's back-side shift in mm, "X,Y" (what ``kkprint calibrate --save X --save Y`` keeps)."""
+    import math
+
+    from kkprint.base.printer import PrinterProfile, load_profile, save_profile
+
+    parts = value.replace(",", " ").split()
+    try:
+        x, y = (float(part) for part in parts)
+    except ValueError:
+        raise InputError(Msg("the offset is two numbers in mm, x and y, e.g. 0.8,-0.4"), source="config set") from None
+    if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 20 and abs(y) <= 20):
+        raise InputError(Msg("an offset beyond ±20 mm is not a printer's misregistration"), source="config set")
+    return save_profile(PrinterProfile((x, y), load_profile().scale))
+
+
+def show(lang: str | None = None) -> str:
+    from kkprint.base.i18n import tr
+    from kkprint.base.printer import load_profile, profile_path
+
+    lines = [tr("config file: {path}", lang, path=config_path())]
+    for key, value, source in (("lang", language(), _source("KKPRINT_LANG", "lang")),
+                               ("paper", paper(), _source("KKPRINT_PAPER", "paper"))):
+        lines.append(f"{key}: {value}  ({tr(source, lang)})")
+    x, y = load_profile().offset_mm
+    where = tr("config file", lang) if profile_path().exists() else tr("not set", lang)
+    lines.append(f"offset: {x:g},{y:g} mm  ({where})")
+    return "\n".join(lines)
+
+
+def _source(env: str, key: str) -> str:
+    if os.environ.get(env):
+        return env
+    if key in _config():
+        return N_("config file")
+    return N_("locale")

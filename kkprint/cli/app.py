@@ -1,0 +1,168 @@
+"""The ``kkprint`` command line: every command in one table, the entry ``main`` and what it does
+with errors and signals. Each command lives with its kind (``build``, ``decks``, ``scorers``,
+``config``, ``serve``) and only parses what it is given and hands it on."""
+
+from __future__ import annotations
+
+import copy
+import os
+import signal
+import sys
+
+import typer
+
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import tr
+from kkprint.cli import build, config, decks, scorers, serve
+from kkprint.cli.common import HELP, language, sub_app
+from kkprint.cli.serve import Servers
+
+app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, context_settings=HELP, rich_markup_mode=None,
+                  help="Print-and-play PDFs for board games, and scorers for the games you played.")
+scorer_app = sub_app("Score a finished game from a tally.")
+app.add_typer(scorer_app, name="scorer")
+new_app = sub_app("Start something new from a working example.")
+app.add_typer(new_app, name="new")
+court_app = sub_app("To Court the King helpers.")
+app.add_typer(court_app, name="court")
+culdcept_app = sub_app("Culdcept-style game helpers.")
+app.add_typer(culdcept_app, name="culdcept")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"kkprint {version('kkprint')}")
+        except PackageNotFoundError:
+            typer.echo("kkprint (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Print-and-play PDFs for board games, and scorers for the games you played."""
+
+
+# Every command, in the order `kkprint --help` lists them.
+app.command()(build.build)
+new_app.command("deck")(decks.new_deck)
+new_app.command("tally")(scorers.new_tally)
+app.command()(decks.schema)
+app.command()(build.calibrate)
+app.command()(build.preview)
+app.command()(decks.export)
+app.command()(decks.watch)
+config_app = sub_app("Your defaults: language and paper.")
+app.add_typer(config_app, name="config")
+app.command()(serve.serve)
+config_app.command("set")(config.config_set)
+config_app.command("show")(config.config_show)
+app.command("list")(build.list_targets)
+scorer_app.command("kardinal", epilog=scorers.KARDINAL_FORMAT)(scorers.scorer_kardinal)
+scorer_app.command("webofpower", epilog=scorers.WEBOFPOWER_FORMAT)(scorers.scorer_webofpower)
+scorer_app.command("webofpower-board", epilog=scorers.WEBOFPOWER_BOARD_FORMAT)(scorers.scorer_webofpower_board)
+court_app.command("eligible")(scorers.court_eligible)
+scorer_app.command("court", epilog=scorers.COURT_FORMAT)(scorers.scorer_court)
+scorer_app.command("culdcept", epilog=scorers.CULDCEPT_FORMAT)(scorers.scorer_culdcept)
+culdcept_app.command("battle")(scorers.culdcept_battle)
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """``--lang X`` as typed anywhere on the line, known before Click parses it (for help and
+    usage errors); anything odd is left for Click to refuse."""
+    for index, arg in enumerate(args):
+        value = arg.split("=", 1)[1] if arg.startswith("--lang=") else (
+            args[index + 1] if arg == "--lang" and index + 1 < len(args) else None)
+        if value and value.lower() in ("ja", "en"):
+            return value.lower()
+    return None
+
+
+def _click_command(args: list[str]):
+    """The Click command tree to run ``args`` with. Typer makes every command (its signature, its
+    type hints, its parameters) before it runs one; when the line starts with a command's name,
+    only that command is made (~5 ms of every run). Help, ``--version`` and a mistyped name,
+    which list or suggest commands, get them all."""
+    name = args[0] if args and not args[0].startswith("-") else None
+    commands = [info for info in app.registered_commands
+                if (info.name or typer.main.get_command_name(info.callback.__name__)) == name]
+    groups = [info for info in app.registered_groups if info.name == name]
+    if not commands and not groups:
+        return typer.main.get_command(app)
+    only_this = copy.copy(app)
+    only_this.registered_commands, only_this.registered_groups = commands, groups
+    return typer.main.get_command(only_this)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP: unwinds like Ctrl-C, so every half-written file is removed on the way."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated(signum)
+
+
+def main(servers: Servers | None = None) -> None:
+    """Run the app; bad input ends with one line on stderr and exit code 2, never a traceback.
+    Ctrl-C ends with 130, SIGTERM/SIGHUP with 128 + the signal, each after removing what a build
+    had half-written. ``servers`` are the web pages ``serve`` may start, handed in by the process's
+    entry (:mod:`kkprint.__main__`), which knows both doors. (It runs ``main`` as a process of its own.)"""
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _terminate)
+    try:
+        language(_lang_in(sys.argv[1:]))  # usage errors and help speak the user's language too
+        from kkprint.cli import usage
+
+        usage.install()
+        command = _click_command(sys.argv[1:])
+        usage.translate_help(command)
+        code = command.main(standalone_mode=False, prog_name="kkprint", obj=servers or Servers())
+        if code == 130:  # typer turns Ctrl-C into this exit code when it is not exiting itself
+            raise KeyboardInterrupt
+        if isinstance(code, int) and code:
+            sys.exit(code)
+    except Terminated as err:
+        typer.echo(tr("kkprint: terminated; nothing half-written was kept"), err=True)
+        sys.exit(128 + err.signum)
+    except InputError as err:
+        typer.echo(tr("kkprint: error: {message}", message=err), err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo(tr("kkprint: aborted"), err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        typer.echo("\n" + tr("kkprint: interrupted; nothing half-written was kept"), err=True)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except OSError as err:  # an output folder that cannot be written, a full disk: say which file
+        where = f"{err.filename}: " if err.filename else ""
+        typer.echo(" ".join(tr("kkprint: error: {message}", message=f"{where}{err.strerror or err}").split()), err=True)
+        sys.exit(2)
+    except typer.TyperException as err:  # usage errors: one line naming the option, exit code 2
+        if type(err).__name__ == "NoArgsIsHelpError" or not hasattr(err, "format_message"):
+            err.show()  # a bare command: its help is the most useful answer
+        else:
+            context = getattr(err, "ctx", None)
+            command = context.command_path if context is not None else "kkprint"  # never the mistyped word
+            from kkprint.cli.usage import usage_error
+
+            message = usage_error(" ".join(err.format_message().replace("Value error, ", "").split()))
+            typer.echo(tr("kkprint: error: {message} (see '{command} --help')", message=message, command=command), err=True)
+        sys.exit(getattr(err, "exit_code", 2))
+    except Exception as err:  # noqa: BLE001 - last line of defence; the message is still one line
+        if os.environ.get("KKPRINT_DEBUG"):
+            raise
+        detail = " ".join(str(err).split())[:300]
+        typer.echo(tr("kkprint: internal error: {kind}: {detail} (set KKPRINT_DEBUG=1 for details)",
+                      kind=type(err).__name__, detail=detail), err=True)
+        sys.exit(1)

@@ -1,0 +1,162 @@
+"""Asking at a terminal without losing anything: line editing and history (readline), control
+characters refused where they are typed, and every accepted answer saved in a tally file so that
+Ctrl-C, a closed window or a typo found at the end costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import unicodedata
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg, tr
+
+SAVED_HEADER = "# kkprint tally, saved at the prompt"
+MAGIC = SAVED_HEADER.encode("utf-8")[:16]
+
+
+def _readline() -> bool:
+    """Line editing and history where the terminal has them (not on a pipe)."""
+    if not sys.stdin.isatty():
+        return False
+    try:
+        import readline  # noqa: F401 - importing it is what switches input() to line editing
+    except ImportError:  # Windows without pyreadline: plain input still works
+        return False
+    return True
+
+
+@contextmanager
+def _prompt_on_terminal():
+    """input() edits a line only when stdout is the terminal; with ``--json > file`` stdout is
+    the file, so the terminal (stderr) stands in for it while a question is asked."""
+    if sys.stdout.isatty() or not sys.stderr.isatty():
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def control_characters(text: str) -> list[str]:
+    return [c for c in text if unicodedata.category(c) in ("Cc", "Cf") and c not in "\t"]
+
+
+def asker(lang: str) -> Callable[[str], "str | None"]:
+    """``ask(question)``: one line, or None at the end of input. A line with control characters
+    (an arrow key on a terminal that sent it raw) is refused and asked again."""
+    editing = _readline()
+
+    def ask(question: str) -> str | None:
+        while True:
+            if editing:
+                with _prompt_on_terminal():
+                    try:
+                        line = input(question)
+                    except EOFError:
+                        return None
+            else:
+                sys.stderr.write(question)
+                sys.stderr.flush()
+                line = sys.stdin.readline()
+                if line == "":
+                    return None
+                line = line.rstrip("\n")
+            bad = control_characters(line)
+            if not bad:
+                return line
+            shown = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(bad))
+            sys.stderr.write("  ! " + tr("control characters ({chars}) cannot be typed here; please type it again", lang,
+                                         chars=shown) + "\n")
+
+    return ask
+
+
+def unfinished_path(game: str) -> Path:
+    """Where a prompt saves when no ``--save`` file was named: the user's data folder."""
+    from kkprint.base.paths import data_folder
+
+    return data_folder() / "unfinished" / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}.yaml"
+
+
+class TallySaver:
+    """Writes the tally after every accepted answer, atomically, to one file."""
+
+    def __init__(self, path: Path):
+        from kkprint.base.outputs import check_destination
+
+        check_destination(path, MAGIC)  # a bad destination is refused before anything is asked
+        self.path = path
+        self.saved = False
+
+    def __call__(self, data: dict) -> None:
+        from kkprint.base.outputs import atomic_file
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        plain = json.loads(json.dumps(data, ensure_ascii=False))  # a resumed tally's dicts know their YAML lines
+        text = yaml.safe_dump(plain, allow_unicode=True, sort_keys=False)
+        with atomic_file(self.path, magic=MAGIC) as temp:
+            Path(temp).write_text(f"{SAVED_HEADER}\n{text}", encoding="utf-8")
+        self.saved = True
+
+
+def resume_from(path: Path, source_reader) -> dict:
+    data, _ = source_reader(path)
+    if not isinstance(data, dict):
+        raise InputError(Msg("a saved tally is a mapping with 'players:'"), source=str(path))
+    return data
+
+
+def saved_by_us(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path | None, read) -> dict:
+    """K&K at the prompt, saved after every answer (to ``save``, to the ``resume`` file when we
+    wrote it, or to the data folder) and resumable; Ctrl-C saves, says where, and exits 130."""
+    from kkprint.games.kardinal import prompt
+
+    data = resume_from(resume, read) if resume is not None else None
+    if data is not None:  # a saved tally that the rules refuse is refused now, not at the end
+        rules.score(data, str(resume))
+    named = save or (resume if resume is not None and saved_by_us(resume) else None)
+    saver = TallySaver(named or unfinished_path("kardinal"))
+
+    def say(text: str) -> None:
+        sys.stderr.write(text + "\n")
+
+    def show(tally: dict) -> None:
+        rules.as_text(rules.score(tally, "<prompt>"), lang).print(sys.stderr)
+
+    try:
+        data = prompt.walk(game, asker(lang), say, show, lang, data, saver)
+    except KeyboardInterrupt:
+        if saver.saved:
+            say("\n" + tr("interrupted; what was typed is saved in {path} — go on with: kkprint scorer kardinal "
+                          "--resume {path}", lang, path=saver.path))
+        else:
+            say("\n" + tr("interrupted before anything was typed", lang))
+        raise SystemExit(130) from None
+    if named:
+        saver(data)
+    elif saver.saved:  # finished: the safety copy in the data folder has done its job
+        saver.path.unlink(missing_ok=True)
+    return data

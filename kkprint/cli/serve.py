@@ -1,0 +1,44 @@
+"""``serve``: the score pad in a browser.
+
+The command line does not know the web pages (:mod:`kkprint.web`, the other door): the
+process's entry, :mod:`kkprint.__main__`, hands it the servers it may start, as Click's context
+object. So neither door imports the other, and each can be read without the other.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import typer
+
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
+from kkprint.cli.common import LangOption, language
+
+
+@dataclass(frozen=True)
+class Servers:
+    """The web pages the command line may start, each called with its options."""
+
+    score_pad: Callable[..., None] | None = None
+
+
+def serve(
+    context: typer.Context,
+    port: int = typer.Option(8765, "--port", min=1, max=65535, help="Port to listen on."),
+    lan: bool = typer.Option(False, "--lan", help="Listen on the local network too, and show its address as a QR code "
+                                                  "(the list of games needs the key in that address)."),
+    lang: LangOption = None,
+) -> None:
+    """The score pad in a browser: a page for every game, on every phone at the table."""
+    start = _servers(context).score_pad
+    if start is None:
+        raise InputError(Msg("this kkprint was started without its web pages"), source="serve")
+    gc.enable()  # runs for hours; see kkprint.__main__
+    start(port=port, lan=lan, lang=language(lang))
+
+
+def _servers(context: typer.Context) -> Servers:
+    return context.obj if isinstance(context.obj, Servers) else Servers()

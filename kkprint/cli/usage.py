@@ -1,0 +1,183 @@
+"""The command line's own words in the user's language: Typer's usage errors and help headings,
+and every command's and option's help text, all looked up in kkprint's one catalogue.
+
+Typer asks ``gettext`` for some of its words; :func:`install` points that lookup at our catalogue
+in the current language. Help texts are written in English beside the options in ``cli.py``;
+:func:`translate_help` replaces them with the catalogue's words before Click shows them, and
+``scripts/messages.py`` collects them from the command tree so none is left untranslated.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+
+from kkprint.base.i18n import N_, current, gettext_in, tr
+
+
+# The words Typer itself asks gettext for (typer/core.py); its copy of Click has plain strings,
+# handled below. Usage errors' own words are in USAGE_ERRORS.
+TYPER_WORDS = (
+    N_("Usage:"), N_("Options"), N_("Arguments"), N_("Commands"), N_("Show this message and exit."),
+    N_("No such command {name!r}."), N_("Missing command."), N_("Did you mean {possibility}?"),
+    N_("default: {default}"), N_("(dynamic)"), N_("required"), N_("env var: {var}"), N_("Aborted!"),
+)
+
+
+# Typer carries its own copy of Click whose messages are plain English strings, not gettext
+# lookups: they are recognised by their shape and said again from the catalogue.
+USAGE_ERRORS = (
+    (r"No such option: (?P<name>\S+) \(Possible options: (?P<options>.+)\)",
+     N_("No such option: {name} (did you mean one of: {options}?)")),
+    (r"No such option: (?P<name>\S+)", N_("No such option: {name}")),
+    (r"Missing argument '(?P<param_hint>.+)'\.", N_("Missing argument {param_hint}.")),
+    (r"Missing option '(?P<param_hint>.+)'\.", N_("Missing option {param_hint}.")),
+    (r"Got unexpected extra argument\(s\) \((?P<args>.*)\)", N_("Got unexpected extra arguments ({args})")),
+    (r"Option '(?P<name>.+)' does not take a value\.", N_("Option {name!r} does not take a value.")),
+    (r"Option '(?P<name>.+)' requires an argument\.", N_("Option {name!r} requires an argument.")),
+    (r"Invalid value for '(?P<param_hint>.+?)': (?P<message>.*)", N_("Invalid value for {param_hint}: {message}")),
+    (r"'(?P<value>.*)' is not one of (?P<choices>.*)\.", N_("'{value}' is not one of {choices}.")),
+    (r"Input should be a valid integer.*", N_("not a whole number")),
+    (r"Input should be a valid number.*", N_("not a number")),
+    (r"Input should be greater than or equal to (?P<limit>\S+)", N_("at least {limit}")),
+    (r"Input should be less than or equal to (?P<limit>\S+)", N_("at most {limit}")),
+)
+
+
+def usage_error(message: str, lang: str | None = None) -> str:
+    """A usage error from Click or Typer in the user's language (as it is when its shape is
+    unknown). Typer's own "Did you mean" is split off and said again too."""
+    message = message.strip()
+    hint = ""
+    if ". Did you mean " in message and message.endswith("?"):
+        message, possibility = message.rsplit(". Did you mean ", 1)
+        hint = " " + tr("Did you mean {possibility}?", lang, possibility=possibility[:-1])
+        message = message.rstrip("。.") + ("。" if (lang or current()) == "ja" else ".")
+    for pattern, msgid in USAGE_ERRORS:
+        found = re.fullmatch(pattern, message)
+        if found:
+            values = found.groupdict()
+            if "message" in values:
+                values["message"] = usage_error(values["message"], lang)
+            return tr(msgid, lang, **values) + hint
+    return message + hint
+
+
+def _gettext(msgid: str) -> str:
+    return gettext_in(current(), msgid)
+
+
+def install() -> None:
+    """Typer's words through our catalogue, in the current language."""
+    import typer.core
+
+    typer.core._ = _gettext
+    _install_vendored()
+    _lighter_coercion()
+
+
+def _help_fields(command):
+    """(owner, attribute) of every help text in a Click command tree."""
+    for attribute in ("help", "short_help", "epilog"):
+        if getattr(command, attribute, None):
+            yield command, attribute
+    for param in command.params:
+        if getattr(param, "help", None):
+            yield param, "help"
+    for sub in getattr(command, "commands", {}).values():
+        yield from _help_fields(sub)
+
+
+def help_texts(command) -> list[str]:
+    """Every help text in a Click command tree, for the catalogue."""
+    return [getattr(owner, attribute) for owner, attribute in _help_fields(command)]
+
+
+def translate_help(command) -> None:
+    """Replace the command tree's help texts with their words in the current language."""
+    for owner, attribute in _help_fields(command):
+        setattr(owner, attribute, _gettext(getattr(owner, attribute)))
+
+
+def _install_vendored() -> None:
+    """Typer's own copy of Click prints "Usage: " and the help option's text as plain strings."""
+    from typer._click import core, formatting
+
+    if getattr(core.Command.get_help_option, "translated", False):
+        return
+    plain_help_option, plain_usage = core.Command.get_help_option, formatting.HelpFormatter.write_usage
+
+    def get_help_option(self, ctx):
+        option = plain_help_option(self, ctx)
+        if option is not None:
+            option.help = _gettext("Show this message and exit.")
+        return option
+
+    def write_usage(self, prog, args="", prefix=None):
+        return plain_usage(self, prog, args, _gettext("Usage:") + " " if prefix is None else prefix)
+
+    get_help_option.translated = True
+    core.Command.get_help_option, formatting.HelpFormatter.write_usage = get_help_option, write_usage
+
+
+def _lighter_coercion() -> None:
+    """Typer 0.29 checks every parameter through a pydantic TypeAdapter, built for every parameter
+    of the command being run, given or not: a tenth of a small build's start-up. Words, paths and
+    choices given on the command line are checked here by Typer's own functions without the
+    adapter around them; anything else (numbers, unusual values) still goes through Typer's
+    adapter, built when a value first arrives."""
+    from dataclasses import dataclass
+
+    from typer import _coercion, core
+
+    if getattr(core._TyperParameter.get_runtime_param, "lighter", False):
+        return
+
+    @dataclass(frozen=True)
+    class Lighter(_coercion.RuntimeParam):
+        descriptor: _coercion.TypeDescriptor
+
+        def _coerce_value(self, value, param, ctx):
+            many = typing.get_origin(self.annotation) is list
+            items = (list(value) if isinstance(value, (list, tuple)) else [value]) if many else [value]
+            check = _plain_check(typing.get_args(self.annotation)[0] if many else self.annotation,
+                                 self.parameter_info)
+            if check is None or not all(isinstance(item, str) for item in items):
+                param._runtime_param = _coercion.build_runtime_param(self.descriptor)
+                return param._runtime_param._coerce_value(value, param=param, ctx=ctx)
+            checked = [check(item, param, ctx) for item in items]
+            return checked if many else checked[0]
+
+    def get_runtime_param(self):
+        if self._runtime_param is None:
+            descriptor = self.type_descriptor
+            self._runtime_param = Lighter(descriptor.parameter_info, descriptor.annotation, descriptor)
+        return self._runtime_param
+
+    get_runtime_param.lighter = True
+    core._TyperParameter.get_runtime_param = get_runtime_param
+
+
+def _plain_check(annotation, info):
+    """Typer's own check of a word, a path or a choice typed on the command line (None for any
+    other kind of parameter)."""
+    from pathlib import Path
+
+    from typer._click.exceptions import BadParameter
+    from typer._param_types import choice_coercion_annotation, coerce_cli_choice, coerce_cli_path
+
+    if info.parser is not None:
+        return None
+    if annotation is str:
+        return lambda value, param, ctx: value
+    choices = choice_coercion_annotation(annotation, info)
+    if choices is not None:
+        def choice(value, param, ctx):
+            try:
+                return coerce_cli_choice(value, choices=choices[0], case_sensitive=choices[1], ctx=ctx)
+            except ValueError as err:
+                raise BadParameter(str(err), ctx=ctx, param=param) from None
+        return choice
+    if annotation is Path and info.path_type is None:
+        return lambda value, param, ctx: coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+    return None

@@ -1,0 +1,160 @@
+"""A print job: what the user asked for (:class:`BuildOptions`), what can be printed
+(:class:`Target`: its texts and how to build it) and the building of several targets, side by side
+on every core. The engine knows no game: the games and decks hand it their targets."""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from kkprint.base.choices import LANGS
+from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS
+from kkprint.engine.fonts import FontSet, prepare_fonts
+from kkprint.engine.cards import SheetOptions
+from kkprint.engine.inks import Inks
+from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout
+from kkprint.engine.marks import CutMarks
+from kkprint.base.printer import load_profile
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What the user asked for. ``None`` means "not said": a deck's own settings, then the
+    saved printer profile, then the defaults apply."""
+
+    lang: str = "ja"
+    paper_name: str | None = None
+    out_dir: Path = Path("output")
+    duplex: DuplexMode | None = None
+    back_offset_mm: tuple[float, float] | None = None
+    players: int | None = None
+    print_shop: bool = False
+    only: str | None = None
+    allow_outside: bool = False
+    card_pages: bool = False  # decks: one card per page, edge to edge (single-card previews)
+    gap_mm: float | None = None
+    cut_marks: CutMarks | None = None
+    greyscale: bool = False  # every colour and picture in shades of grey: the ink-saving proof
+    guides: bool = False  # trim, bleed and safe-zone lines over every card (proofs and previews)
+    card_bleed: bool = False  # decks, one card per page: include the print-shop bleed
+    jobs: int = 1  # processes to build several targets side by side (the command line uses every core)
+
+    @property
+    def paper(self) -> Paper:
+        """The games' paper: the one asked for, else the user's default (the locale's at the last)."""
+        from kkprint.base import settings
+
+        return PAPERS[self.paper_name or settings.paper()]
+
+    def file_name(self, stem: str) -> str:
+        """Output names carry language and paper so different builds never overwrite each other."""
+        return f"{stem}-{self.lang}-{self.paper.name}{self.variant}.pdf"
+
+    @property
+    def variant(self) -> str:
+        """What else sets a file apart: a duplex mode other than long-edge (a short-edge file printed
+        long-edge puts every back behind the wrong card), greyscale."""
+        mode = f"-{self.duplex.value}" if self.duplex not in (None, DuplexMode.LONG_EDGE) else ""
+        return mode + ("-grey" if self.greyscale else "")
+
+    def path(self, stem: str) -> Path:
+        return self.out_dir / self.file_name(stem)
+
+    def layout(self, card: CardSize, *, gap_mm: float = 0.0, margin_mm: float = 6.0) -> SheetLayout:
+        """A games' card sheet on the chosen paper; ``--gap`` replaces the component's own gap."""
+        return SheetLayout(self.paper, card, self.gap_mm if self.gap_mm is not None else gap_mm, margin_mm)
+
+    def sheet_options(self, **overrides) -> SheetOptions:
+        """Sheet options for the games' own cards: duplex long-edge unless asked otherwise,
+        backs shifted by the command line's offset or else the saved printer profile."""
+        profile = load_profile()
+        settings = dict(duplex=self.duplex or DuplexMode.LONG_EDGE, cut_marks=self.cut_marks or CutMarks.EDGES,
+                        back_offset_mm=self.back_offset_mm or profile.offset_mm, back_scale=profile.scale,
+                        guides=self.guides)
+        settings.update(overrides)
+        return SheetOptions(**settings)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Something ``kkprint build`` can make: what it prints, what text it needs, how to build it."""
+
+    id: str
+    summary: str | Msg  # in the catalogue: shown in the reader's language
+    products: tuple[str, ...]
+    texts: Callable[[BuildOptions], Iterable[str]]
+    build: Callable[[BuildOptions, FontSet], list[Path]]
+
+
+@contextmanager
+def _no_collector_pauses():
+    """A build makes many objects and frees few until its PDF is written; the cycle collector's
+    passes over that growing heap cost a tenth of a big deck's time and find nothing (measured:
+    the same peak memory without them). It runs again once the targets are built. (Also a
+    decorator, as every context manager made by ``contextmanager`` is.)"""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@_no_collector_pauses()
+def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
+    """Build every chosen target, each with the fonts for its own texts: a PDF has the same
+    bytes whether it was built alone or with everything else."""
+    if options.lang not in LANGS:
+        raise InputError(Msg("unknown language '{lang}'; use ja or en", lang=options.lang), source="--lang")
+    if options.paper_name is not None and options.paper_name not in PAPERS:
+        raise InputError(Msg("unknown paper '{paper_name}'; use {names}", paper_name=options.paper_name, names=' or '.join(PAPERS)), source="--paper")
+    fonts = {target.id: prepare_fonts([*ENGINE_TEXTS, *target.texts(options)]) for target in chosen}
+    groups = [chosen[i::options.jobs] for i in range(max(1, options.jobs))]
+    groups = [group for group in groups if group]
+    if len(groups) > 1:
+        import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
+
+        if "fork" in multiprocessing.get_all_start_methods():
+            return _build_forked(chosen, groups, options, fonts)
+    return [path for paths in _build_each(chosen, options, fonts) for path in paths]
+
+
+def _build_forked(chosen: list[Target], groups: list[list[Target]], options: BuildOptions,
+                  fonts: dict[str, FontSet]) -> list[Path]:
+    """The groups built side by side: this process builds the first, forked workers the rest.
+    Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
+    targets hold functions that cannot be pickled, so workers find theirs by id."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _FORKED
+    _FORKED = {target.id: target for target in chosen}
+    by_target: dict[str, list[Path]] = {}
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=len(groups) - 1, mp_context=context) as pool:
+        futures = [(group, pool.submit(_build_ids, [t.id for t in group], options, fonts)) for group in groups[1:]]
+        for group, paths in [(groups[0], _build_each(groups[0], options, fonts))] + [(g, f.result()) for g, f in futures]:
+            by_target.update(zip((target.id for target in group), paths))
+    return [path for target in chosen for path in by_target[target.id]]
+
+
+_FORKED: dict[str, Target] = {}
+
+
+def _build_ids(ids: list[str], options: BuildOptions, fonts: dict[str, FontSet]) -> list[list[Path]]:
+    return _build_each([_FORKED[target_id] for target_id in ids], options, fonts)
+
+
+def _build_each(group: list[Target], options: BuildOptions, fonts: dict[str, FontSet]) -> list[list[Path]]:
+    """Build the targets of ``group`` one after the other; the files each wrote."""
+    token = BUILD_INKS.set(Inks("grey") if options.greyscale else Inks())
+    try:
+        return [target.build(options, fonts[target.id]) for target in group]
+    finally:
+        BUILD_INKS.reset(token)
