@@ -71,7 +71,12 @@ data: pg.csv
 
 def card_rows(count: int):
     for i in range(count):
-        yield f"Card {i + 1}", f"Roll {1 + i % 6} or more to win the duel number {i}.", f"die:{1 + i % 6}", f"die:{1 + (i * 5) % 6}"
+        yield (
+            f"Card {i + 1}",
+            f"Roll {1 + i % 6} or more to win the duel number {i}.",
+            f"die:{1 + i % 6}",
+            f"die:{1 + (i * 5) % 6}",
+        )
 
 
 def write_deck(folder: Path, count: int) -> Path:
@@ -108,7 +113,7 @@ def floor(count: int, out: Path) -> None:
             c.circle(x + s * px, y + s * py, s * 0.085, stroke=0, fill=1)
 
     for start in range(0, count, 9):
-        chunk = rows[start:start + 9]
+        chunk = rows[start : start + 9]
         for i, (name, text, cost, power) in enumerate(chunk):
             x, y = ox + (i % 3) * w, oy + (2 - i // 3) * h
             c.roundRect(x + 2 * mm, y + 2 * mm, w - 4 * mm, h - 4 * mm, 2 * mm)
@@ -138,7 +143,6 @@ def floor(count: int, out: Path) -> None:
             c.drawCentredString(x + w / 2, y + h / 2 - 7, "Bench")
         c.showPage()
     c.save()
-
 
 
 def write_simple_deck(folder: Path, count: int) -> Path:
@@ -183,7 +187,6 @@ def simple_floor(count: int, out: Path) -> None:
     c.save()
 
 
-
 def write_protograf_decks(folder: Path, count: int) -> tuple[Path, Path]:
     """The same cards for protograf (a script) and for kkprint (a deck file), from one CSV."""
     with open(folder / "pg.csv", "w", newline="", encoding="utf-8") as handle:
@@ -191,8 +194,9 @@ def write_protograf_decks(folder: Path, count: int) -> tuple[Path, Path]:
         writer.writerow(["NAME", "TEXT"])
         writer.writerows([name, text] for name, text, _, _ in card_rows(count))
     script = folder / "protograf_deck.py"
-    script.write_text(PROTOGRAF_SCRIPT.format(out=str(folder / "pg.pdf"), data=str(folder / "pg.csv"), count=count),
-                      encoding="utf-8")
+    script.write_text(
+        PROTOGRAF_SCRIPT.format(out=str(folder / "pg.pdf"), data=str(folder / "pg.csv"), count=count), encoding="utf-8"
+    )
     deck = folder / "same-as-protograf.yaml"
     deck.write_text(SAME_AS_PROTOGRAF, encoding="utf-8")
     return script, deck

@@ -18,8 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
-        '<circle cx="5" cy="5" r="4" fill="{colour}"/></svg>')
+ICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" height="10">'
+    '<circle cx="5" cy="5" r="4" fill="{colour}"/></svg>'
+)
 DECK = """\
 name: {name}
 card: {{size: poker}}
@@ -37,8 +39,10 @@ back:
 def texts(rich: bool, count: int):
     for i in range(count):
         if rich:
-            yield (f"Card {i + 1}", f"<b>Roll</b> {1 + i % 6} {{coin}} <i>or more</i> to {{unlock}} vault {i}, "
-                                    f"then take a {{gem}}.")
+            yield (
+                f"Card {i + 1}",
+                f"<b>Roll</b> {1 + i % 6} {{coin}} <i>or more</i> to {{unlock}} vault {i}, then take a {{gem}}.",
+            )
         else:
             yield f"Card {i + 1}", f"Roll {1 + i % 6} coins or more to open vault {i}, then take a gem."
 
@@ -58,8 +62,9 @@ def write(folder: Path, rich: bool, count: int) -> Path:
 
 def run(deck: Path, out: Path) -> float:
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "kkprint", "build", str(deck), "--out", str(out)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "kkprint", "build", str(deck), "--out", str(out)], check=True, capture_output=True
+    )
     return time.perf_counter() - started
 
 

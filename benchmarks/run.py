@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from decks import floor, write_deck  # noqa: E402 - benchmarks/ is not a package
 import whole  # noqa: E402
+from decks import floor, write_deck  # noqa: E402 - benchmarks/ is not a package
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,14 +35,15 @@ def one(kind: str, count: int) -> dict:
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
         if kind == "deck":
-            from kkprint.engine.job import BuildOptions, build_targets
             from kkprint.cli.targets import resolve
+            from kkprint.engine.job import BuildOptions, build_targets
 
             targets = resolve([str(write_deck(folder, count))])  # (imports the deck's modules)
             started = time.perf_counter()
             paths = build_targets(targets, BuildOptions(out_dir=folder / "out"))
         else:
             from reportlab.pdfgen import canvas  # noqa: F401 - imports left out here too
+
             from kkprint.engine import fonts  # noqa: F401
 
             paths = [folder / "floor.pdf"]
@@ -56,8 +57,14 @@ def one(kind: str, count: int) -> dict:
 def measure(kind: str, count: int = 0, repeat: int = 1) -> dict:
     best = None
     for _ in range(repeat):
-        result = subprocess.run([sys.executable, __file__, "--one", kind, str(count)], capture_output=True, text=True,
-                                cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+        result = subprocess.run(
+            [sys.executable, __file__, "--one", kind, str(count)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            check=True,
+        )
         data = json.loads(result.stdout.strip().splitlines()[-1])
         if best is None or data["seconds"] < best["seconds"]:
             best = data
@@ -74,27 +81,37 @@ def in_process_report(quick: bool) -> None:
     for n, d in decks.items():
         print(f"{n:>7} {1000 * d['seconds'] / n:>8.3f} {d['peak_mb']:>8.0f} {d['bytes'] / n:>11.0f}")
     base = measure("floor", 1000, repeat=3)
-    print(f"floor, 1,000 cards: {base['seconds']:.2f} s, {base['bytes'] / 1000:.0f} bytes/card; kkprint "
-          f"{decks[1000]['seconds']:.2f} s -> {decks[1000]['seconds'] / base['seconds']:.2f}x")
+    print(
+        f"floor, 1,000 cards: {base['seconds']:.2f} s, {base['bytes'] / 1000:.0f} bytes/card; kkprint "
+        f"{decks[1000]['seconds']:.2f} s -> {decks[1000]['seconds'] / base['seconds']:.2f}x"
+    )
     small, large = decks[sizes[0]], decks[sizes[-1]]
-    print(f"peak memory {sizes[-1]:,} / {sizes[0]} cards: {large['peak_mb'] / small['peak_mb']:.2f}x; bytes per card "
-          f"{sizes[-1]:,} / {sizes[0]} cards: {(large['bytes'] / sizes[-1]) / (small['bytes'] / sizes[0]):.2f}x")
+    print(
+        f"peak memory {sizes[-1]:,} / {sizes[0]} cards: {large['peak_mb'] / small['peak_mb']:.2f}x; bytes per card "
+        f"{sizes[-1]:,} / {sizes[0]} cards: {(large['bytes'] / sizes[-1]) / (small['bytes'] / sizes[0]):.2f}x"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--one", nargs=2, metavar=("KIND", "COUNT"), help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="fewer pairs and smaller decks, for a first look")
-    parser.add_argument("--instructions", action="store_true",
-                        help="count instructions with valgrind (callgrind) instead of timing: slower, but the same "
-                             "count on every run, whatever else the machine is doing")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions with valgrind (callgrind) instead of timing: slower, but the same "
+        "count on every run, whatever else the machine is doing",
+    )
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one(args.one[0], int(args.one[1]))))
         return
     # an installed kkprint has its bytecode compiled (pip does it); give the source tree the same
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "kkprint"), str(ROOT / "benchmarks")],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "kkprint"), str(ROOT / "benchmarks")],
+        check=True,
+        capture_output=True,
+    )
     if args.instructions:
         whole.instruction_report()
         return

@@ -29,7 +29,8 @@ METHODS = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
 def extract() -> Catalog:
     template = Catalog(project="kkprint", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(PACKAGE), METHODS, {"**/templates/**.html": {"autoescape": "true"}}, KEYWORDS, strip_comment_tags=True):
+        str(PACKAGE), METHODS, {"**/templates/**.html": {"autoescape": "true"}}, KEYWORDS, strip_comment_tags=True
+    ):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     import typer
 
@@ -56,7 +57,9 @@ def compiled(catalog: Catalog) -> bytes:
 
 def missing(catalog: Catalog, template: Catalog) -> list[str]:
     """Messages the code uses that have no Japanese, and Japanese kept for messages gone."""
-    problems = [f"no Japanese for {m.id!r}" for m in template if m.id and not (catalog.get(m.id) and catalog.get(m.id).string)]
+    problems = [
+        f"no Japanese for {m.id!r}" for m in template if m.id and not (catalog.get(m.id) and catalog.get(m.id).string)
+    ]
     problems += [f"not used any more: {m.id!r}" for m in catalog if m.id and template.get(m.id) is None]
     return problems
 

@@ -28,12 +28,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         server = Server(Path(folder)).start()
         try:
-            request = urllib.request.Request(server.url + "/api/games", data=json.dumps({"game": "kardinal"}).encode(),
-                                             headers={"content-type": "application/json"}, method="POST")
+            request = urllib.request.Request(
+                server.url + "/api/games",
+                data=json.dumps({"game": "kardinal"}).encode(),
+                headers={"content-type": "application/json"},
+                method="POST",
+            )
             made = json.loads(urllib.request.urlopen(request).read())
-            request = urllib.request.Request(f"{server.url}/api/games/{made['id']}?replace=1",
-                                             data=json.dumps(as_tally()).encode(),
-                                             headers={"content-type": "application/json"}, method="PUT")
+            request = urllib.request.Request(
+                f"{server.url}/api/games/{made['id']}?replace=1",
+                data=json.dumps(as_tally()).encode(),
+                headers={"content-type": "application/json"},
+                method="PUT",
+            )
             urllib.request.urlopen(request).read()
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)

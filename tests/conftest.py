@@ -9,8 +9,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run ``python -m kkprint`` as a user would, capturing both streams."""
-    return subprocess.run([sys.executable, "-m", "kkprint", *args], capture_output=True, text=True,
-                          input=input, cwd=cwd or ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "kkprint", *args],
+        capture_output=True,
+        text=True,
+        input=input,
+        cwd=cwd or ROOT,
+        timeout=120,
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -69,8 +75,14 @@ def start_score_pad(data_dir: Path, port: int, *args: str, lang: str = "en") -> 
     import time
 
     env = {**os.environ, "KKPRINT_DATA_DIR": str(data_dir), "KKPRINT_LANG": lang}
-    server = subprocess.Popen([sys.executable, "-m", "kkprint", "serve", "--port", str(port), *args], cwd=ROOT,
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", "serve", "--port", str(port), *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.time() + 20
     while time.time() < deadline:
         try:
@@ -78,7 +90,7 @@ def start_score_pad(data_dir: Path, port: int, *args: str, lang: str = "en") -> 
             return server
         except OSError:
             if server.poll() is not None:
-                raise RuntimeError("the score pad did not start: " + server.stderr.read())
+                raise RuntimeError("the score pad did not start: " + server.stderr.read()) from None
             time.sleep(0.1)
     server.kill()
     raise RuntimeError("the score pad did not start within 20 s")

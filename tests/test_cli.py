@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, assert_clean_error
 
 EXAMPLE = str(ROOT / "examples" / "kardinal-tally.yaml")
@@ -15,8 +14,11 @@ def test_build_kardinal_writes_and_lists_its_files(cli, tmp_path):
     assert result.returncode == 0, result.stderr
     written = [Path(line) for line in result.stdout.splitlines()]
     assert {p.name for p in written} == {
-        "kardinal-land-cards-ja-a4.pdf", "kardinal-tokens-chips-ja-a4.pdf", "kardinal-player-aid-ja-a4.pdf",
-        "kardinal-chart-ja-a4.pdf"}
+        "kardinal-land-cards-ja-a4.pdf",
+        "kardinal-tokens-chips-ja-a4.pdf",
+        "kardinal-player-aid-ja-a4.pdf",
+        "kardinal-chart-ja-a4.pdf",
+    }
     assert all(p.exists() and p.read_bytes().startswith(b"%PDF") for p in written)
     assert not list(tmp_path.glob("*.part"))
 
@@ -49,8 +51,21 @@ def test_scorer_table_is_laid_out_like_the_chart(cli):
     result = cli("scorer", "kardinal", EXAMPLE)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    order = [next(i for i, l in enumerate(lines) if l.startswith(word))
-             for word in ("フランス", "ザクセン", "ハンガリー", "カスティリア", "デンマーク", "中間集計", "船", "馬車", "−2チップ", "合計")]
+    order = [
+        next(i for i, line in enumerate(lines) if line.startswith(word))
+        for word in (
+            "フランス",
+            "ザクセン",
+            "ハンガリー",
+            "カスティリア",
+            "デンマーク",
+            "中間集計",
+            "船",
+            "馬車",
+            "−2チップ",
+            "合計",
+        )
+    ]
     assert order == sorted(order)
     assert "勝者: Aki" in result.stdout
 
@@ -105,18 +120,56 @@ def test_tally_from_stdin(cli):
     assert result.returncode == 0 and json.loads(result.stdout)["winners"] == ["Aki"]
 
 
-PROMPT_ANSWERS = "\n".join([
-    "Aki", "Ben", "Chie", "",            # names, then an empty line
-    "5 4", "2 3", "1 1",                 # France
-    "", "", "",                          # Saxony
-    "", "", "", "", "", "", "", "", "",  # Hungary, Castile, Franconia
-    "", "", "", "", "", "", "", "", "",  # Bavaria, Italy, England
-    "9", "2 2", "2 1", "",               # Denmark: 9 is refused and asked again
-    "", "", "",                          # ships
-    "", "", "",                          # carriages
-    "1", "", "",                         # −2 chips
-    "Chie Denmark 0", "",                # a correction, then done
-]) + "\n"
+PROMPT_ANSWERS = (
+    "\n".join(
+        [
+            "Aki",
+            "Ben",
+            "Chie",
+            "",  # names, then an empty line
+            "5 4",
+            "2 3",
+            "1 1",  # France
+            "",
+            "",
+            "",  # Saxony
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",  # Hungary, Castile, Franconia
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",  # Bavaria, Italy, England
+            "9",
+            "2 2",
+            "2 1",
+            "",  # Denmark: 9 is refused and asked again
+            "",
+            "",
+            "",  # ships
+            "",
+            "",
+            "",  # carriages
+            "1",
+            "",
+            "",  # −2 chips
+            "Chie Denmark 0",
+            "",  # a correction, then done
+        ]
+    )
+    + "\n"
+)
 
 
 def test_interactive_prompt_from_a_pipe(cli):
@@ -194,11 +247,12 @@ def test_culdcept_commands(cli):
 
 
 def test_culdcept_tiled_mat_overlaps(tmp_path):
-    from kkprint.engine.job import BuildOptions, build_targets
+    from pypdf import PdfReader
+
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
     from kkprint.engine.tiling import Tiling
     from kkprint.games.culdcept.components import MAT_H, MAT_W
-    from pypdf import PdfReader
 
     paths = build_targets(resolve(["culdcept"]), BuildOptions(out_dir=tmp_path))
     a3 = next(p for p in paths if p.name.endswith("-a3.pdf"))
@@ -223,8 +277,13 @@ def test_same_bytes_across_processes(tmp_path):
     outputs = []
     for seed in ("1", "2"):
         out = tmp_path / seed
-        subprocess.run([sys.executable, "-m", "kkprint", "build", "kardinal", "webofpower", "--out", str(out)],
-                       check=True, capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed})
+        subprocess.run(
+            [sys.executable, "-m", "kkprint", "build", "kardinal", "webofpower", "--out", str(out)],
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
         outputs.append({p.name: p.read_bytes() for p in sorted(out.glob("*.pdf"))})
     assert outputs[0] == outputs[1] and len(outputs[0]) == 6
 
@@ -240,7 +299,9 @@ def test_sheet_fits_the_longest_allowed_name(cli, tmp_path):
 
     tally = tmp_path / "t.yaml"
     long_name = "Alexandra Konstantinopoulou-Wellington"
-    tally.write_text(Path(EXAMPLE).read_text(encoding="utf-8").replace("name: Aki", f"name: {long_name}"), encoding="utf-8")
+    tally.write_text(
+        Path(EXAMPLE).read_text(encoding="utf-8").replace("name: Aki", f"name: {long_name}"), encoding="utf-8"
+    )
     sheet = tmp_path / "chart.pdf"
     result = cli("scorer", "kardinal", str(tally), "--sheet", str(sheet), "--paper", "letter", "--lang", "en")
     assert result.returncode == 0, result.stderr
@@ -262,11 +323,14 @@ def test_choices_ignore_case(cli, tmp_path):
     assert (tmp_path / "kardinal-chart-en-a4.pdf").exists()
 
 
-@pytest.mark.parametrize("args, fragment, hint", [
-    (("build", "kardnal"), "did you mean 'kardinal'?", None),
-    (("bulid", "all"), "Did you mean 'build'?", "(see 'kkprint --help')"),
-    (("scorer", "kardinal", "--jsn", "x.yaml"), "--json", "(see 'kkprint scorer kardinal --help')"),
-])
+@pytest.mark.parametrize(
+    "args, fragment, hint",
+    [
+        (("build", "kardnal"), "did you mean 'kardinal'?", None),
+        (("bulid", "all"), "Did you mean 'build'?", "(see 'kkprint --help')"),
+        (("scorer", "kardinal", "--jsn", "x.yaml"), "--json", "(see 'kkprint scorer kardinal --help')"),
+    ],
+)
 def test_typos_get_a_suggestion_and_a_hint_without_the_typo(english, cli, args, fragment, hint):
     result = cli(*args)
     assert_clean_error(result, fragment)
@@ -278,6 +342,8 @@ def test_typos_in_lands_and_territories_get_a_suggestion(cli):
     tally = "players:\n  - {name: A, lands: {Frankriech: 2}}\n  - {name: B}\n  - {name: C}\n"
     assert_clean_error(cli("scorer", "kardinal", "-", input=tally), "「Frankreich」のことですか")
     assert_clean_error(cli("scorer", "kardinal", "-", "--lang", "en", input=tally), "did you mean 'Frankreich'?")
-    state = ("phase: final\nplayers: [A, B, C]\nmonasteries: ['............', '............', '............', "
-             "'............']\ncardinals: {AA: [0, 0, 0]}\n")
+    state = (
+        "phase: final\nplayers: [A, B, C]\nmonasteries: ['............', '............', '............', "
+        "'............']\ncardinals: {AA: [0, 0, 0]}\n"
+    )
     assert_clean_error(cli("scorer", "webofpower", "-", input=state), "「A」のことですか")

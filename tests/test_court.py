@@ -27,18 +27,18 @@ def test_sixty_cards_and_player_counts(game):
 
 
 def test_pairs_counting_rules():
-    assert pairs([3, 3, 3, 3], 2)            # four of a kind counts as two pairs
+    assert pairs([3, 3, 3, 3], 2)  # four of a kind counts as two pairs
     assert not pairs([3, 3, 3, 1], 2)
-    assert pairs([2, 2, 2, 2, 5, 5], 3)      # 4+2 counts as three pairs
-    assert pairs([6] * 6, 3)                 # six of a kind: three pairs
+    assert pairs([2, 2, 2, 2, 5, 5], 3)  # 4+2 counts as three pairs
+    assert pairs([6] * 6, 3)  # six of a kind: three pairs
     assert not pairs([6] * 5 + [1], 3)
 
 
 def test_triplets_and_full_house():
-    assert two_triplets([4] * 6)             # six of a kind counts as two triplets
+    assert two_triplets([4] * 6)  # six of a kind counts as two triplets
     assert two_triplets([1, 1, 1, 2, 2, 2])
     assert not two_triplets([1] * 5 + [2])
-    assert full_house([5] * 5)               # five of a kind counts
+    assert full_house([5] * 5)  # five of a kind counts
     assert full_house([1, 1, 1, 2, 2])
     assert not full_house([1, 1, 1, 1, 2])
     assert not full_house([1, 1, 2, 2, 3])
@@ -109,8 +109,15 @@ def test_final_round_queen_loses_when_weaker():
 def test_source_example(game):
     # Seed 003: B (Bettina) holds the Queen; D rolls eight, A cannot reach it, C beats D with
     # eight of a higher value, and Bettina matches C and wins.
-    data = {"players": [{"name": "D", "dice": [4] * 8}, {"name": "A", "dice": [6] * 7},
-                        {"name": "C", "dice": [5] * 8}, {"name": "Bettina", "dice": [5] * 8}], "queen": "Bettina"}
+    data = {
+        "players": [
+            {"name": "D", "dice": [4] * 8},
+            {"name": "A", "dice": [6] * 7},
+            {"name": "C", "dice": [5] * 8},
+            {"name": "Bettina", "dice": [5] * 8},
+        ],
+        "queen": "Bettina",
+    }
     assert score_final(data, "t").winner == "Bettina"
     data["players"][3]["dice"] = [4] * 8
     assert score_final(data, "t").winner == "C"
@@ -118,7 +125,9 @@ def test_source_example(game):
 
 def test_results_validation():
     with pytest.raises(InputError, match="not among the players"):
-        score_final({"players": [{"name": "A", "dice": [1, 1, 1]}, {"name": "B", "dice": [2, 2, 2]}], "queen": "Z"}, "t")
+        score_final(
+            {"players": [{"name": "A", "dice": [1, 1, 1]}, {"name": "B", "dice": [2, 2, 2]}], "queen": "Z"}, "t"
+        )
     with pytest.raises(InputError, match="1 to 6"):
         score_final({"players": [{"name": "A", "dice": [9, 1, 1]}, {"name": "B", "dice": [2, 2, 2]}]}, "t")
     with pytest.raises(InputError, match="1 players"):
@@ -139,9 +148,8 @@ def test_json_keeps_input_order_even_when_the_queen_is_listed_first():
 def test_the_summary_card_is_two_sided_readable_and_explains_its_marks(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.engine.job import BuildOptions, build_targets
-
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
 
     written = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path, lang="en"))
     [summary] = [p for p in written if "summary" in p.name]

@@ -61,8 +61,11 @@ SQUARES = [{"card": "K", "owner": "Aki"}, {"cards": ["5", "6"], "owner": "Ben"},
 
 
 def test_scorer_counts_and_winner():
-    result = score_state({"players": ["Aki", "Ben", "Chie"], "squares": SQUARES[:4] + [{"card": "Q", "owner": "Aki"}] + [{}] * 8},
-                         "t", load_culdcept())
+    result = score_state(
+        {"players": ["Aki", "Ben", "Chie"], "squares": SQUARES[:4] + [{"card": "Q", "owner": "Aki"}] + [{}] * 8},
+        "t",
+        load_culdcept(),
+    )
     assert {n: len(v) for n, v in result.owned.items()} == {"Aki": 2, "Ben": 1, "Chie": 0}
     assert result.winners == ["Aki"]
 
@@ -72,15 +75,18 @@ def test_scorer_draw():
     assert result.winners == ["Aki", "Ben"]
 
 
-@pytest.mark.parametrize("squares,fragment", [
-    (SQUARES[:12], "13 squares"),
-    ([{"card": "K", "owner": "Zed"}] + [{}] * 12, "not among the players"),
-    ([{"card": "K", "owner": "Aki"}, {"card": "K", "owner": "Aki"}] + [{}] * 11, "only one K"),
-    ([{"cards": ["6", "7"], "owner": "Aki"}] + [{}] * 12, "over 11"),
-    ([{"card": "Z", "owner": "Aki"}] + [{}] * 12, "not a card rank"),
-    ([{"owner": "Aki"}] + [{}] * 12, "needs the card"),
-    ([{"cards": ["2", "3"]}] + [{}] * 12, "only its map card"),
-])
+@pytest.mark.parametrize(
+    "squares,fragment",
+    [
+        (SQUARES[:12], "13 squares"),
+        ([{"card": "K", "owner": "Zed"}] + [{}] * 12, "not among the players"),
+        ([{"card": "K", "owner": "Aki"}, {"card": "K", "owner": "Aki"}] + [{}] * 11, "only one K"),
+        ([{"cards": ["6", "7"], "owner": "Aki"}] + [{}] * 12, "over 11"),
+        ([{"card": "Z", "owner": "Aki"}] + [{}] * 12, "not a card rank"),
+        ([{"owner": "Aki"}] + [{}] * 12, "needs the card"),
+        ([{"cards": ["2", "3"]}] + [{}] * 12, "only its map card"),
+    ],
+)
 def test_state_validation(squares, fragment):
     with pytest.raises(InputError) as caught:
         score_state({"players": ["Aki", "Ben"], "squares": squares}, "t", load_culdcept())
@@ -95,9 +101,8 @@ def test_player_limits():
 def test_the_mat_fixes_no_card_and_the_reference_says_how_a_turn_goes(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.engine.job import BuildOptions, build_targets
-
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
 
     written = {p.name: p for p in build_targets(resolve(["culdcept"]), BuildOptions(out_dir=tmp_path, lang="en"))}
     mat = PdfReader(written["culdcept-mat-en-a3.pdf"]).pages[0].extract_text()

@@ -4,18 +4,18 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import assert_clean_error
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from conftest import assert_clean_error
-from kkprint.engine.job import BuildOptions, build_targets
+from kkprint.base.errors import InputError
+from kkprint.base.yamlio import load_yaml_file
 from kkprint.cli.targets import resolve
 from kkprint.deck.load import load_deck, merge, resolve_extends, select
 from kkprint.deck.starter import write_starter
-from kkprint.engine.geometry import PAPERS, DuplexMode, SheetLayout, card_size
 from kkprint.engine.cards import fold_layout
-from kkprint.base.errors import InputError
-from kkprint.base.yamlio import load_yaml_file
+from kkprint.engine.geometry import PAPERS, DuplexMode, SheetLayout, card_size
+from kkprint.engine.job import BuildOptions, build_targets
 
 
 @pytest.fixture
@@ -37,7 +37,11 @@ def test_starter_builds_as_written(starter, tmp_path):
 
 
 def test_starter_edited_by_hand_still_builds(starter, tmp_path):
-    text = starter.read_text(encoding="utf-8").replace("size: poker ", "size: mini  ").replace("extends: poker", "extends: mini")
+    text = (
+        starter.read_text(encoding="utf-8")
+        .replace("size: poker ", "size: mini  ")
+        .replace("extends: poker", "extends: mini")
+    )
     starter.write_text(text, encoding="utf-8")
     csv = starter.with_suffix(".csv")
     csv.write_text(csv.read_text(encoding="utf-8") + "Bard,Sing a song.,die:3,#336699,1\n", encoding="utf-8")
@@ -60,10 +64,10 @@ def test_extends_chain_mini_over_poker(tmp_path):
     deck = tmp_path / "d.yaml"
     deck.write_text("extends: mini\nname: d\nlayout:\n  title: {colour: '#ff0000'}\ncards: [{name: A, text: b}]\n")
     data = resolve_extends(load_yaml_file(deck), deck)
-    assert data["card"]["size"] == "mini"                      # from mini.yaml
-    assert data["layout"]["title"]["size"] == 12               # mini overrides poker
-    assert data["layout"]["title"]["font"] == "bold"           # inherited from poker
-    assert data["layout"]["title"]["colour"] == "#ff0000"      # the deck's own override
+    assert data["card"]["size"] == "mini"  # from mini.yaml
+    assert data["layout"]["title"]["size"] == 12  # mini overrides poker
+    assert data["layout"]["title"]["font"] == "bold"  # inherited from poker
+    assert data["layout"]["title"]["colour"] == "#ff0000"  # the deck's own override
 
 
 def test_extends_errors(tmp_path):
@@ -110,15 +114,21 @@ def test_huge_counts_are_refused(tmp_path):
         load_deck(deck_file)
 
 
-@pytest.mark.parametrize("body,fragment", [
-    ("layout:\n  title: {colr: '#000000'}\n", "unknown key 'colr'"),
-    ("layout:\n  title: {colour: red}\n", "#1a2b3c"),
-    ("card: {size: huge}\n", "unknown card size"),
-    ("layout:\n  text: {text: '${nosuch}', field: null}\n", "no field 'nosuch'"),
-    ("layout:\n  pic: {type: image, x: 0, y: 0, w: 10, h: 10, src: ../../outside.png}\n", "outside the deck's folder"),
-    ("layout:\n  pic: {type: icon, x: 0, y: 0, w: 10, h: 10, icon: 'nope:1'}\n", "unknown icon"),
-    ("layout:\n  text: {size: 60, min_size: 59}\n", "does not fit"),
-])
+@pytest.mark.parametrize(
+    "body,fragment",
+    [
+        ("layout:\n  title: {colr: '#000000'}\n", "unknown key 'colr'"),
+        ("layout:\n  title: {colour: red}\n", "#1a2b3c"),
+        ("card: {size: huge}\n", "unknown card size"),
+        ("layout:\n  text: {text: '${nosuch}', field: null}\n", "no field 'nosuch'"),
+        (
+            "layout:\n  pic: {type: image, x: 0, y: 0, w: 10, h: 10, src: ../../outside.png}\n",
+            "outside the deck's folder",
+        ),
+        ("layout:\n  pic: {type: icon, x: 0, y: 0, w: 10, h: 10, icon: 'nope:1'}\n", "unknown icon"),
+        ("layout:\n  text: {size: 60, min_size: 59}\n", "does not fit"),
+    ],
+)
 def test_broken_decks_give_clear_errors(tmp_path, body, fragment):
     deck_file = tmp_path / "d.yaml"
     deck_file.write_text(f"extends: poker\nname: d\n{body}cards: [{{name: A, text: 'a long enough text to matter'}}]\n")
@@ -143,7 +153,9 @@ def test_print_shop_boxes(starter, tmp_path):
     assert len(reader.pages) == 16  # 8 cards, front and back each
     page = reader.pages[0]
     trim, bleed, media = page.trimbox, page.bleedbox, page.mediabox
-    assert float(trim.width) == pytest.approx(63 * mm, abs=0.01) and float(trim.height) == pytest.approx(88 * mm, abs=0.01)
+    assert float(trim.width) == pytest.approx(63 * mm, abs=0.01) and float(trim.height) == pytest.approx(
+        88 * mm, abs=0.01
+    )
     assert float(bleed.width) == pytest.approx(69 * mm, abs=0.01)  # default bleed 3 mm each side
     assert float(media.width) > float(bleed.width)  # room for crop marks outside the bleed
 
@@ -211,8 +223,8 @@ def test_calibration_sheet_and_saved_profile(cli, tmp_path, monkeypatch):
     result = cli("calibrate", "--out", str(tmp_path))
     assert result.returncode == 0 and len(PdfReader(result.stdout.strip()).pages) == 2
     monkeypatch.setenv("XDG_CONFIG_HOME", str(env_home))
-    from kkprint.engine.calibrate import save_offset
     from kkprint.base.printer import load_profile
+    from kkprint.engine.calibrate import save_offset
 
     save_offset([1.5, -0.5])
     assert load_profile().offset_mm == (1.5, -0.5)
@@ -224,13 +236,19 @@ def test_svg_and_png_images_are_drawn(tmp_path):
     from PIL import Image
 
     Image.new("RGB", (40, 20), (200, 30, 30)).save(tmp_path / "art.png")
-    (tmp_path / "logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
-                                       '<circle cx="10" cy="10" r="8" fill="#0000ff"/></svg>', encoding="utf-8")
+    (tmp_path / "logo.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
+        '<circle cx="10" cy="10" r="8" fill="#0000ff"/></svg>',
+        encoding="utf-8",
+    )
     deck = tmp_path / "d.yaml"
-    deck.write_text("extends: poker\nname: d\nlayout:\n"
-                    "  photo: {type: image, x: 5, y: 18, w: 30, h: 20, field: picture}\n"
-                    "  logo: {type: image, x: 40, y: 18, w: 15, h: 15, src: logo.svg, rotation: 30}\n"
-                    "cards: [{name: A, text: b, picture: art.png}, {name: B, text: c, picture: art.png}]\n", encoding="utf-8")
+    deck.write_text(
+        "extends: poker\nname: d\nlayout:\n"
+        "  photo: {type: image, x: 5, y: 18, w: 30, h: 20, field: picture}\n"
+        "  logo: {type: image, x: 40, y: 18, w: 15, h: 15, src: logo.svg, rotation: 30}\n"
+        "cards: [{name: A, text: b, picture: art.png}, {name: B, text: c, picture: art.png}]\n",
+        encoding="utf-8",
+    )
     [pdf] = build(deck, tmp_path / "out", duplex=DuplexMode.NONE)
     page = PdfReader(pdf).pages[0]
     images = list(page.images)
@@ -247,16 +265,24 @@ def _svg_in_forms(page) -> bool:
             yield xobject.get_data()
             if "/Resources" in xobject:
                 yield from streams(xobject["/Resources"])
+
     return any(b"0 0 1 rg" in data for data in streams(page["/Resources"]))
 
 
 def test_broken_images_are_clear_errors(tmp_path):
     (tmp_path / "bad.png").write_bytes(b"not a png")
     (tmp_path / "bad.svg").write_text("<nonsense", encoding="utf-8")
-    for name, fragment in (("bad.png", "bad.png: not a readable PNG"), ("bad.svg", "cannot read SVG"), ("x.gif", "not found")):
+    for name, fragment in (
+        ("bad.png", "bad.png: not a readable PNG"),
+        ("bad.svg", "cannot read SVG"),
+        ("x.gif", "not found"),
+    ):
         deck = tmp_path / "d.yaml"
-        deck.write_text(f"extends: poker\nname: d\nlayout:\n  pic: {{type: image, x: 1, y: 1, w: 9, h: 9, src: {name}}}\n"
-                        "cards: [{name: A, text: b}]\n", encoding="utf-8")
+        deck.write_text(
+            f"extends: poker\nname: d\nlayout:\n  pic: {{type: image, x: 1, y: 1, w: 9, h: 9, src: {name}}}\n"
+            "cards: [{name: A, text: b}]\n",
+            encoding="utf-8",
+        )
         with pytest.raises(InputError, match=fragment):
             build(deck, tmp_path / "out")
 
@@ -282,7 +308,9 @@ def test_colours_from_fields_deck_fields_and_double_faced_cards(tmp_path):
         "cards:\n"
         "  - {name: Day, text: sun, tint: '#ffcc00', flip: Night}\n"
         "  - {name: Night, text: moon, tint: '#000066', count: 0}\n"
-        "  - {name: Plain, text: none, tint: '#00aa00'}\n", encoding="utf-8")
+        "  - {name: Plain, text: none, tint: '#00aa00'}\n",
+        encoding="utf-8",
+    )
     [pdf] = build(deck, tmp_path / "out")
     reader = PdfReader(pdf)
     fronts, backs = reader.pages[0].extract_text(), reader.pages[1].extract_text()

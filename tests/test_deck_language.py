@@ -6,21 +6,22 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, RecordingCanvas, assert_clean_error
 from openpyxl import Workbook
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from conftest import ROOT, RecordingCanvas, assert_clean_error
-from kkprint.engine.job import BuildOptions, build_targets
+from kkprint.base.errors import InputError
 from kkprint.cli.targets import resolve
 from kkprint.deck.load import load_deck
-from kkprint.base.errors import InputError
+from kkprint.engine.job import BuildOptions, build_targets
 
 EXAMPLES = ROOT / "examples" / "decks"
 HEIST_FONTS = EXAMPLES / "heist" / "fonts"
@@ -136,9 +137,12 @@ def test_cff_opentype_fonts_are_converted_like_the_bundled_one(deck_dir, tmp_pat
     subsetter.subset(font)
     assert "CFF " in font
     font.save(str(deck_dir / "fonts" / "Latin.otf"))
-    deck = write(deck_dir, "name: cff\ncard: {size: poker}\nfonts: {latin: {regular: fonts/Latin.otf}}\n"
-                           "layout:\n  t: {type: text, x: 4, y: 4, w: 55, h: 20, font: latin, text: Hello Otfworld}\n"
-                           "cards: [{name: a}]\n")
+    deck = write(
+        deck_dir,
+        "name: cff\ncard: {size: poker}\nfonts: {latin: {regular: fonts/Latin.otf}}\n"
+        "layout:\n  t: {type: text, x: 4, y: 4, w: 55, h: 20, font: latin, text: Hello Otfworld}\n"
+        "cards: [{name: a}]\n",
+    )
     [pdf] = build(deck, tmp_path / "out")
     page = PdfReader(pdf).pages[0]
     assert "Otfworld" in page.extract_text()
@@ -220,6 +224,7 @@ def test_backs_with_card_data_land_behind_their_fronts_on_duplex_sheets(tmp_path
                 if text.strip() == f"{prefix}{name}":
                     x = cm[4] + tm[4] * cm[0]
                     found.setdefault(name, []).append(round(x / mm))
+
         page.extract_text(visitor_text=visit)
         return found
 
@@ -233,7 +238,9 @@ def test_backs_with_card_data_land_behind_their_fronts_on_duplex_sheets(tmp_path
 
 
 def test_layouts_extend_each_other_and_a_field_picks_one(tmp_path):
-    deck = write(tmp_path, """\
+    deck = write(
+        tmp_path,
+        """\
 name: lay
 card: {size: mini}
 layouts:
@@ -242,7 +249,8 @@ layouts:
 cards:
   - {name: Knife, text: a, layout: item}
   - {name: Scheme, text: b, layout: plan}
-""")
+""",
+    )
     [pdf] = build(deck, tmp_path / "out", card_pages=True)
     pages = [p.extract_text() for p in PdfReader(pdf).pages]
     assert "ITEMTAG" in pages[0] and "Knife" in pages[0]
@@ -261,9 +269,14 @@ def _xlsx(path: Path, rows: list[list]) -> None:
     book.save(path)
 
 
-ROWS = [["name", "icon", "value", "qty", "colour"],
-        ["Wood", "die:1", 1, 12, "#2e7d32"], ["Stone", "die:2", 2.0, 10, "#616161"],
-        ["Ore", "die:3", 3, 8, "#37474f"], ["Grain", "die:4", 1, 12, "#f9a825"], ["Wool", "die:5", 1, 8, "#8d6e63"]]
+ROWS = [
+    ["name", "icon", "value", "qty", "colour"],
+    ["Wood", "die:1", 1, 12, "#2e7d32"],
+    ["Stone", "die:2", 2.0, 10, "#616161"],
+    ["Ore", "die:3", 3, 8, "#37474f"],
+    ["Grain", "die:4", 1, 12, "#f9a825"],
+    ["Wool", "die:5", 1, 8, "#8d6e63"],
+]
 DATA_DECK = """\
 name: data
 card: {size: mini}
@@ -281,9 +294,9 @@ def test_xlsx_and_csv_give_the_same_pdf(tmp_path, delimiter):
     _xlsx(tmp_path / "cards.xlsx", ROWS)
     with open(tmp_path / "cards.csv", "w", newline="", encoding="utf-8") as handle:
         csv.writer(handle, delimiter=delimiter).writerows(
-            [[("2" if cell == 2.0 else cell) for cell in row] for row in ROWS])
-    (tmp_path / "cards.json").write_text(
-        '[' + ",".join('{"name": "%s", "icon": "%s", "value": %s, "qty": %s, "colour": "%s"}' % tuple(r) for r in ROWS[1:]) + ']')
+            [[("2" if cell == 2.0 else cell) for cell in row] for row in ROWS]
+        )
+    (tmp_path / "cards.json").write_text("[" + ",".join(json.dumps(dict(zip(ROWS[0], r))) for r in ROWS[1:]) + "]")
     pdfs = []
     for name in ("cards.xlsx", "cards.csv", "cards.json"):
         write(tmp_path, DATA_DECK.replace("DATA", name))
@@ -298,8 +311,14 @@ def test_xlsx_and_csv_give_the_same_pdf(tmp_path, delimiter):
 
 def test_a_copies_like_column_that_is_not_used_is_a_warning(tmp_path, capsys):
     (tmp_path / "cards.csv").write_text("name,qty\nA,3\nB,2\n", encoding="utf-8")
-    write(tmp_path, DATA_DECK.replace("DATA", "cards.csv").replace("copies_field: qty\n", "")
-          .replace('"${colour}"', '"#000000"').replace('"${icon}"', "die:1").replace(" ${value}", ""))
+    write(
+        tmp_path,
+        DATA_DECK.replace("DATA", "cards.csv")
+        .replace("copies_field: qty\n", "")
+        .replace('"${colour}"', '"#000000"')
+        .replace('"${icon}"', "die:1")
+        .replace(" ${value}", ""),
+    )
     deck = load_deck(tmp_path / "d.yaml")
     assert deck.total == 2
     assert "column 'qty' looks like a number of copies" in capsys.readouterr().err
@@ -350,9 +369,15 @@ def test_shapes_gradients_dashes_opacity_and_units_are_in_the_pdf(tmp_path):
 def test_every_graphics_state_and_shading_a_form_uses_is_defined(deck_dir, tmp_path):
     """Forms (repeated art) carry their own resources: opacity and gradients inside a back or a
     static region must still resolve."""
-    deck = write(deck_dir, SHAPES_DECK.replace("cards: [{name: a}]", "back:\n  g: {type: shape, shape: rect, x: 0, y: 0, "
-                 "w: 20, h: 20, opacity: 0.3, fill: {gradient: radial, from: '#ffffff', to: '${colour}'}}\n"
-                 "cards: [{name: a, colour: '#ff0000', count: 3}, {name: b, colour: '#00ff00', count: 2}]"))
+    deck = write(
+        deck_dir,
+        SHAPES_DECK.replace(
+            "cards: [{name: a}]",
+            "back:\n  g: {type: shape, shape: rect, x: 0, y: 0, "
+            "w: 20, h: 20, opacity: 0.3, fill: {gradient: radial, from: '#ffffff', to: '${colour}'}}\n"
+            "cards: [{name: a, colour: '#ff0000', count: 3}, {name: b, colour: '#00ff00', count: 2}]",
+        ),
+    )
     [pdf] = build(deck, tmp_path / "out")
     reader = PdfReader(pdf)
     for page in reader.pages:
@@ -385,16 +410,28 @@ def test_svg_opacity_and_embedded_pictures_are_drawn(tmp_path):
     (tmp_path / "art.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="20">'
         '<g opacity="0.4"><rect width="20" height="20" fill="#0000ff"/></g>'
-        f'<image x="0" y="0" width="10" height="10" xlink:href="data:image/png;base64,{data}"/></svg>')
-    write(tmp_path, "name: svg\ncard: {size: mini}\nlayout:\n  a: {type: image, x: 2, y: 2, w: 40, h: 40, src: art.svg}\n"
-                    "cards: [{name: a, count: 2}]\n")
+        f'<image x="0" y="0" width="10" height="10" xlink:href="data:image/png;base64,{data}"/></svg>'
+    )
+    write(
+        tmp_path,
+        "name: svg\ncard: {size: mini}\nlayout:\n  a: {type: image, x: 2, y: 2, w: 40, h: 40, src: art.svg}\n"
+        "cards: [{name: a, count: 2}]\n",
+    )
     [pdf] = build(tmp_path / "d.yaml", tmp_path / "out")
     page = PdfReader(pdf).pages[0]
     forms = list(_all_forms(page["/Resources"]))
-    images = [x for f in forms for x in (f.get("/Resources", {}).get("/XObject") or {}).values()
-              if x.get_object().get("/Subtype") == "/Image"]
+    images = [
+        x
+        for f in forms
+        for x in (f.get("/Resources", {}).get("/XObject") or {}).values()
+        if x.get_object().get("/Subtype") == "/Image"
+    ]
     assert images, "the embedded PNG is an image in the PDF"
-    alphas = [float(s.get_object().get("/ca", 1)) for f in forms for s in (f.get("/Resources", {}).get("/ExtGState") or {}).values()]
+    alphas = [
+        float(s.get_object().get("/ca", 1))
+        for f in forms
+        for s in (f.get("/Resources", {}).get("/ExtGState") or {}).values()
+    ]
     assert any(abs(a - 0.4) < 1e-3 for a in alphas), alphas
 
 
@@ -411,29 +448,50 @@ def test_the_example_decks_build(tmp_path):
 
 # --- errors: the file, the line, the card, the region, and the closest known name --------------
 
-@pytest.mark.parametrize("region, fragments", [
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, font: vera/bold}", ["line 5", "region 'r'", "unknown font family 'vera'"]),
-    ("{type: icon, x: 1, y: 1, w: 9, h: 9, icon: coinn}", ["line 5", "did you mean 'coin'"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"cost >\"}", ["line 5", "not a valid condition"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"__import__('os').system('x')\"}", ["call is not allowed"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"name.upper() == 'A'\"}", ["is not allowed"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: \"3-1\"}", ["must count up from 1"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: \"x\"}", ["is not a number or a range"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: \"<blink>${name}</blink>\"}", ["cards[0]", "region 'r'", "unknown markup <blink>"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: \"<blink>a</blink>\"}", ["region 'r' (line 5)", "unknown markup <blink>"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: \"<b>a\"}", ["<b> is never closed"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: \"a {coinz}\"}", ["unknown icon {coinz}; did you mean 'coin'"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: \"${nmae}\"}", ["no field 'nmae'; did you mean 'name'"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"nmae == 'x'\"}", ["no field 'nmae'; did you mean 'name'"]),
-    ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"name > 3\"}", ["compares a number with text"]),
-    ("{type: text, x: 1furlong, y: 1, w: 9, h: 9, text: a}", ["line 5", "length '1furlong'"]),
-    ("{type: image, x: 1, y: 1, w: 9, h: 9, src: \"${name}.svg\"}", ["image 'A.svg' not found"]),
-    ("{type: shape, x: 1, y: 1, w: 9, h: 9, shape: line, points: [[0, 0]]}", ["at least 2"]),
-])
+
+@pytest.mark.parametrize(
+    "region, fragments",
+    [
+        (
+            "{type: text, x: 1, y: 1, w: 9, h: 9, text: a, font: vera/bold}",
+            ["line 5", "region 'r'", "unknown font family 'vera'"],
+        ),
+        ("{type: icon, x: 1, y: 1, w: 9, h: 9, icon: coinn}", ["line 5", "did you mean 'coin'"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "cost >"}', ["line 5", "not a valid condition"]),
+        (
+            "{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"__import__('os').system('x')\"}",
+            ["call is not allowed"],
+        ),
+        ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"name.upper() == 'A'\"}", ["is not allowed"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "3-1"}', ["must count up from 1"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "x"}', ["is not a number or a range"]),
+        (
+            '{type: text, x: 1, y: 1, w: 9, h: 9, text: "<blink>${name}</blink>"}',
+            ["cards[0]", "region 'r'", "unknown markup <blink>"],
+        ),
+        (
+            '{type: text, x: 1, y: 1, w: 9, h: 9, text: "<blink>a</blink>"}',
+            ["region 'r' (line 5)", "unknown markup <blink>"],
+        ),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "<b>a"}', ["<b> is never closed"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "a {coinz}"}', ["unknown icon {coinz}; did you mean 'coin'"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "${nmae}"}', ["no field 'nmae'; did you mean 'name'"]),
+        (
+            "{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"nmae == 'x'\"}",
+            ["no field 'nmae'; did you mean 'name'"],
+        ),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "name > 3"}', ["compares a number with text"]),
+        ("{type: text, x: 1furlong, y: 1, w: 9, h: 9, text: a}", ["line 5", "length '1furlong'"]),
+        ('{type: image, x: 1, y: 1, w: 9, h: 9, src: "${name}.svg"}', ["image 'A.svg' not found"]),
+        ("{type: shape, x: 1, y: 1, w: 9, h: 9, shape: line, points: [[0, 0]]}", ["at least 2"]),
+    ],
+)
 def test_errors_name_file_line_card_region_and_suggest(tmp_path, english, cli, region, fragments):
     shutil.copy(COIN, tmp_path / "coin.svg")
-    deck = write(tmp_path, f"name: e\ncard: {{size: mini}}\nicons: {{coin: coin.svg}}\nlayout:\n  r: {region}\n"
-                           "cards: [{name: A}]\n")
+    deck = write(
+        tmp_path,
+        f"name: e\ncard: {{size: mini}}\nicons: {{coin: coin.svg}}\nlayout:\n  r: {region}\ncards: [{{name: A}}]\n",
+    )
     result = cli("build", str(deck), "--out", str(tmp_path / "out"))
     assert_clean_error(result, str(deck), *fragments)
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pdf"))
@@ -446,32 +504,44 @@ def test_unknown_keys_suggest_the_closest(tmp_path, english, cli):
 
 # --- every file reference stays inside the deck's folder, links resolved -----------------------
 
+
 @pytest.mark.parametrize("key", ["font", "icon", "data", "image", "svg-use", "svg-image", "extends-link"])
 def test_references_outside_the_folder_are_refused(english, tmp_path, cli, key):
     secret = tmp_path / "secret"
     secret.mkdir()
-    (secret / "x.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><g id="g">'
-                                  '<text>SECRETTEXT</text></g></svg>')
+    (secret / "x.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><g id="g"><text>SECRETTEXT</text></g></svg>'
+    )
     (secret / "x.png").write_bytes((ROOT / "examples/decks/heist/icons/loot.png").read_bytes())
     (secret / "t.yaml").write_text("name: t\ncard: {size: mini}\nlayout: {}\n")
     shutil.copy(HEIST_FONTS / "Vera.ttf", secret / "Vera.ttf")
     folder = tmp_path / "deck"
     folder.mkdir()
-    lines = {"font": "fonts: {v: {regular: ../secret/Vera.ttf}}\n",
-             "icon": "icons: {x: ../secret/x.svg}\n",
-             "data": "data: ../secret/t.yaml\n",
-             "image": "",
-             "svg-use": "",
-             "svg-image": "",
-             "extends-link": "extends: linked\n"}
+    lines = {
+        "font": "fonts: {v: {regular: ../secret/Vera.ttf}}\n",
+        "icon": "icons: {x: ../secret/x.svg}\n",
+        "data": "data: ../secret/t.yaml\n",
+        "image": "",
+        "svg-use": "",
+        "svg-image": "",
+        "extends-link": "extends: linked\n",
+    }
     (folder / "linked.yaml").symlink_to(secret / "t.yaml")
-    (folder / "use.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                                    'width="9" height="9"><use xlink:href="../secret/x.svg#g"/></svg>')
-    (folder / "img.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                                    'width="9" height="9"><image width="9" height="9" xlink:href="../secret/x.png"/></svg>')
+    (folder / "use.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="9" height="9"><use xlink:href="../secret/x.svg#g"/></svg>'
+    )
+    (folder / "img.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="9" height="9"><image width="9" height="9" xlink:href="../secret/x.png"/></svg>'
+    )
     (folder / "link.png").symlink_to(secret / "x.png")
     src = {"image": "link.png", "svg-use": "use.svg", "svg-image": "img.svg"}.get(key, "")
-    region = f"  a: {{type: image, x: 1, y: 1, w: 9, h: 9, src: {src}}}\n" if src else "  a: {type: text, x: 1, y: 1, w: 9, h: 9, text: hi}\n"
+    region = (
+        f"  a: {{type: image, x: 1, y: 1, w: 9, h: 9, src: {src}}}\n"
+        if src
+        else "  a: {type: text, x: 1, y: 1, w: 9, h: 9, text: hi}\n"
+    )
     deck = write(folder, f"name: d\ncard: {{size: mini}}\n{lines[key]}layout:\n{region}cards: [{{name: A}}]\n")
     result = cli("build", str(deck), "--out", str(tmp_path / "out"))
     assert_clean_error(result, "outside the deck's folder")
@@ -487,8 +557,14 @@ def test_a_fifo_as_data_is_refused_at_once(tmp_path, cli):
 def test_conditions_never_run_code(tmp_path):
     from kkprint.deck.expr import compile_condition
 
-    for text in ("open('/etc/passwd').read()", "().__class__.__bases__", "[x for x in (1,)]", "lambda: 1",
-                 "9 ** 9 ** 9", "(x := 1)"):
+    for text in (
+        "open('/etc/passwd').read()",
+        "().__class__.__bases__",
+        "[x for x in (1,)]",
+        "lambda: 1",
+        "9 ** 9 ** 9",
+        "(x := 1)",
+    ):
         with pytest.raises(InputError):
             compile_condition(text).holds({"x": "1"})
     assert compile_condition("cost == '7'").holds({"cost": "7"})
@@ -499,9 +575,9 @@ def test_conditions_never_run_code(tmp_path):
 def test_the_schema_accepts_every_example_deck_and_refuses_a_typo():
     import jsonschema
 
+    from kkprint.base.yamlio import load_yaml_file
     from kkprint.deck.load import _resolve_layouts, resolve_extends
     from kkprint.deck.model import DeckFile
-    from kkprint.base.yamlio import load_yaml_file
 
     schema = DeckFile.model_json_schema(by_alias=True)
     for deck in sorted(EXAMPLES.glob("*/*.yaml")):  # as an editor sees them once templates are applied
@@ -534,9 +610,12 @@ def _symbol_font(path: Path) -> None:
 def test_a_symbol_only_the_decks_font_has_prints_in_that_font(tmp_path):
     _symbol_font(tmp_path / "sym.ttf")
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: sym\ncard: {size: mini}\nfonts: {sym: {regular: sym.ttf}}\nlayout:\n"
-                    "  t: {type: text, x: 2, y: 2, w: 40, h: 10, text: \"Cost <span font='sym'>\ue000</span> 3\"}\n"
-                    "cards: [{name: A}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: sym\ncard: {size: mini}\nfonts: {sym: {regular: sym.ttf}}\nlayout:\n"
+        "  t: {type: text, x: 2, y: 2, w: 40, h: 10, text: \"Cost <span font='sym'>\ue000</span> 3\"}\n"
+        "cards: [{name: A}]\n",
+        encoding="utf-8",
+    )
     [pdf] = build(deck, tmp_path / "out")
     page = PdfReader(pdf).pages[0]
     assert "Sym" in font_of(page, "\ue000")

@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, assert_clean_error
 from PIL import Image
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from conftest import ROOT, assert_clean_error
-from kkprint.engine.job import BuildOptions, build_targets
 from kkprint.cli.targets import resolve
+from kkprint.engine.job import BuildOptions, build_targets
 
 ICC = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
 NAMES = "ABCDEFGHIJ"
@@ -50,7 +50,7 @@ def placements(page, prefix: str) -> dict[str, tuple[float, float, float]]:
             a, b = cm[0] * tm[0] + cm[2] * tm[1], cm[1] * tm[0] + cm[3] * tm[1]
             x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
             y = cm[1] * tm[4] + cm[3] * tm[5] + cm[5]
-            found[text[len(prefix):]] = (x / mm, y / mm, round(math.degrees(math.atan2(b, a))) % 360)
+            found[text[len(prefix) :]] = (x / mm, y / mm, round(math.degrees(math.atan2(b, a))) % 360)
 
     page.extract_text(visitor_text=visit)
     return found
@@ -77,8 +77,13 @@ layout:
 back:
   f: {type: shape, x: 0, y: 0, w: W, h: H, fill: "${colour}"}
 cards: [CARDS]
-""".replace("CARDS", ", ".join(f"{{name: c{i}, colour: '#{(37 * i) % 256:02x}{(91 * i) % 256:02x}{(157 * i) % 256:02x}'}}"
-                                 for i in range(1, 10)))
+""".replace(
+    "CARDS",
+    ", ".join(
+        f"{{name: c{i}, colour: '#{(37 * i) % 256:02x}{(91 * i) % 256:02x}{(157 * i) % 256:02x}'}}"
+        for i in range(1, 10)
+    ),
+)
 
 
 def _pages(pdf: Path, dpi: int = 30):
@@ -100,22 +105,32 @@ def test_each_back_lands_exactly_behind_its_front(tmp_path, mode, size, sheet):
 
     from kkprint.engine.geometry import DuplexMode
 
-    (tmp_path / "sprue.yaml").write_text("paper: a4\nslots:\n  - {x: 10, y: 10}\n  - {x: 100, y: 30, rotate: 90}\n"
-                                         "  - {x: 20, y: 150}\n", encoding="utf-8")
+    (tmp_path / "sprue.yaml").write_text(
+        "paper: a4\nslots:\n  - {x: 10, y: 10}\n  - {x: 100, y: 30, rotate: 90}\n  - {x: 20, y: 150}\n",
+        encoding="utf-8",
+    )
     deck = tmp_path / "c.yaml"
-    deck.write_text(COLOURED.replace("SHEET", sheet).replace("W", str(size[0])).replace("H", str(size[1])),
-                    encoding="utf-8")
-    [pdf] = build(deck, tmp_path / "out", duplex=DuplexMode(mode), cut_marks=__import__("kkprint.engine.marks", fromlist=["CutMarks"]).CutMarks.NONE)
+    deck.write_text(
+        COLOURED.replace("SHEET", sheet).replace("W", str(size[0])).replace("H", str(size[1])), encoding="utf-8"
+    )
+    [pdf] = build(
+        deck,
+        tmp_path / "out",
+        duplex=DuplexMode(mode),
+        cut_marks=__import__("kkprint.engine.marks", fromlist=["CutMarks"]).CutMarks.NONE,
+    )
     front, back = _pages(pdf)[:2]
     turned = ImageOps.mirror(back) if mode == "long-edge" else ImageOps.flip(back)
     band = int(front.height * 0.06)  # the margin notes differ on purpose; the cards are what counts
     box = (0, band, front.width, front.height - band)
-    difference = ImageChops.difference(front.crop(box), turned.crop(box)).convert("L").point(lambda v: 255 if v > 60 else 0)
+    difference = (
+        ImageChops.difference(front.crop(box), turned.crop(box)).convert("L").point(lambda v: 255 if v > 60 else 0)
+    )
     changed = difference.histogram()[255]
     pixels = 30 / 25.4
     marks = 9 * (8 * pixels) ** 2  # the black marks are on the fronts only
     outlines = 9 * 2 * (size[0] + size[1]) * pixels  # so is the thin trim outline
-    one_card = size[0] * size[1] * pixels ** 2  # a single back in the wrong place would differ by this much
+    one_card = size[0] * size[1] * pixels**2  # a single back in the wrong place would differ by this much
     assert changed < marks * 1.3 + outlines < one_card + marks, changed
 
 
@@ -140,15 +155,22 @@ def test_folded_turned_cards_meet_their_backs_across_the_fold(tmp_path):
 
 def test_a_frame_stays_on_the_card_while_fills_grow_into_the_bleed(tmp_path):
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: f\ncard: {size: poker}\nlayout:\n"
-                    "  bg: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#ff0000'}\n"
-                    "  frame: {type: shape, x: 0, y: 0, w: 63, h: 88, stroke: '#0000ff', stroke_width: 2}\n"
-                    "cards: [{name: A}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: f\ncard: {size: poker}\nlayout:\n"
+        "  bg: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#ff0000'}\n"
+        "  frame: {type: shape, x: 0, y: 0, w: 63, h: 88, stroke: '#0000ff', stroke_width: 2}\n"
+        "cards: [{name: A}]\n",
+        encoding="utf-8",
+    )
     [pdf] = build(deck, tmp_path / "out", print_shop=True)
     page = PdfReader(pdf).pages[0]
-    forms = "".join(x.get_object().get_data().decode("latin-1") for x in (page["/Resources"].get("/XObject") or {}).values())
+    forms = "".join(
+        x.get_object().get_data().decode("latin-1") for x in (page["/Resources"].get("/XObject") or {}).values()
+    )
     content = page.get_contents().get_data().decode("latin-1") + forms
-    rects = [tuple(float(v) / mm for v in m) for m in re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re", content)]
+    rects = [
+        tuple(float(v) / mm for v in m) for m in re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re", content)
+    ]
     assert any(abs(w - 69) < 0.01 and abs(h - 94) < 0.01 for _, _, w, h in rects)  # the fill, grown 3 mm a side
     assert any(abs(w - 63) < 0.01 and abs(h - 88) < 0.01 for _, _, w, h in rects)  # the frame, on the trim
 
@@ -156,11 +178,16 @@ def test_a_frame_stays_on_the_card_while_fills_grow_into_the_bleed(tmp_path):
 def test_a_sheet_layout_file_places_and_turns_cards(tmp_path):
     (tmp_path / "sprue.yaml").write_text(
         "paper: {w: 300mm, h: 200mm}\ncard: {w: 63, h: 88}\nslots:\n"
-        "  - {x: 10, y: 10}\n  - {x: 100, y: 10, rotate: 90}\n  - {x: 200, y: 100}\n", encoding="utf-8")
+        "  - {x: 10, y: 10}\n  - {x: 100, y: 10, rotate: 90}\n  - {x: 200, y: 100}\n",
+        encoding="utf-8",
+    )
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: s\ncard: {size: poker}\nsheet: {layout: sprue.yaml}\nlayout:\n"
-                    "  t: {type: text, x: 0, y: 0, w: 40, h: 6, text: 'F${name}', size: 10}\n"
-                    "cards: [{name: A}, {name: B}, {name: C}, {name: D}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: s\ncard: {size: poker}\nsheet: {layout: sprue.yaml}\nlayout:\n"
+        "  t: {type: text, x: 0, y: 0, w: 40, h: 6, text: 'F${name}', size: 10}\n"
+        "cards: [{name: A}, {name: B}, {name: C}, {name: D}]\n",
+        encoding="utf-8",
+    )
     [pdf] = build(deck, tmp_path / "out")
     reader = PdfReader(pdf)
     page = reader.pages[0]
@@ -169,7 +196,11 @@ def test_a_sheet_layout_file_places_and_turns_cards(tmp_path):
     spots = placements(page, "F")
     assert set(spots) == {"A", "B", "C"} and "FD" in reader.pages[1].extract_text()
     ax, ay, aa = spots["A"]
-    assert aa == 0 and ax == pytest.approx(10, abs=0.2) and 200 - ay == pytest.approx(10 + 10 * 0.88 / mm * mm / 2.8346, abs=4)
+    assert (
+        aa == 0
+        and ax == pytest.approx(10, abs=0.2)
+        and 200 - ay == pytest.approx(10 + 10 * 0.88 / mm * mm / 2.8346, abs=4)
+    )
     bx, by, ba = spots["B"]
     assert ba == 90  # the second slot lies on its side: its text runs upwards
     cx, cy, ca = spots["C"]
@@ -178,8 +209,10 @@ def test_a_sheet_layout_file_places_and_turns_cards(tmp_path):
 
 def test_built_in_sheet_layouts_and_their_errors(tmp_path, english, cli):
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: s\ncard: {size: poker}\nsheet: {layout: poker-9-letter}\nlayout: {}\n"
-                    "cards: [{name: A, count: 10}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: s\ncard: {size: poker}\nsheet: {layout: poker-9-letter}\nlayout: {}\ncards: [{name: A, count: 10}]\n",
+        encoding="utf-8",
+    )
     [pdf] = build(deck, tmp_path / "out")
     assert pdf.name == "s-letter.pdf" and len(PdfReader(pdf).pages) == 2
     deck.write_text(deck.read_text().replace("poker-9-letter", "poker-9-leter"), encoding="utf-8")
@@ -190,9 +223,12 @@ def test_built_in_sheet_layouts_and_their_errors(tmp_path, english, cli):
 
 def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, cli):
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: ex\ncard: {size: poker}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: '${name}'}\n"
-                    "back:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: 'back'}\n"
-                    "cards: [{id: 7, name: Knight, count: 2}, {id: 9, name: Healer}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: ex\ncard: {size: poker}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: '${name}'}\n"
+        "back:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: 'back'}\n"
+        "cards: [{id: 7, name: Knight, count: 2}, {id: 9, name: Healer}]\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "png"
     result = cli("export", str(deck), "--name", "${id}-${name}", "--dpi", "150", "--out", str(out))
     assert result.returncode == 0, result.stderr
@@ -203,14 +239,19 @@ def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, c
     assert cli("export", str(deck), "--bleed", "--dpi", "100", "--out", str(bleed)).returncode == 0
     with Image.open(bleed / "001-Knight.png") as image:  # 3 mm bleed each side
         assert abs(image.width - 69 / 25.4 * 100) <= 1 and abs(image.height - 94 / 25.4 * 100) <= 1
-    assert_clean_error(cli("export", str(deck), "--name", "${nmae}", "--out", str(tmp_path / "x")), "did you mean 'name'")
+    assert_clean_error(
+        cli("export", str(deck), "--name", "${nmae}", "--out", str(tmp_path / "x")), "did you mean 'name'"
+    )
 
 
 def test_tabletop_simulator_sheets_have_a_ten_by_seven_grid_within_4096_pixels(tmp_path, cli):
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: tts\ncard: {size: poker}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: '${name}'}\n"
-                    "back:\n  f: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#224488'}\n"
-                    "cards: [{name: A, count: 75}, {name: B, count: 5}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: tts\ncard: {size: poker}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 50, h: 9, text: '${name}'}\n"
+        "back:\n  f: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#224488'}\n"
+        "cards: [{name: A, count: 75}, {name: B, count: 5}]\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "tts"
     result = cli("export", str(deck), "--tts", "--dpi", "200", "--out", str(out))
     assert result.returncode == 0, result.stderr
@@ -233,7 +274,9 @@ def test_showcase_fans_the_chosen_cards(tmp_path, english, cli):
     with Image.open(out / "heist-items-showcase.png") as image:
         assert image.mode == "RGBA" and image.width > image.height  # three cards fanned sideways
         assert image.getpixel((0, 0))[3] == 0  # on a transparent ground
-    assert_clean_error(cli("export", str(deck), "--showcase", "Master Kye", "--out", str(out)), "did you mean 'Master Key'")
+    assert_clean_error(
+        cli("export", str(deck), "--showcase", "Master Kye", "--out", str(out)), "did you mean 'Master Key'"
+    )
 
 
 def _xobjects(page):
@@ -262,7 +305,9 @@ def _images(reader: PdfReader) -> list:
 
 def test_a_cmyk_print_shop_pdf_has_only_cmyk_colours_and_pictures(tmp_path):
     deck = ROOT / "examples" / "decks" / "heist" / "heist.yaml"
-    text = deck.read_text(encoding="utf-8").replace("card: {size: poker}", "card: {size: poker}\nprint_shop: {cmyk: true}")
+    text = deck.read_text(encoding="utf-8").replace(
+        "card: {size: poker}", "card: {size: poker}\nprint_shop: {cmyk: true}"
+    )
     folder = tmp_path / "heist"
     import shutil
 
@@ -275,8 +320,11 @@ def test_a_cmyk_print_shop_pdf_has_only_cmyk_colours_and_pictures(tmp_path):
     assert not re.search(r"(^|\s)[\d.]+ (g|G)\b", operators), "no grey colour anywhere"
     assert re.search(r"[\d.]+ [\d.]+ [\d.]+ [\d.]+ (k|K)\b", operators)
     images = _images(reader)
-    assert images and all(image["/ColorSpace"] == "/DeviceCMYK" for image in images if "/ColorSpace" in image
-                          and image.get("/SMask") is not None or image.get("/ColorSpace") != "/DeviceGray")
+    assert images and all(
+        image["/ColorSpace"] == "/DeviceCMYK"
+        for image in images
+        if "/ColorSpace" in image and image.get("/SMask") is not None or image.get("/ColorSpace") != "/DeviceGray"
+    )
 
 
 @pytest.mark.skipif(not ICC.is_file(), reason=f"no CMYK ICC profile at {ICC} (Debian's libgs-common ships it)")
@@ -285,8 +333,11 @@ def test_an_icc_profile_converts_colours_and_becomes_the_output_intent(tmp_path)
 
     shutil.copy(ICC, tmp_path / "shop.icc")
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: icc\ncard: {size: poker}\nprint_shop: {icc: shop.icc}\nlayout:\n"
-                    "  f: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#808080'}\ncards: [{name: A}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: icc\ncard: {size: poker}\nprint_shop: {icc: shop.icc}\nlayout:\n"
+        "  f: {type: shape, x: 0, y: 0, w: 63, h: 88, fill: '#808080'}\ncards: [{name: A}]\n",
+        encoding="utf-8",
+    )
     [pdf] = build(deck, tmp_path / "out", print_shop=True)
     reader = PdfReader(pdf)
     intents = reader.trailer["/Root"]["/OutputIntents"]
@@ -298,8 +349,10 @@ def test_an_icc_profile_converts_colours_and_becomes_the_output_intent(tmp_path)
 
 
 def test_greyscale_builds_of_games_and_decks_use_no_colour(tmp_path):
-    written = build_targets(resolve(["kardinal", str(ROOT / "examples/decks/counters/counters.yaml")]),
-                            BuildOptions(out_dir=tmp_path, greyscale=True))
+    written = build_targets(
+        resolve(["kardinal", str(ROOT / "examples/decks/counters/counters.yaml")]),
+        BuildOptions(out_dir=tmp_path, greyscale=True),
+    )
     assert written and all(p.name.endswith("-grey.pdf") for p in written)
     for pdf in written:
         operators = _colour_operators(PdfReader(pdf))
@@ -313,7 +366,10 @@ def test_games_print_shop_pages_have_trim_and_bleed_boxes(tmp_path):
     [cards] = [p for p in written if "printshop" in p.name]
     page = PdfReader(cards).pages[0]
     trim, bleed = page.trimbox, page.bleedbox
-    assert (float(trim.width) / mm, float(trim.height) / mm) == (pytest.approx(63, abs=0.01), pytest.approx(88, abs=0.01))
+    assert (float(trim.width) / mm, float(trim.height) / mm) == (
+        pytest.approx(63, abs=0.01),
+        pytest.approx(88, abs=0.01),
+    )
     assert float(bleed.width) / mm == pytest.approx(69, abs=0.01)
     assert len(PdfReader(cards).pages) == 120  # 60 characters, each with its back
 
@@ -330,11 +386,19 @@ def test_guides_draw_trim_bleed_and_safe_lines(tmp_path):
 
 def test_watch_rebuilds_on_save_and_survives_a_broken_edit(english, tmp_path):
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: w\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 40, h: 9, text: '${name}'}\n"
-                    "cards: [{name: First}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: w\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 40, h: 9, text: '${name}'}\n"
+        "cards: [{name: First}]\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
-    process = subprocess.Popen([sys.executable, "-m", "kkprint", "watch", str(deck), "--out", str(out), "--no-previews"],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", "watch", str(deck), "--out", str(out), "--no-previews"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     pdf = out / "w-a4.pdf"
 
     def wait_for(condition, seconds=30):
@@ -372,8 +436,11 @@ def test_converted_pictures_keep_their_transparency(tmp_path, mode):
             picture.putpixel((x, y), (200, 40, 40, 255))
     picture.save(tmp_path / "dot.png")
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: t\ncard: {size: mini}\nprint_shop: {cmyk: true}\nlayout:\n"
-                    "  p: {type: image, x: 2, y: 2, w: 20, h: 20, src: dot.png}\ncards: [{name: A}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: t\ncard: {size: mini}\nprint_shop: {cmyk: true}\nlayout:\n"
+        "  p: {type: image, x: 2, y: 2, w: 20, h: 20, src: dot.png}\ncards: [{name: A}]\n",
+        encoding="utf-8",
+    )
     options = {"print_shop": True} if mode == "cmyk" else {"greyscale": True}
     [pdf] = build(deck, tmp_path / "out", **options)
     images = [i for i in _images(PdfReader(pdf)) if "/SMask" in i]
@@ -388,8 +455,14 @@ def test_a_face_clear_of_the_corners_is_not_clipped_card_by_card():
     from kkprint.engine.geometry import CardSize, Shape
 
     def layout(**region):
-        spec = DeckFile.model_validate({"name": "d", "card": {"size": "poker"}, "cards": [{"name": "A"}],
-                                        "layout": {"r": {"type": "shape", "shape": "rect", **region}}})
+        spec = DeckFile.model_validate(
+            {
+                "name": "d",
+                "card": {"size": "poker"},
+                "cards": [{"name": "A"}],
+                "layout": {"r": {"type": "shape", "shape": "rect", **region}},
+            }
+        )
         return spec.layout
 
     card = CardSize(63, 88, Shape.RECT, 3)

@@ -1,7 +1,7 @@
 import pytest
 
-from kkprint.engine.fonts import ensure_drawable, prepare_fonts
 from kkprint.base.errors import InputError
+from kkprint.engine.fonts import ensure_drawable, prepare_fonts
 
 
 def test_prepared_characters_draw_and_others_are_refused():
@@ -13,7 +13,7 @@ def test_prepared_characters_draw_and_others_are_refused():
 
 def test_a_character_the_font_lacks_is_an_error():
     with pytest.raises(InputError, match="cannot draw"):
-        prepare_fonts(["smile \U0001F600"])
+        prepare_fonts(["smile \U0001f600"])
 
 
 def test_same_text_reuses_the_same_fonts():

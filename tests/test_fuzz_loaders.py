@@ -8,15 +8,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kkprint.base.errors import InputError
+from kkprint.base.yamlio import parse_yaml
 from kkprint.games.court.service import score_final
 from kkprint.games.kardinal.model import load_game
 from kkprint.games.kardinal.tally import parse_tally
-from kkprint.base.yamlio import parse_yaml
 
 settings.register_profile("fuzz", max_examples=20_000, deadline=None, suppress_health_check=list(HealthCheck))
 GAME = load_game()
-YAMLISH = st.text(alphabet=st.sampled_from(list("players:nameland-[]{},&*!|>'\"#\n\t 0123456789.ABCフランス\u3000\x07")),
-                  max_size=200)
+YAMLISH = st.text(
+    alphabet=st.sampled_from(list("players:nameland-[]{},&*!|>'\"#\n\t 0123456789.ABCフランス\u3000\x07")), max_size=200
+)
 
 
 def parse_or_refuse(text):
@@ -44,9 +45,13 @@ def test_tally_readers_accept_or_refuse(text):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=5)),
-                    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
-                    max_leaves=25))
+@given(
+    st.recursive(
+        st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=5)),
+        lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+        max_leaves=25,
+    )
+)
 def test_tally_reader_on_arbitrary_structures(data):
     try:
         parse_tally({"players": data} if not isinstance(data, dict) else data, "fuzz", GAME)

@@ -1,19 +1,26 @@
 import pytest
 from reportlab.lib.units import mm
 
+from kkprint.base.errors import InputError
 from kkprint.engine.geometry import CARD_SIZES, PAPERS, DuplexMode, SheetLayout, card_size
 from kkprint.engine.marks import CutMarks, mark_segments
-from kkprint.base.errors import InputError
 
 
 def layout(card="poker", paper="a4", **kw):
     return SheetLayout(PAPERS[paper], card_size(card), **{"margin_mm": 6, **kw})
 
 
-@pytest.mark.parametrize("card,paper,columns,rows", [
-    ("poker", "a4", 3, 3), ("poker", "letter", 3, 3), ("bridge", "a4", 3, 3),
-    ("mini", "a4", 4, 4), ("tarot", "a4", 2, 2), ("token-25", "a4", 7, 11),
-])
+@pytest.mark.parametrize(
+    "card,paper,columns,rows",
+    [
+        ("poker", "a4", 3, 3),
+        ("poker", "letter", 3, 3),
+        ("bridge", "a4", 3, 3),
+        ("mini", "a4", 4, 4),
+        ("tarot", "a4", 2, 2),
+        ("token-25", "a4", 7, 11),
+    ],
+)
 def test_how_many_fit(card, paper, columns, rows):
     sheet = layout(card, paper)
     assert (sheet.columns, sheet.rows) == (columns, rows)
@@ -38,7 +45,7 @@ def test_first_card_is_top_left_and_cards_do_not_overlap():
     slots = sheet.slots()
     assert slots[0].y == max(s.y for s in slots) and slots[0].x == min(s.x for s in slots)
     for i, a in enumerate(slots):
-        for b in slots[i + 1:]:
+        for b in slots[i + 1 :]:
             assert a.right <= b.x + 1e-6 or b.right <= a.x + 1e-6 or a.top <= b.y + 1e-6 or b.top <= a.y + 1e-6
     assert slots[1].x - slots[0].right == pytest.approx(3 * mm)
 
@@ -116,7 +123,9 @@ def test_calibration_sheet_mirrors_like_the_backs(mode):
     for index in range(sheet.per_sheet):
         front, back = sheet.front_slot(index), sheet.back_slot(index, mode)
         centre = (front.x + front.width / 2, front.y + front.height / 2)
-        assert mirrored(centre, width, height, mode) == pytest.approx((back.x + back.width / 2, back.y + back.height / 2))
+        assert mirrored(centre, width, height, mode) == pytest.approx(
+            (back.x + back.width / 2, back.y + back.height / 2)
+        )
 
 
 def test_an_offset_read_off_the_ruler_moves_backs_by_that_much():
@@ -135,7 +144,7 @@ def test_a_part_filled_sheet_gets_marks_only_for_its_cards():
     first_row = mark_segments(sheet, CutMarks.EDGES, sheet.columns)
     ys = {round(s[1], 3) for s in first_row if s[1] == s[3]}
     assert len(first_row) < len(full)
-    assert ys == {round(v, 3) for slot in sheet.slots()[:sheet.columns] for v in (slot.y, slot.top)}
+    assert ys == {round(v, 3) for slot in sheet.slots()[: sheet.columns] for v in (slot.y, slot.top)}
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -162,10 +171,12 @@ def test_calibration_labels_stand_apart_and_keep_clear_of_the_instructions(tmp_p
         rows.setdefault(round(y, 1), []).append((x, x + stringWidth(text, "Helvetica", size)))
     for row in rows.values():
         row.sort()
-        for (left, right), (next_left, _) in zip(row, row[1:]):
+        for (_, right), (next_left, _) in zip(row, row[1:]):
             assert next_left - right > 0.3 * mm, "ruler numbers touch"
     front = []
-    reader.pages[0].extract_text(visitor_text=lambda t, cm, tm, f, s: front.append(cm[5] + tm[5]) if t.strip() else None)
+    reader.pages[0].extract_text(
+        visitor_text=lambda t, cm, tm, f, s: front.append(cm[5] + tm[5]) if t.strip() else None
+    )
     height = float(reader.pages[0].mediabox.height)
     crosshair_top = height - 35 * mm + 12 * mm
     instruction_lines = [y for y in front if y > height / 2]

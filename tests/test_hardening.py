@@ -14,10 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, assert_clean_error
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import ROOT, assert_clean_error
 
 TALLY = ROOT / "examples" / "kardinal-tally.yaml"
 SMALL_DECK = "name: d\ncard: {size: mini}\nlayout: {t: {type: text, x: 1, y: 1, w: 30, h: 9, text: '${name}'}}\ncards: [{name: A}]\n"
@@ -55,9 +54,18 @@ def test_an_existing_pdf_is_replaced_and_files_follow_the_umask(tmp_path):
     deck.write_text(SMALL_DECK, encoding="utf-8")
     for mask, mode in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o664)):
         out = tmp_path / f"out{mask:o}"
-        for args in (["scorer", "kardinal", str(TALLY), "--sheet", str(sheet)], ["build", str(deck), "--out", str(out)]):
-            result = subprocess.run([sys.executable, "-m", "kkprint", *args], capture_output=True, text=True,
-                                    cwd=ROOT, timeout=120, preexec_fn=lambda mask=mask: os.umask(mask))
+        for args in (
+            ["scorer", "kardinal", str(TALLY), "--sheet", str(sheet)],
+            ["build", str(deck), "--out", str(out)],
+        ):
+            result = subprocess.run(
+                [sys.executable, "-m", "kkprint", *args],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=120,
+                preexec_fn=lambda mask=mask: os.umask(mask),
+            )
             assert result.returncode == 0, result.stderr
         assert stat.S_IMODE(sheet.stat().st_mode) == mode  # replaced each time, with this umask
         [pdf] = out.glob("*.pdf")
@@ -88,29 +96,38 @@ def test_special_files_are_refused_at_once(english, tmp_path, name):
         if args[0] == "build":
             os.mkfifo(args[1])
         started = time.monotonic()
-        result = subprocess.run([sys.executable, "-m", "kkprint", *args], capture_output=True, text=True, cwd=ROOT,
-                                timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "kkprint", *args], capture_output=True, text=True, cwd=ROOT, timeout=60
+        )
         assert time.monotonic() - started < 30
         assert_clean_error(result, "not a regular file")
 
 
 def test_standard_input_is_limited_and_must_be_utf8(english, cli):
     assert_clean_error(cli("scorer", "kardinal", "-", input="x" * (6 * 1024 * 1024)), "<stdin>", "larger than")
-    result = subprocess.run([sys.executable, "-m", "kkprint", "scorer", "kardinal", "-"], input=b"players: [\xff]\n",
-                            capture_output=True, cwd=ROOT, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "kkprint", "scorer", "kardinal", "-"],
+        input=b"players: [\xff]\n",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert result.returncode == 2 and b"not UTF-8" in result.stderr and b"Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["build", "X.yaml", "--back-offset-x", "nan"], "between -20 and 20"),
-    (["build", "X.yaml", "--back-offset-y", "1e6"], "between -20 and 20"),
-    (["build", "X.yaml", "--back-offset-x", "inf"], "between -20 and 20"),
-    (["calibrate", "--save", "nan", "--save", "0"], "beyond ±20 mm"),
-    (["build", "X.yaml", "--only", ",,,"], "names no card"),
-    (["build", "X.yaml", "--only", "²"], "no card is named '²'"),
-    (["preview", "X.yaml", "--only", ",,,", "--out", "P"], "names no card"),
-    (["scorer", "kardinal", "a\x00b.yaml"], "NUL"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["build", "X.yaml", "--back-offset-x", "nan"], "between -20 and 20"),
+        (["build", "X.yaml", "--back-offset-y", "1e6"], "between -20 and 20"),
+        (["build", "X.yaml", "--back-offset-x", "inf"], "between -20 and 20"),
+        (["calibrate", "--save", "nan", "--save", "0"], "beyond ±20 mm"),
+        (["build", "X.yaml", "--only", ",,,"], "names no card"),
+        (["build", "X.yaml", "--only", "²"], "no card is named '²'"),
+        (["preview", "X.yaml", "--only", ",,,", "--out", "P"], "names no card"),
+        (["scorer", "kardinal", "a\x00b.yaml"], "NUL"),
+    ],
+)
 def test_impossible_numbers_and_names(english, tmp_path, cli, args, fragment):
     deck = tmp_path / "X.yaml"
     deck.write_text(SMALL_DECK, encoding="utf-8")
@@ -140,20 +157,33 @@ def test_a_saved_profile_that_is_not_finite_is_named(tmp_path, cli):
     (config / "printer.yaml").write_text("offset_mm: [.nan, 0]\n", encoding="utf-8")
     deck = tmp_path / "d.yaml"
     deck.write_text(SMALL_DECK, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "kkprint", "build", str(deck), "--out", str(tmp_path / "o")],
-                            capture_output=True, text=True, cwd=ROOT, timeout=60,
-                            env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")})
+    result = subprocess.run(
+        [sys.executable, "-m", "kkprint", "build", str(deck), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")},
+    )
     assert_clean_error(result, "printer.yaml")
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_signals_end_the_build_cleanly(english, tmp_path, sig, code):
     (tmp_path / "c.csv").write_text("name,count\nA,30000\n", encoding="utf-8")
-    (tmp_path / "d.yaml").write_text("name: big\ncard: {size: poker}\ndata: c.csv\nlayout:\n"
-                                     "  t: {type: text, x: 2, y: 2, w: 50, h: 10, text: '${name}'}\n", encoding="utf-8")
+    (tmp_path / "d.yaml").write_text(
+        "name: big\ncard: {size: poker}\ndata: c.csv\nlayout:\n"
+        "  t: {type: text, x: 2, y: 2, w: 50, h: 10, text: '${name}'}\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
-    process = subprocess.Popen([sys.executable, "-m", "kkprint", "build", str(tmp_path / "d.yaml"), "--out", str(out)],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", "build", str(tmp_path / "d.yaml"), "--out", str(out)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     while not list(out.glob(".*.part")) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
@@ -187,41 +217,93 @@ def test_ctrl_c_while_the_cli_loads_ends_with_130_and_no_traceback(monkeypatch):
 # --- a fuzzer over whole deck files: structure, numbers and file references ----------------------
 
 SANE = st.floats(0.5, 60)
-ODD = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**12, 10**12),
-                st.sampled_from(["2.5in", "12pt", "-3mm", "1e400", "nan", "1/2", "", "0"]))
+ODD = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(10**12), 10**12),
+    st.sampled_from(["2.5in", "12pt", "-3mm", "1e400", "nan", "1/2", "", "0"]),
+)
 NUMBERS = st.one_of(SANE, SANE, SANE, ODD)  # mostly sane, so fuzzing reaches drawing, not only validation
-REFERENCES = st.sampled_from(["art.svg", "../secret.svg", "/etc/passwd", "link.svg", "loop.svg", "missing.png",
-                              "fifo.csv", "cards.csv", "sub/../art.svg", "art.svg\x00", "${name}.svg", "C:\\x.png",
-                              "https://example.invalid/x.png", "a" * 300])
+REFERENCES = st.sampled_from(
+    [
+        "art.svg",
+        "../secret.svg",
+        "/etc/passwd",
+        "link.svg",
+        "loop.svg",
+        "missing.png",
+        "fifo.csv",
+        "cards.csv",
+        "sub/../art.svg",
+        "art.svg\x00",
+        "${name}.svg",
+        "C:\\x.png",
+        "https://example.invalid/x.png",
+        "a" * 300,
+    ]
+)
+
+
 def mostly(good, odd):
     return st.one_of(good, good, good, odd)
 
 
 REGION = st.fixed_dictionaries(
-    {"type": mostly(st.sampled_from(["text", "shape"]), st.sampled_from(["icon", "image", "video"])),
-     "x": NUMBERS, "y": NUMBERS, "w": NUMBERS, "h": NUMBERS,
-     "text": mostly(st.sampled_from(["${name}", "<b>a</b> {die:1}", "Plain"]), st.text(max_size=30))},
-    optional={"src": REFERENCES, "icon": st.sampled_from(["die:1", "x", "${name}", "coin"]),
-              "rotation": NUMBERS, "opacity": mostly(st.floats(0, 1), ODD),
-              "when": mostly(st.sampled_from(["name == 'A'", "qty > 1", "name in ['A', 'B']"]), st.text(max_size=20)),
-              "cards": mostly(st.sampled_from(["1", "1-3,5"]), st.text(max_size=8)),
-              "shape": mostly(st.sampled_from(["star", "polygon", "line", "hexagon"]), st.just("blob")),
-              "sides": mostly(st.integers(3, 12), ODD),
-              "points": st.lists(st.lists(NUMBERS, min_size=2, max_size=3), max_size=4),
-              "font": mostly(st.sampled_from(["bold", "italic", "f", "f/bold"]), st.text(max_size=10)),
-              "dash": st.one_of(NUMBERS, st.lists(NUMBERS, max_size=3))})
+    {
+        "type": mostly(st.sampled_from(["text", "shape"]), st.sampled_from(["icon", "image", "video"])),
+        "x": NUMBERS,
+        "y": NUMBERS,
+        "w": NUMBERS,
+        "h": NUMBERS,
+        "text": mostly(st.sampled_from(["${name}", "<b>a</b> {die:1}", "Plain"]), st.text(max_size=30)),
+    },
+    optional={
+        "src": REFERENCES,
+        "icon": st.sampled_from(["die:1", "x", "${name}", "coin"]),
+        "rotation": NUMBERS,
+        "opacity": mostly(st.floats(0, 1), ODD),
+        "when": mostly(st.sampled_from(["name == 'A'", "qty > 1", "name in ['A', 'B']"]), st.text(max_size=20)),
+        "cards": mostly(st.sampled_from(["1", "1-3,5"]), st.text(max_size=8)),
+        "shape": mostly(st.sampled_from(["star", "polygon", "line", "hexagon"]), st.just("blob")),
+        "sides": mostly(st.integers(3, 12), ODD),
+        "points": st.lists(st.lists(NUMBERS, min_size=2, max_size=3), max_size=4),
+        "font": mostly(st.sampled_from(["bold", "italic", "f", "f/bold"]), st.text(max_size=10)),
+        "dash": st.one_of(NUMBERS, st.lists(NUMBERS, max_size=3)),
+    },
+)
 DECK = st.fixed_dictionaries(
-    {"name": st.text(min_size=1, max_size=20),
-     "card": mostly(st.just({"size": "mini"}), st.fixed_dictionaries({}, optional={
-         "size": st.sampled_from(["poker", "mini", "huge"]), "w": NUMBERS, "h": NUMBERS,
-         "shape": st.sampled_from(["hexagon", "circle", "blob"])})),
-     "layout": st.dictionaries(st.sampled_from(["a", "b", "c"]), REGION, max_size=3),
-     "cards": mostly(st.just([{"name": "A", "qty": 2}]), st.lists(st.dictionaries(
-         st.sampled_from(["name", "count", "qty"]), st.one_of(NUMBERS, st.text(max_size=10)), max_size=3), max_size=3))},
-    optional={"data": REFERENCES, "fonts": st.dictionaries(st.just("f"), st.fixed_dictionaries({"regular": REFERENCES})),
-              "icons": st.dictionaries(st.sampled_from(["coin", "x"]), REFERENCES, max_size=2),
-              "print": st.fixed_dictionaries({}, optional={"offset_mm": st.lists(NUMBERS, max_size=3)}),
-              "copies_field": st.sampled_from(["qty", "count", ""])})
+    {
+        "name": st.text(min_size=1, max_size=20),
+        "card": mostly(
+            st.just({"size": "mini"}),
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "size": st.sampled_from(["poker", "mini", "huge"]),
+                    "w": NUMBERS,
+                    "h": NUMBERS,
+                    "shape": st.sampled_from(["hexagon", "circle", "blob"]),
+                },
+            ),
+        ),
+        "layout": st.dictionaries(st.sampled_from(["a", "b", "c"]), REGION, max_size=3),
+        "cards": mostly(
+            st.just([{"name": "A", "qty": 2}]),
+            st.lists(
+                st.dictionaries(
+                    st.sampled_from(["name", "count", "qty"]), st.one_of(NUMBERS, st.text(max_size=10)), max_size=3
+                ),
+                max_size=3,
+            ),
+        ),
+    },
+    optional={
+        "data": REFERENCES,
+        "fonts": st.dictionaries(st.just("f"), st.fixed_dictionaries({"regular": REFERENCES})),
+        "icons": st.dictionaries(st.sampled_from(["coin", "x"]), REFERENCES, max_size=2),
+        "print": st.fixed_dictionaries({}, optional={"offset_mm": st.lists(NUMBERS, max_size=3)}),
+        "copies_field": st.sampled_from(["qty", "count", ""]),
+    },
+)
 
 
 BUILT: list[str] = []
@@ -230,10 +312,14 @@ BUILT: list[str] = []
 @pytest.fixture(scope="module")
 def fuzz_folder(tmp_path_factory):
     root = tmp_path_factory.mktemp("fuzz")
-    (root / "secret.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>SECRET</text></svg>')
+    (root / "secret.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>SECRET</text></svg>'
+    )
     deck = root / "deck"
     (deck / "sub").mkdir(parents=True)
-    (deck / "art.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect width="9" height="9"/></svg>')
+    (deck / "art.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect width="9" height="9"/></svg>'
+    )
     (deck / "link.svg").symlink_to(root / "secret.svg")
     (deck / "loop.svg").symlink_to(deck / "loop.svg")
     os.mkfifo(deck / "fifo.csv")
@@ -241,18 +327,21 @@ def fuzz_folder(tmp_path_factory):
     return deck
 
 
-@settings(max_examples=int(os.environ.get("KKPRINT_FUZZ_EXAMPLES", "150")), deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("KKPRINT_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(deck=DECK)
 def test_fuzzed_decks_build_or_fail_cleanly(fuzz_folder, deck):
     """Any deck either builds or is refused with an InputError: never another exception, never a
     file read from outside its folder, never a PDF written when it is refused."""
     import yaml
 
-    from kkprint.engine.job import BuildOptions, build_targets
-
-    from kkprint.cli.targets import resolve
     from kkprint.base.errors import InputError
+    from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
 
     path = fuzz_folder / "fuzz.yaml"
     try:
@@ -293,12 +382,15 @@ def test_a_picture_claiming_a_hundred_megapixels_is_refused_unread(english, tmp_
     Image.new("L", (1, 1)).save(buffer, "PNG")
     data = bytearray(buffer.getvalue())
     ihdr = data.index(b"IHDR")
-    data[ihdr + 4:ihdr + 12] = struct.pack(">II", 10_000, 10_000)
-    data[ihdr + 17:ihdr + 21] = struct.pack(">I", zlib.crc32(bytes(data[ihdr:ihdr + 17])))
+    data[ihdr + 4 : ihdr + 12] = struct.pack(">II", 10_000, 10_000)
+    data[ihdr + 17 : ihdr + 21] = struct.pack(">I", zlib.crc32(bytes(data[ihdr : ihdr + 17])))
     (tmp_path / "bomb.png").write_bytes(bytes(data))
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: d\ncard: {size: mini}\nlayout: {p: {type: image, x: 1, y: 1, w: 9, h: 9, src: bomb.png}}\n"
-                    "cards: [{name: A}]\n", encoding="utf-8")
+    deck.write_text(
+        "name: d\ncard: {size: mini}\nlayout: {p: {type: image, x: 1, y: 1, w: 9, h: 9, src: bomb.png}}\n"
+        "cards: [{name: A}]\n",
+        encoding="utf-8",
+    )
     assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "out")), "megapixels", "region 'p'")
 
 

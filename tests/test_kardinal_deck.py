@@ -2,8 +2,17 @@
 
 from kkprint.games.kardinal.model import ROADS
 
-COUNTS = {"france": 8, "saxony": 7, "castile": 7, "franconia": 7, "hungary": 6, "bavaria": 6,
-          "italy": 6, "england": 5, "denmark": 4}
+COUNTS = {
+    "france": 8,
+    "saxony": 7,
+    "castile": 7,
+    "franconia": 7,
+    "hungary": 6,
+    "bavaria": 6,
+    "italy": 6,
+    "england": 5,
+    "denmark": 4,
+}
 CHART_ORDER = ["france", "saxony", "hungary", "castile", "franconia", "bavaria", "italy", "england", "denmark"]
 
 
@@ -72,7 +81,7 @@ def test_every_land_has_its_own_mark_that_survives_greyscale(tmp_path, kardinal_
 
     marks = [land_fields(kardinal_game, land, land.cards[0], "en")["mark"] for land in kardinal_game.lands]
     assert len(set(marks)) == len(kardinal_game.lands)
-    layout = (tmp_path / "marks.pdf")
+    layout = tmp_path / "marks.pdf"
     canvas = Canvas(str(layout), pagesize=(60 * len(marks), 60))
     for index, mark in enumerate(marks):
         draw_icon(canvas, mark, 60 * index + 5, 5, 50)
@@ -90,9 +99,8 @@ def test_every_land_has_its_own_mark_that_survives_greyscale(tmp_path, kardinal_
 def test_rights_tokens_and_law_chips_share_one_sheet_with_the_chips_backs_behind_them(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.engine.job import BuildOptions, build_targets
-
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
 
     written = build_targets(resolve(["kardinal"]), BuildOptions(out_dir=tmp_path, lang="en"))
     [sheet] = [p for p in written if "tokens-chips" in p.name]

@@ -62,8 +62,13 @@ def test_corrections(kardinal_game):
 def test_corrections_in_every_language(kardinal_game):
     """Land and counter words in Japanese, English or German; errors in the prompt's language."""
     data = {"players": [{"name": "健太", "lands": {}}, {"name": "Ben", "lands": {}}, {"name": "Chie", "lands": {}}]}
-    for answer, key, expected in (("健太 船 0", "ships", "0"), ("健太 馬車 0", "carriages", "0"), ("健太 −2 1", "minus_two", "1"),
-                                  ("Ben Schiffe 0", "ships", "0"), ("Ben Frankreich 2 1", None, None)):
+    for answer, key, expected in (
+        ("健太 船 0", "ships", "0"),
+        ("健太 馬車 0", "carriages", "0"),
+        ("健太 −2 1", "minus_two", "1"),
+        ("Ben Schiffe 0", "ships", "0"),
+        ("Ben Frankreich 2 1", None, None),
+    ):
         ask, say, said = scripted([answer])
         data, done, accepted = prompt.correct(kardinal_game, data, ask, say, "ja")
         assert accepted, said
@@ -72,7 +77,11 @@ def test_corrections_in_every_language(kardinal_game):
     assert data["players"][1]["lands"]["france"] == {"cards": "2", "arms": "1"}
     ask, say, said = scripted(["健太 船 9"])
     same, done, accepted = prompt.correct(kardinal_game, data, ask, say, "ja")
-    assert not accepted and "船が9" in said[-1] and not any(c.isascii() and c.isalpha() for c in said[-1].split("--check")[0])
+    assert (
+        not accepted
+        and "船が9" in said[-1]
+        and not any(c.isascii() and c.isalpha() for c in said[-1].split("--check")[0])
+    )
 
 
 def test_a_walk_resumes_where_it_stopped(kardinal_game):

@@ -50,11 +50,13 @@ def totals(result):
 
 
 def test_game_1_tie_on_points_broken_by_land_cards(kardinal_game):
-    data = {"players": [
-        {"name": "A", "lands": {"France": {"cards": 3, "arms": 2}, "Saxony": {"cards": 2, "arms": 1}}},
-        {"name": "B", "lands": {"France": {"cards": 3, "arms": 2}, "Hungary": {"cards": 1, "arms": 1}}},
-        {"name": "C", "lands": {"Saxony": {"cards": 2, "arms": 2}, "Denmark": {"cards": 1, "arms": 0}}},
-    ]}
+    data = {
+        "players": [
+            {"name": "A", "lands": {"France": {"cards": 3, "arms": 2}, "Saxony": {"cards": 2, "arms": 1}}},
+            {"name": "B", "lands": {"France": {"cards": 3, "arms": 2}, "Hungary": {"cards": 1, "arms": 1}}},
+            {"name": "C", "lands": {"Saxony": {"cards": 2, "arms": 2}, "Denmark": {"cards": 1, "arms": 0}}},
+        ]
+    }
     result = score(data, "test", kardinal_game)
     assert totals(result) == {"A": 17, "B": 17, "C": 13}
     assert result.winners == ["A"]
@@ -62,25 +64,38 @@ def test_game_1_tie_on_points_broken_by_land_cards(kardinal_game):
 
 
 def test_game_2_full_draw(kardinal_game):
-    data = {"players": [
-        {"name": "A", "lands": {"England": {"cards": 2, "arms": 2}}},
-        {"name": "B", "lands": {"イングランド": {"cards": 2, "arms": 2}}},
-        {"name": "C", "lands": {"Denmark": {"cards": 1, "arms": 1}}},
-    ]}
+    data = {
+        "players": [
+            {"name": "A", "lands": {"England": {"cards": 2, "arms": 2}}},
+            {"name": "B", "lands": {"イングランド": {"cards": 2, "arms": 2}}},
+            {"name": "C", "lands": {"Denmark": {"cards": 1, "arms": 1}}},
+        ]
+    }
     result = score(data, "test", kardinal_game)
     assert totals(result) == {"A": 7, "B": 7, "C": 5}
     assert result.winners == ["A", "B"]
 
 
 def test_game_3_four_players_roads_and_chips(kardinal_game):
-    data = {"players": [
-        {"name": "A", "lands": {"Italy": {"cards": 3, "arms": 2}}},
-        {"name": "B", "lands": {"Italy": {"cards": 2, "arms": 2}}},
-        {"name": "C", "lands": {"Italy": {"cards": 1, "arms": 1}}},
-        {"name": "D", "lands": {"France": {"cards": 5, "arms": 3}, "Castile": {"cards": 4, "arms": 2},
-                                "Hungary": {"cards": 3, "arms": 2}, "Saxony": {"cards": 3, "arms": 2}},
-         "ships": 5, "carriages": 4, "minus_two": 2},
-    ]}
+    data = {
+        "players": [
+            {"name": "A", "lands": {"Italy": {"cards": 3, "arms": 2}}},
+            {"name": "B", "lands": {"Italy": {"cards": 2, "arms": 2}}},
+            {"name": "C", "lands": {"Italy": {"cards": 1, "arms": 1}}},
+            {
+                "name": "D",
+                "lands": {
+                    "France": {"cards": 5, "arms": 3},
+                    "Castile": {"cards": 4, "arms": 2},
+                    "Hungary": {"cards": 3, "arms": 2},
+                    "Saxony": {"cards": 3, "arms": 2},
+                },
+                "ships": 5,
+                "carriages": 4,
+                "minus_two": 2,
+            },
+        ]
+    }
     result = score(data, "test", kardinal_game)
     assert totals(result) == {"A": 8, "B": 5, "C": 2, "D": 38}
     d = result.players[3]
@@ -89,37 +104,60 @@ def test_game_3_four_players_roads_and_chips(kardinal_game):
 
 
 def test_game_4_five_players_arms_by_kind_and_a_draw(kardinal_game):
-    data = {"players": [
-        {"name": "P1", "lands": {"France": {"cards": 2, "arms": {"cross": 2, "fan": 2}}}},
-        {"name": "P2", "lands": {"France": {"cards": 2, "arms": {"cross": 1}}}},
-        {"name": "P3", "lands": {"France": {"cards": 2, "arms": {"扇": 2}}}},
-        {"name": "P4", "lands": {"France": {"cards": 1, "arms": 1}}},
-        {"name": "P5", "lands": {"France": {"cards": 1, "arms": 0}}},
-    ]}
+    data = {
+        "players": [
+            {"name": "P1", "lands": {"France": {"cards": 2, "arms": {"cross": 2, "fan": 2}}}},
+            {"name": "P2", "lands": {"France": {"cards": 2, "arms": {"cross": 1}}}},
+            {"name": "P3", "lands": {"France": {"cards": 2, "arms": {"扇": 2}}}},
+            {"name": "P4", "lands": {"France": {"cards": 1, "arms": 1}}},
+            {"name": "P5", "lands": {"France": {"cards": 1, "arms": 0}}},
+        ]
+    }
     result = score(data, "test", kardinal_game)
     assert totals(result) == {"P1": 10, "P2": 8, "P3": 10, "P4": 2, "P5": 2}
     assert result.winners == ["P1", "P3"]
 
 
 def test_game_5_ships_and_carriages_each_on_their_own(kardinal_game):
-    data = {"players": [
-        {"name": "A", "lands": {"France": {"cards": 8, "arms": 5}, "Saxony": {"cards": 7, "arms": 3},
-                                "Hungary": {"cards": 6, "arms": 2}, "Castile": {"cards": 7, "arms": 4}},
-         "ships": 5, "carriages": 5},
-        {"name": "B", "lands": {"Franconia": {"cards": 7, "arms": 2}, "Bavaria": {"cards": 6, "arms": 2},
-                                "Italy": {"cards": 6, "arms": 2}, "England": {"cards": 5, "arms": 2},
-                                "Denmark": {"cards": 4, "arms": 2}},
-         "ships": 5, "carriages": 3},
-        {"name": "C"},
-    ]}
+    data = {
+        "players": [
+            {
+                "name": "A",
+                "lands": {
+                    "France": {"cards": 8, "arms": 5},
+                    "Saxony": {"cards": 7, "arms": 3},
+                    "Hungary": {"cards": 6, "arms": 2},
+                    "Castile": {"cards": 7, "arms": 4},
+                },
+                "ships": 5,
+                "carriages": 5,
+            },
+            {
+                "name": "B",
+                "lands": {
+                    "Franconia": {"cards": 7, "arms": 2},
+                    "Bavaria": {"cards": 6, "arms": 2},
+                    "Italy": {"cards": 6, "arms": 2},
+                    "England": {"cards": 5, "arms": 2},
+                    "Denmark": {"cards": 4, "arms": 2},
+                },
+                "ships": 5,
+                "carriages": 3,
+            },
+            {"name": "C"},
+        ]
+    }
     result = score(data, "test", kardinal_game)
     assert totals(result) == {"A": 52, "B": 43, "C": 0}
     assert result.players[0].roads == 10 and result.players[1].roads == 5
 
 
 def test_pure_scoring_needs_no_deck():
-    players = [PlayerTally("X", {"a": LandTally(1, 1)}), PlayerTally("Y", {"a": LandTally(2, 0)}),
-               PlayerTally("Z", minus_two=1)]
+    players = [
+        PlayerTally("X", {"a": LandTally(1, 1)}),
+        PlayerTally("Y", {"a": LandTally(2, 0)}),
+        PlayerTally("Z", minus_two=1),
+    ]
     result = score_game([LandRef("a", 3)], players)
     assert totals(result) == {"X": 3, "Y": 3, "Z": -2}
     assert result.winners == ["Y"]

@@ -3,8 +3,8 @@
 import pytest
 
 from kkprint.base.errors import InputError
-from kkprint.games.kardinal.tally import parse_tally
 from kkprint.base.yamlio import parse_yaml
+from kkprint.games.kardinal.tally import parse_tally
 
 
 def tally(*players):
@@ -25,16 +25,28 @@ def error(data, game) -> str:
 
 
 def test_a_valid_tally_reads_all_three_languages(kardinal_game):
-    players = parse(tally({"name": "A", "lands": {"France": {"cards": 2}, "ザクセン": 1, "Dänemark": {"cards": 1, "arms": 1}}},
-                          {"name": "B"}, {"name": "C"}), kardinal_game)
+    players = parse(
+        tally(
+            {"name": "A", "lands": {"France": {"cards": 2}, "ザクセン": 1, "Dänemark": {"cards": 1, "arms": 1}}},
+            {"name": "B"},
+            {"name": "C"},
+        ),
+        kardinal_game,
+    )
     assert players[0].land("france").cards == 2
     assert players[0].land("saxony").cards == 1
     assert players[0].land("denmark").arms == 1
 
 
 def test_full_width_digits_are_accepted(kardinal_game):
-    players = parse(tally({"name": "A", "lands": {"France": {"cards": "３", "arms": "２"}}, "ships": "１"},
-                          {"name": "B"}, {"name": "C"}), kardinal_game)
+    players = parse(
+        tally(
+            {"name": "A", "lands": {"France": {"cards": "３", "arms": "２"}}, "ships": "１"},
+            {"name": "B"},
+            {"name": "C"},
+        ),
+        kardinal_game,
+    )
     assert (players[0].land("france").cards, players[0].land("france").arms, players[0].ships) == (3, 2, 1)
 
 
@@ -54,8 +66,9 @@ def test_ninth_france_card_for_one_player(kardinal_game):
 
 
 def test_ninth_france_card_among_all_players(kardinal_game):
-    message = error(tally({"name": "A", "lands": {"France": 5}}, {"name": "B", "lands": {"フランス": 4}}, THREE[2]),
-                    kardinal_game)
+    message = error(
+        tally({"name": "A", "lands": {"France": 5}}, {"name": "B", "lands": {"フランス": 4}}, THREE[2]), kardinal_game
+    )
     assert "player 'B', land 'フランス'" in message and "9 France cards together" in message
 
 
@@ -66,7 +79,9 @@ def test_unknown_land(kardinal_game):
 
 def test_negative_and_wrong_types(kardinal_game):
     assert "cannot be negative" in error(tally({"name": "A", "lands": {"France": -1}}, *THREE[1:]), kardinal_game)
-    assert "whole number" in error(tally({"name": "A", "lands": {"France": {"cards": "many"}}}, *THREE[1:]), kardinal_game)
+    assert "whole number" in error(
+        tally({"name": "A", "lands": {"France": {"cards": "many"}}}, *THREE[1:]), kardinal_game
+    )
     assert "whole number" in error(tally({"name": "A", "ships": True}, *THREE[1:]), kardinal_game)
     assert "whole number" in error(tally({"name": "A", "ships": 2.5}, *THREE[1:]), kardinal_game)
     assert "must be a mapping" in error(tally({"name": "A", "lands": [1, 2]}, *THREE[1:]), kardinal_game)
@@ -84,12 +99,22 @@ def test_arms_larger_than_the_cards_allow(kardinal_game):
 
 
 def test_arms_per_kind(kardinal_game):
-    message = error(tally({"name": "A", "lands": {"France": {"cards": 8, "arms": {"cross": 6}}}}, *THREE[1:]), kardinal_game)
+    message = error(
+        tally({"name": "A", "lands": {"France": {"cards": 8, "arms": {"cross": 6}}}}, *THREE[1:]), kardinal_game
+    )
     assert "at most 5" in message
-    message = error(tally({"name": "A", "lands": {"France": {"cards": 2, "arms": {"dragon": 1}}}}, *THREE[1:]), kardinal_game)
+    message = error(
+        tally({"name": "A", "lands": {"France": {"cards": 2, "arms": {"dragon": 1}}}}, *THREE[1:]), kardinal_game
+    )
     assert "unknown kind of arms 'dragon'" in message
-    message = error(tally({"name": "A", "lands": {"France": {"cards": 4, "arms": {"fan": 3}}}},
-                          {"name": "B", "lands": {"France": {"cards": 4, "arms": {"fan": 2}}}}, THREE[2]), kardinal_game)
+    message = error(
+        tally(
+            {"name": "A", "lands": {"France": {"cards": 4, "arms": {"fan": 3}}}},
+            {"name": "B", "lands": {"France": {"cards": 4, "arms": {"fan": 2}}}},
+            THREE[2],
+        ),
+        kardinal_game,
+    )
     assert "5 fan arms of France together" in message
 
 
@@ -115,8 +140,13 @@ def test_owners_of_another_edition_can_check_against_the_sources_alone(kardinal_
     from kkprint.games.kardinal.tally import parse_tally
 
     # our reconstructed Denmark cards carry one carriage between two cards; another edition may differ
-    tally = {"players": [{"name": "A", "lands": {"Denmark": {"cards": 2, "arms": 2}}, "carriages": 2},
-                         {"name": "B"}, {"name": "C"}]}
+    tally = {
+        "players": [
+            {"name": "A", "lands": {"Denmark": {"cards": 2, "arms": 2}}, "carriages": 2},
+            {"name": "B"},
+            {"name": "C"},
+        ]
+    }
     with pytest.raises(InputError, match="--check sources"):
         parse_tally(tally, "t", kardinal_game)
     players = parse_tally(tally, "t", kardinal_game, check="sources")

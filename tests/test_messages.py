@@ -9,7 +9,6 @@ import sys
 
 import pytest
 from babel.messages.pofile import read_po
-
 from conftest import ROOT, run_cli
 
 PO = ROOT / "kkprint" / "locale" / "ja" / "LC_MESSAGES" / "kkprint.po"
@@ -17,8 +16,9 @@ EXAMPLES = ROOT / "examples"
 
 
 def test_every_message_has_its_japanese_and_the_catalogue_is_compiled():
-    check = subprocess.run([sys.executable, str(ROOT / "scripts" / "messages.py"), "--check"],
-                           capture_output=True, text=True, cwd=ROOT)
+    check = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "messages.py"), "--check"], capture_output=True, text=True, cwd=ROOT
+    )
     assert check.returncode == 0, check.stdout + check.stderr
 
 
@@ -39,12 +39,70 @@ def test_translations_keep_every_placeholder():
 
 # Words that are the same in both languages: names from the example files, file syntax and
 # commands the user types, units.
-NAMES = {"Aki", "Ben", "Chie", "Dieter", "Anna", "Carl", "Bettina", "Frankriech", "Frankreich", "Aragon", "Burgund",
-         "kkprint", "scorer", "kardinal", "court", "eligible", "culdcept", "battle", "webofpower", "board", "check",
-         "sources", "resume", "save", "help", "lang", "json", "yaml", "players", "lands", "phase", "final", "interim",
-         "squares", "monasteries", "cardinals", "dice", "queen", "roads", "alliances", "regions", "owner", "cards",
-         "card", "arms", "ships", "carriages", "minus", "two", "name", "stdin", "UTF", "YAML", "JSON", "CSV", "offset", "Zed",
-         "France", "Nowhere", "xyz", "results", "Ctrl"}
+NAMES = {
+    "Aki",
+    "Ben",
+    "Chie",
+    "Dieter",
+    "Anna",
+    "Carl",
+    "Bettina",
+    "Frankriech",
+    "Frankreich",
+    "Aragon",
+    "Burgund",
+    "kkprint",
+    "scorer",
+    "kardinal",
+    "court",
+    "eligible",
+    "culdcept",
+    "battle",
+    "webofpower",
+    "board",
+    "check",
+    "sources",
+    "resume",
+    "save",
+    "help",
+    "lang",
+    "json",
+    "yaml",
+    "players",
+    "lands",
+    "phase",
+    "final",
+    "interim",
+    "squares",
+    "monasteries",
+    "cardinals",
+    "dice",
+    "queen",
+    "roads",
+    "alliances",
+    "regions",
+    "owner",
+    "cards",
+    "card",
+    "arms",
+    "ships",
+    "carriages",
+    "minus",
+    "two",
+    "name",
+    "stdin",
+    "UTF",
+    "YAML",
+    "JSON",
+    "CSV",
+    "offset",
+    "Zed",
+    "France",
+    "Nowhere",
+    "xyz",
+    "results",
+    "Ctrl",
+}
 
 
 def english_words(text, typed=()):
@@ -73,7 +131,10 @@ CASES = [
 ]
 BAD = [
     (("scorer", "kardinal", "-"), "players:\n  - {name: Aki, lands: {France: 9}}\n  - {name: Ben}\n  - {name: Chie}\n"),
-    (("scorer", "kardinal", "-"), "players:\n  - {name: Aki, lands: {Frankriech: 2}}\n  - {name: Ben}\n  - {name: Chie}\n"),
+    (
+        ("scorer", "kardinal", "-"),
+        "players:\n  - {name: Aki, lands: {Frankriech: 2}}\n  - {name: Ben}\n  - {name: Chie}\n",
+    ),
     (("scorer", "kardinal", "-"), "players:\n  - {name: Aki, ships: -1}\n  - {name: Ben}\n  - {name: Chie}\n"),
     (("scorer", "kardinal", "-"), "players: [\n"),
     (("scorer", "webofpower", "-"), "players: [Aki, Ben]\nmonasteries: []\n"),
@@ -131,18 +192,79 @@ def test_help_in_one_language_only(command, monkeypatch):
     shown = run_cli(*command, "--help").stdout
     assert "使い方" in shown
     prose = re.sub(r"^ {2}[a-z][\w-]*(?:\.\.\.)?(?= )", "", shown, flags=re.M)  # commands and arguments, as typed
-    prose = re.sub(r"`[^`]*`|\[[^\]]*\]|(?<![\w-])-grey|^使い方: .*$", " ", prose, flags=re.M)  # commands, defaults, file names
+    prose = re.sub(
+        r"`[^`]*`|\[[^\]]*\]|(?<![\w-])-grey|^使い方: .*$", " ", prose, flags=re.M
+    )  # commands, defaults, file names
     prose = prose.split("形式")[0]  # the format example is the file's own syntax
-    leftover = [w for w in english_words(prose, command) if w not in {"OPTIONS", "COMMAND", "ARGS", "KKPRINT", "LANG", "PAPER",
-                                                             "path", "int", "text", "long", "edge", "short", "none",
-                                                             "all", "ja", "en", "letter", "NAME", "csv", "OUT",
-                                                             "results", "tally", "game", "dice", "offered", "square",
-                                                             "install", "completion", "show", "version", "port",
-                                                             "lan", "dir", "deck", "sheet", "paper", "TALLY", "RESULTS",
-                                                             "GAME", "DICE", "SQUARE", "OFFERED", "ON_SQUARE", "own",
-                                                             "Tabletop", "Simulator", "TrimBox", "BleedBox", "CMYK",
-                                                             "PNG", "PDF", "Knight", "Queen", "Wi", "Fi", "QR", "id",
-                                                             "data", "state", "STATE", "main", "files", "tally"}]
+    leftover = [
+        w
+        for w in english_words(prose, command)
+        if w
+        not in {
+            "OPTIONS",
+            "COMMAND",
+            "ARGS",
+            "KKPRINT",
+            "LANG",
+            "PAPER",
+            "path",
+            "int",
+            "text",
+            "long",
+            "edge",
+            "short",
+            "none",
+            "all",
+            "ja",
+            "en",
+            "letter",
+            "NAME",
+            "csv",
+            "OUT",
+            "results",
+            "tally",
+            "game",
+            "dice",
+            "offered",
+            "square",
+            "install",
+            "completion",
+            "show",
+            "version",
+            "port",
+            "lan",
+            "dir",
+            "deck",
+            "sheet",
+            "paper",
+            "TALLY",
+            "RESULTS",
+            "GAME",
+            "DICE",
+            "SQUARE",
+            "OFFERED",
+            "ON_SQUARE",
+            "own",
+            "Tabletop",
+            "Simulator",
+            "TrimBox",
+            "BleedBox",
+            "CMYK",
+            "PNG",
+            "PDF",
+            "Knight",
+            "Queen",
+            "Wi",
+            "Fi",
+            "QR",
+            "id",
+            "data",
+            "state",
+            "STATE",
+            "main",
+            "files",
+        }
+    ]
     assert leftover == [], leftover
 
 
@@ -164,15 +286,20 @@ def test_a_designers_mistake_in_one_language_only(case, tmp_path, monkeypatch):
         result = run_cli("build", str(deck), "--out", str(tmp_path / "out"))
         assert result.returncode == 2 and not list((tmp_path / "out").glob("*"))
         line = result.stderr.strip()
-        keys = re.sub(r"\b[\w\[\]]+(\.[\w\[\]]+)+|\blayout\b|\bwhen\b|使えるのは: .*|known: .*", " ", line)  # the file's own keys
+        keys = re.sub(
+            r"\b[\w\[\]]+(\.[\w\[\]]+)+|\blayout\b|\bwhen\b|使えるのは: .*|known: .*", " ", line
+        )  # the file's own keys
         assert foreign(keys) == [], (lang, line)
 
 
 def test_no_words_kept_in_scattered_dictionaries():
     """Program words live in the catalogue only; a game's printed labels live in its data file,
     where the model requires both languages of every one (kkprint.base.models.Names)."""
-    scattered = [str(path.relative_to(ROOT)) for path in (ROOT / "kkprint").rglob("*.py")
-                 if re.search(r"""["']ja["']\s*:\s*["']""", path.read_text(encoding="utf-8"))]
+    scattered = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "kkprint").rglob("*.py")
+        if re.search(r"""["']ja["']\s*:\s*["']""", path.read_text(encoding="utf-8"))
+    ]
     assert scattered == []
 
 

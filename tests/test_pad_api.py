@@ -6,15 +6,15 @@ import json
 import random
 
 import pytest
+from conftest import ROOT, free_port, run_cli, start_score_pad
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from conftest import ROOT, free_port, run_cli, start_score_pad
+from kkprint.base.yamlio import load_yaml_file
+from kkprint.scoring.scorers import SCORERS
 from kkprint.web.pad.app import create_app
 from kkprint.web.pad.store import Store, merge
-from kkprint.scoring.scorers import SCORERS
-from kkprint.base.yamlio import load_yaml_file
 
 LOCAL = "http://127.0.0.1"
 JSON_BODY = {"content-type": "application/json"}  # what the pages send with every change
@@ -102,8 +102,10 @@ def test_parts_from_two_phones_merge(client):
 
 def test_a_half_filled_game_is_saved_with_its_problem_pointing_at_the_field(client):
     made = client.post("/api/games", json={"game": "kardinal"}).json()
-    view = client.put(f"/api/games/{made['id']}?lang=ja",
-                      json={"players": [{"name": "A", "lands": {"france": {"cards": 9}}}, {"name": "B"}, {"name": "C"}]}).json()
+    view = client.put(
+        f"/api/games/{made['id']}?lang=ja",
+        json={"players": [{"name": "A", "lands": {"france": {"cards": 9}}}, {"name": "B"}, {"name": "C"}]},
+    ).json()
     assert view["result"] is None and view["tally"]["players"][0]["lands"]["france"]["cards"] == 9
     assert view["error"]["path"] == ["players", "0", "lands", "france", "cards"]
     assert "山札には8枚しかありません" in view["error"]["message"]
@@ -113,7 +115,9 @@ def test_players_can_be_added_and_removed(client):
     made = client.post("/api/games", json={"game": "webofpower-board"}).json()
     url = f"/api/games/{made['id']}"
     view = client.post(url + "/players", json={"count": 5}).json()
-    assert len(view["tally"]["players"]) == 5 and all(len(r["monasteries"]) == 5 for r in view["tally"]["regions"].values())
+    assert len(view["tally"]["players"]) == 5 and all(
+        len(r["monasteries"]) == 5 for r in view["tally"]["regions"].values()
+    )
     view = client.post(url + "/players", json={"count": 99}).json()
     assert len(view["tally"]["players"]) == 5  # the game's own limit
     assert client.post(url + "/players", json={"count": "x"}).status_code == 422
@@ -142,7 +146,9 @@ def test_the_filled_chart_downloads(client):
 
 
 def test_lan_mode_needs_the_key_for_the_list_but_not_for_a_game(store):
-    lan = TestClient(create_app(store, lan=True, key="k" * 22), base_url=LOCAL, headers=JSON_BODY, raise_server_exceptions=False)
+    lan = TestClient(
+        create_app(store, lan=True, key="k" * 22), base_url=LOCAL, headers=JSON_BODY, raise_server_exceptions=False
+    )
     assert lan.get("/").status_code == 403
     assert lan.post("/api/games", json={"game": "court"}).status_code == 403
     assert lan.get("/?key=wrong").status_code == 403
@@ -160,20 +166,58 @@ def test_merge_rules():
     assert merge({"p": [{"n": "a"}]}, {"p": [None, {"n": "b"}]}) == {"p": [{"n": "a"}, {"n": "b"}]}
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False, allow_infinity=False)
-                    | st.text(max_size=30), lambda inner: st.lists(inner, max_size=6)
-                    | st.dictionaries(st.sampled_from(["players", "name", "lands", "France", "cards", "arms", "ships",
-                                                       "phase", "monasteries", "cardinals", "interim", "regions",
-                                                       "alliances", "roads", "dice", "queen", "squares", "owner",
-                                                       "card", "x", "0"]) | st.text(max_size=8), inner, max_size=6),
-                    max_leaves=40)
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "players",
+                    "name",
+                    "lands",
+                    "France",
+                    "cards",
+                    "arms",
+                    "ships",
+                    "phase",
+                    "monasteries",
+                    "cardinals",
+                    "interim",
+                    "regions",
+                    "alliances",
+                    "roads",
+                    "dice",
+                    "queen",
+                    "squares",
+                    "owner",
+                    "card",
+                    "x",
+                    "0",
+                ]
+            )
+            | st.text(max_size=8),
+            inner,
+            max_size=6,
+        )
+    ),
+    max_leaves=40,
+)
 
 
 @settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 @given(game=st.sampled_from(sorted(SCORERS)), body=JSON)
 def test_no_body_gives_a_500(tmp_path_factory, game, body):
-    client = TestClient(create_app(Store(tmp_path_factory.mktemp("fuzz") / "pad.sqlite3")), base_url=LOCAL, headers=JSON_BODY,
-                        raise_server_exceptions=False)
+    client = TestClient(
+        create_app(Store(tmp_path_factory.mktemp("fuzz") / "pad.sqlite3")),
+        base_url=LOCAL,
+        headers=JSON_BODY,
+        raise_server_exceptions=False,
+    )
     scored = client.post(f"/api/score/{game}", json=body)
     assert scored.status_code in (200, 422), scored.text
     assert "Traceback" not in scored.text
@@ -190,8 +234,12 @@ def test_random_bytes_never_give_a_500(client):
     rng = random.Random(7)
     for _ in range(200):
         body = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
-        for method, url in (("POST", "/api/score/culdcept"), ("PUT", f"/api/games/{made['id']}"),
-                            ("POST", "/api/games"), ("POST", f"/api/games/{made['id']}/players")):
+        for method, url in (
+            ("POST", "/api/score/culdcept"),
+            ("PUT", f"/api/games/{made['id']}"),
+            ("POST", "/api/games"),
+            ("POST", f"/api/games/{made['id']}/players"),
+        ):
             answer = client.request(method, url, content=body, headers={"content-type": "application/json"})
             assert answer.status_code in (200, 201, 413, 422), (answer.status_code, answer.text)
 
@@ -213,12 +261,19 @@ def test_a_new_game_only_lacks_names(client, game):
     assert view["result"]["game"] == game
 
 
-@pytest.mark.parametrize("game, patch, path", [
-    ("court", {"players": [{"name": "A", "dice": [7, 1, 1]}, {"name": "B", "dice": [1, 1, 1]}]}, ["players", "0", "dice"]),
-    ("culdcept", {"players": ["A", "B"], "squares": [{"cards": ["Z"], "owner": "A"}]}, ["squares", "0", "cards"]),
-    ("webofpower-board", {"players": ["A", "B", "C"], "roads": [None, "x", None]}, ["roads", "1"]),
-    ("webofpower", {"players": ["A", "B", "C"], "cardinals": {"C": [None, 9, None]}}, ["cardinals", "C", "1"]),
-])
+@pytest.mark.parametrize(
+    "game, patch, path",
+    [
+        (
+            "court",
+            {"players": [{"name": "A", "dice": [7, 1, 1]}, {"name": "B", "dice": [1, 1, 1]}]},
+            ["players", "0", "dice"],
+        ),
+        ("culdcept", {"players": ["A", "B"], "squares": [{"cards": ["Z"], "owner": "A"}]}, ["squares", "0", "cards"]),
+        ("webofpower-board", {"players": ["A", "B", "C"], "roads": [None, "x", None]}, ["roads", "1"]),
+        ("webofpower", {"players": ["A", "B", "C"], "cardinals": {"C": [None, 9, None]}}, ["cardinals", "C", "1"]),
+    ],
+)
 def test_every_game_points_a_mistake_at_its_field(client, game, patch, path):
     made = client.post("/api/games", json={"game": game}).json()
     view = client.put(f"/api/games/{made['id']}?lang=en", json=patch).json()
@@ -261,8 +316,10 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, monkeypatch):
         monkeypatch.setenv("KKPRINT_LANG", "en")
         result = run_cli("serve", "--port", str(port))
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.strip() == f"kkprint: error: serve: port {port} cannot be used (another program is using it); " \
-                                    "choose another with --port"
+    assert (
+        result.stderr.strip() == f"kkprint: error: serve: port {port} cannot be used (another program is using it); "
+        "choose another with --port"
+    )
 
 
 def test_ctrl_c_stops_the_score_pad_with_130(tmp_path):
@@ -280,7 +337,9 @@ def test_a_damaged_saved_games_file_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("KKPRINT_LANG", "en")
     result = run_cli("serve", "--port", str(free_port()))
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.strip().endswith("scorepad.sqlite3: is not a saved-games database; move it away to start afresh")
+    assert result.stderr.strip().endswith(
+        "scorepad.sqlite3: is not a saved-games database; move it away to start afresh"
+    )
 
 
 SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "referrer-policy")
@@ -306,8 +365,9 @@ def test_a_foreign_host_is_refused(store, host):
 
 
 def test_the_lan_address_is_answered_when_given(store):
-    client = TestClient(create_app(store, hosts=("127.0.0.1", "192.168.1.20")), base_url="http://192.168.1.20:8000",
-                        headers=JSON_BODY)
+    client = TestClient(
+        create_app(store, hosts=("127.0.0.1", "192.168.1.20")), base_url="http://192.168.1.20:8000", headers=JSON_BODY
+    )
     assert client.get("/").status_code == 200
     for local in ("http://localhost:8000", "http://[::1]:8000"):
         assert TestClient(create_app(store), base_url=local).get("/").status_code == 200
@@ -318,7 +378,9 @@ def test_writes_need_json_from_the_pads_own_origin(client, store):
     and a JSON request whose browser says it comes from elsewhere is refused too."""
     made = client.post("/api/games", json={"game": "court"}).json()
     game = f"/api/games/{made['id']}"
-    form = client.post("/api/games", content=b"game=court", headers={"content-type": "application/x-www-form-urlencoded"})
+    form = client.post(
+        "/api/games", content=b"game=court", headers={"content-type": "application/x-www-form-urlencoded"}
+    )
     assert form.status_code == 415
     text = client.put(game, content=b'{"queen": "x"}', headers={"content-type": "text/plain"})
     assert text.status_code == 415

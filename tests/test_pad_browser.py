@@ -8,30 +8,56 @@ import shutil
 import urllib.request
 
 import pytest
-
 from conftest import free_port, run_cli, start_score_pad
 
 CHROMIUM = os.environ.get("KKPRINT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 # A 4-player game: the example's three players and Dan (columns are filled as each player would).
 GAME = {
-    "Aki": {"lands": {"france": (5, 4), "denmark": (2, 2), "saxony": (3, 2), "castile": (3, 2)},
-            "ships": 5, "carriages": 2, "minus_two": 1},
-    "Ben": {"lands": {"france": (2, 3), "denmark": (2, 1), "italy": (4, 2), "saxony": (2, 1), "bavaria": (2, 1)},
-            "ships": 3, "carriages": 5},
-    "Chie": {"lands": {"france": (1, 1), "hungary": (6, 2), "england": (3, 2)}, "ships": 1, "carriages": 1,
-             "minus_two": 1},
+    "Aki": {
+        "lands": {"france": (5, 4), "denmark": (2, 2), "saxony": (3, 2), "castile": (3, 2)},
+        "ships": 5,
+        "carriages": 2,
+        "minus_two": 1,
+    },
+    "Ben": {
+        "lands": {"france": (2, 3), "denmark": (2, 1), "italy": (4, 2), "saxony": (2, 1), "bavaria": (2, 1)},
+        "ships": 3,
+        "carriages": 5,
+    },
+    "Chie": {
+        "lands": {"france": (1, 1), "hungary": (6, 2), "england": (3, 2)},
+        "ships": 1,
+        "carriages": 1,
+        "minus_two": 1,
+    },
     "Dan": {"lands": {"italy": (2, 1), "franconia": (5, 2), "england": (2, 1)}, "ships": 0, "carriages": 2},
 }
 
 
 def as_tally():
-    return {"players": [{"name": name, "lands": {land: {"cards": c, "arms": a} for land, (c, a) in p["lands"].items()},
-                         **{k: p.get(k, 0) for k in ("ships", "carriages", "minus_two")}} for name, p in GAME.items()]}
+    return {
+        "players": [
+            {
+                "name": name,
+                "lands": {land: {"cards": c, "arms": a} for land, (c, a) in p["lands"].items()},
+                **{k: p.get(k, 0) for k in ("ships", "carriages", "minus_two")},
+            }
+            for name, p in GAME.items()
+        ]
+    }
 
 
 class Server:
@@ -91,8 +117,9 @@ def field(page, path):
 
 
 def test_a_whole_kardinal_game_on_a_phone_survives_reload_and_restart(browser, server):
-    expected = json.loads(run_cli("scorer", "kardinal", "-", "--json", "--lang", "ja",
-                                  input=json.dumps(as_tally())).stdout)
+    expected = json.loads(
+        run_cli("scorer", "kardinal", "-", "--json", "--lang", "ja", input=json.dumps(as_tally())).stdout
+    )
     context, page = phone(browser)
     url = new_game(page, server, "kardinal")
     page.click("button.more")  # a fourth player
@@ -152,12 +179,16 @@ def test_two_phones_fill_one_game_and_see_each_other(browser, server):
     field(first, "players.0.lands.france.cards").fill("5")
     field(second, "players.1.lands.france.cards").fill("2")
     for page in (first, second):  # each sees the other's entries within a couple of seconds
-        page.wait_for_function("() => document.querySelector(\"[data-path='players.1.name']\").value === 'Ben'"
-                               " && document.querySelector(\"[data-path='players.0.name']\").value === 'Aki'",
-                               timeout=5000)
-        page.wait_for_function("() => document.querySelector(\"[data-path='players.1.lands.france.cards']\").value === '2'"
-                               " && document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '5'",
-                               timeout=5000)
+        page.wait_for_function(
+            "() => document.querySelector(\"[data-path='players.1.name']\").value === 'Ben'"
+            " && document.querySelector(\"[data-path='players.0.name']\").value === 'Aki'",
+            timeout=5000,
+        )
+        page.wait_for_function(
+            "() => document.querySelector(\"[data-path='players.1.lands.france.cards']\").value === '2'"
+            " && document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '5'",
+            timeout=5000,
+        )
     first_context.close()
     second_context.close()
 
@@ -231,7 +262,7 @@ def test_the_board_game_regions_are_named_and_allied_on_the_page(browser, server
 HOSTILE_NAMES = [
     "</script><svg onload=__xss(1)>",
     "<img src=x onerror=__xss(2)>",
-    "\"><script>__xss(3)</script>",
+    '"><script>__xss(3)</script>',
     "javascript:__xss(4)",
     "'-__xss(5)-'",
     "{{7*7}}<b>b</b>",
@@ -263,32 +294,45 @@ def test_hostile_names_are_shown_as_text_and_never_run(browser, server, game, po
     page (the Content-Security-Policy would report an inline handler or script it blocked).
     Without the policy (a browser that ignores it) the escaping alone must hold."""
     from conftest import ROOT
-    from kkprint.scoring.scorers import SCORERS
+
     from kkprint.base.yamlio import load_yaml_file
+    from kkprint.scoring.scorers import SCORERS
 
     tally = load_yaml_file(ROOT / "examples" / SCORERS[game].example)
     originals = _example_players(tally)
     names = dict(zip(originals, HOSTILE_NAMES[: len(originals)]))
     hostile = _renamed(tally, names)
-    request = urllib.request.Request(f"{server.url}/api/games", data=json.dumps({"game": game}).encode(),
-                                     headers={"content-type": "application/json"}, method="POST")
+    request = urllib.request.Request(
+        f"{server.url}/api/games",
+        data=json.dumps({"game": game}).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
     made = json.loads(urllib.request.urlopen(request).read())
-    request = urllib.request.Request(f"{server.url}/api/games/{made['id']}?replace=1", data=json.dumps(hostile).encode(),
-                                     headers={"content-type": "application/json"}, method="PUT")
+    request = urllib.request.Request(
+        f"{server.url}/api/games/{made['id']}?replace=1",
+        data=json.dumps(hostile).encode(),
+        headers={"content-type": "application/json"},
+        method="PUT",
+    )
     assert urllib.request.urlopen(request).status == 200
 
     context = browser.new_context(locale="en-US", bypass_csp=policy == "without-csp", **PHONE)
     page = context.new_page()
     ran, blocked = [], []
     page.expose_function("__xss", lambda n: ran.append(n))
-    page.add_init_script("document.addEventListener('securitypolicyviolation', e => window.__blocked = "
-                         "(window.__blocked || []).concat([e.violatedDirective]))")
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => window.__blocked = "
+        "(window.__blocked || []).concat([e.violatedDirective]))"
+    )
     for url in (f"{server.url}/g/{made['id']}", f"{server.url}/"):
         page.goto(url)
         page.wait_for_load_state("networkidle")
         blocked += page.evaluate("window.__blocked || []")
-        shown = page.evaluate("document.body.innerText + ' ' + [...document.querySelectorAll('input, option')]"
-                              ".map(e => e.value).join(' ')")
+        shown = page.evaluate(
+            "document.body.innerText + ' ' + [...document.querySelectorAll('input, option')]"
+            ".map(e => e.value).join(' ')"
+        )
         for name in names.values():
             assert name in shown, f"{name!r} is not shown as typed on {url}"
     assert ran == [] and blocked == [], (ran, blocked)

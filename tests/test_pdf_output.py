@@ -5,9 +5,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from kkprint.engine.job import BuildOptions, build_targets
-
 from kkprint.cli.targets import resolve
+from kkprint.engine.job import BuildOptions, build_targets
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +57,11 @@ def test_one_back_design_is_stored_once(kardinal_pdfs):
     for page in reader.pages[1::2]:
         xobjects = page["/Resources"]["/XObject"]
         page_width = float(page.mediabox.width)
-        back_forms.update(ref.idnum for ref in (xobjects.raw_get(name) for name in xobjects)
-                          if float(ref.get_object()["/BBox"][2]) < page_width)  # not the page's margin note
+        back_forms.update(
+            ref.idnum
+            for ref in (xobjects.raw_get(name) for name in xobjects)
+            if float(ref.get_object()["/BBox"][2]) < page_width
+        )  # not the page's margin note
     assert len(back_forms) == 1
 
 
@@ -85,8 +87,8 @@ def test_chart_has_every_row(kardinal_pdfs):
 
 
 def test_a_pdf_has_the_same_bytes_built_alone_or_with_everything(tmp_path):
-    from kkprint.engine.job import BuildOptions, build_targets
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
 
     everything = build_targets(resolve(["all"]), BuildOptions(out_dir=tmp_path / "all"))
     alone = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path / "alone"))
@@ -97,9 +99,8 @@ def test_a_pdf_has_the_same_bytes_built_alone_or_with_everything(tmp_path):
 def test_font_subsets_are_tagged_by_what_they_hold(tmp_path):
     import re
 
-    from kkprint.engine.job import BuildOptions, build_targets
-
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
 
     written = build_targets(resolve(["kardinal", "court"]), BuildOptions(out_dir=tmp_path))
     names = set()

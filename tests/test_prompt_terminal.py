@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect drives the pseudo-terminal")
@@ -18,8 +17,15 @@ LEFT = "\x1b[D"
 
 def spawn(*args, env_extra=None):
     env = {**os.environ, "KKPRINT_LANG": "ja", "TERM": "xterm", **(env_extra or {})}
-    return pexpect.spawn(sys.executable, ["-m", "kkprint", "scorer", "kardinal", *args], cwd=str(ROOT), env=env,
-                         encoding="utf-8", timeout=30, dimensions=(40, 200))
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "kkprint", "scorer", "kardinal", *args],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 200),
+    )
 
 
 def answer_names(child, names):
@@ -71,7 +77,7 @@ def test_arrow_keys_edit_and_ctrl_c_saves_then_resume_finishes(tmp_path, kardina
     child.close()
     assert child.exitstatus == 0
     output = child.before
-    result = json.loads(output[output.index("{"):])
+    result = json.loads(output[output.index("{") :])
     assert [p["name"] for p in result["players"]] == ["AikX", "Ben", "Chie"]
     assert result["players"][0]["lands"]["france"]["land"] == 8 and result["players"][1]["lands"]["france"]["land"] == 5
 
@@ -105,12 +111,22 @@ def test_ctrl_c_without_save_keeps_the_tally_in_the_data_folder(tmp_path):
 
 def test_tables_are_drawn_with_colour_at_a_terminal_and_plain_in_a_pipe():
     example = str(ROOT / "examples" / "webofpower-state.yaml")
-    child = pexpect.spawn(sys.executable, ["-m", "kkprint", "scorer", "webofpower", example, "--lang", "en"],
-                          cwd=str(ROOT), env={**os.environ, "TERM": "xterm-256color"}, encoding="utf-8", timeout=30,
-                          dimensions=(40, 160))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "kkprint", "scorer", "webofpower", example, "--lang", "en"],
+        cwd=str(ROOT),
+        env={**os.environ, "TERM": "xterm-256color"},
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 160),
+    )
     child.expect(pexpect.EOF)
     shown = child.before
     assert "\x1b[" in shown and "Winner: Ben" in shown  # rich: bold, the winner in colour
-    piped = subprocess.run([sys.executable, "-m", "kkprint", "scorer", "webofpower", example, "--lang", "en"],
-                           cwd=ROOT, capture_output=True, text=True)
+    piped = subprocess.run(
+        [sys.executable, "-m", "kkprint", "scorer", "webofpower", example, "--lang", "en"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert "\x1b[" not in piped.stdout and "Winner: Ben" in piped.stdout

@@ -24,6 +24,7 @@ NAMES = ["Aki", "Ben", "Chie", "Dan", "Emi"]
 
 # --- Kardinal & König -------------------------------------------------------------------------
 
+
 @st.composite
 def kardinal_tallies(draw):
     players = draw(st.integers(3, 5))
@@ -39,7 +40,9 @@ def kardinal_tallies(draw):
     for road, key in (("ship", "ships"), ("carriage", "carriages")):
         left = GAME.road_total(road)
         for entry in entries:
-            held = sum(min(entry["lands"].get(l.id, {}).get("cards", 0), l.road_cards(road)) for l in GAME.lands)
+            held = sum(
+                min(entry["lands"].get(land.id, {}).get("cards", 0), land.road_cards(road)) for land in GAME.lands
+            )
             entry[key] = draw(st.integers(0, min(held, left)))
             left -= entry[key]
     chips = GAME.chip_count("minus_two")
@@ -110,6 +113,7 @@ def test_kardinal_impossible_tallies_are_rejected(data, extra):
 
 # --- Web of Power -------------------------------------------------------------------------------
 
+
 @st.composite
 def trump_states(draw):
     grid = MAP.map
@@ -125,8 +129,13 @@ def trump_states(draw):
             left -= value
         cardinals[letter] = values
     phase = draw(st.sampled_from(["interim", "final"]))
-    return {"phase": phase, "players": ["P1", "P2", "P3"], "monasteries": rows, "cardinals": cardinals,
-            "interim": draw(st.lists(st.integers(0, 60), min_size=3, max_size=3))}
+    return {
+        "phase": phase,
+        "players": ["P1", "P2", "P3"],
+        "monasteries": rows,
+        "cardinals": cardinals,
+        "interim": draw(st.lists(st.integers(0, 60), min_size=3, max_size=3)),
+    }
 
 
 def relabel_trump(state, order):
@@ -178,13 +187,15 @@ def test_trump_map_a_monastery_more_never_lowers_the_leader(state, extra):
     r, c = extra.draw(st.sampled_from(empty))
     more = copy.deepcopy(state)
     row = more["monasteries"][r]
-    more["monasteries"][r] = row[:c] + str(leader + 1) + row[c + 1:]
+    more["monasteries"][r] = row[:c] + str(leader + 1) + row[c + 1 :]
     assert score_trump_map(more, "t", MAP).players[leader].total >= result.players[leader].total
 
 
 @SETTINGS
-@given(st.lists(st.text(alphabet=".123xo^○×△ABZ9", min_size=0, max_size=14), min_size=0, max_size=6),
-       st.dictionaries(st.text(max_size=3), st.lists(st.integers(-3, 30), max_size=4), max_size=4))
+@given(
+    st.lists(st.text(alphabet=".123xo^○×△ABZ9", min_size=0, max_size=14), min_size=0, max_size=6),
+    st.dictionaries(st.text(max_size=3), st.lists(st.integers(-3, 30), max_size=4), max_size=4),
+)
 def test_trump_map_random_states_never_crash(rows, cardinals):
     try:
         score_trump_map({"players": ["A", "B", "C"], "monasteries": rows, "cardinals": cardinals}, "t", MAP)
@@ -207,15 +218,22 @@ def test_board_reordering_and_sums(players, data):
             pieces_left[i] -= cardinals[i]
         regions[name] = {"monasteries": monasteries, "cardinals": cardinals}
     longest = [data.draw(st.integers(0, sum(r["monasteries"][i] for r in regions.values()))) for i in range(players)]
-    tally = {"players": NAMES[:players], "regions": regions, "alliances": [["R1", "R2"], ["R2", "R3"], ["R3", "R4"]],
-             "roads": longest}
+    tally = {
+        "players": NAMES[:players],
+        "regions": regions,
+        "alliances": [["R1", "R2"], ["R2", "R3"], ["R3", "R4"]],
+        "roads": longest,
+    }
     result = score_board(tally, "t", BOARD)
     for p in result.players:
         assert p.total == p.monasteries + p.cardinals + p.roads
     order = data.draw(st.permutations(list(range(players))))
-    reordered = {"players": [tally["players"][i] for i in order], "alliances": tally["alliances"],
-                 "regions": {k: {key: [v[key][i] for i in order] for key in v} for k, v in regions.items()},
-                 "roads": [longest[i] for i in order]}
+    reordered = {
+        "players": [tally["players"][i] for i in order],
+        "alliances": tally["alliances"],
+        "regions": {k: {key: [v[key][i] for i in order] for key in v} for k, v in regions.items()},
+        "roads": [longest[i] for i in order],
+    }
     again = score_board(reordered, "t", BOARD)
     assert {p.name: p.total for p in result.players} == {p.name: p.total for p in again.players}
 
@@ -228,7 +246,7 @@ dice_lists = st.lists(st.integers(1, 6), min_size=1, max_size=12)
 @SETTINGS
 @given(st.lists(dice_lists, min_size=2, max_size=5), st.booleans())
 def test_court_relabelling_only_renames(rolls, with_queen):
-    names = NAMES[:len(rolls)]
+    names = NAMES[: len(rolls)]
     queen = names[-1] if with_queen else None
     a = final_round(list(zip(names, rolls)), queen)
     renamed = ["x" + n for n in names]
@@ -241,7 +259,7 @@ def test_court_relabelling_only_renames(rolls, with_queen):
 def test_court_reordering_matters_only_for_ties(rolls, random):
     strengths = [strength(r) for r in rolls]
     assume(len(set(strengths)) == len(strengths))
-    names = NAMES[:len(rolls)]
+    names = NAMES[: len(rolls)]
     pairs = list(zip(names, rolls))
     shuffled = pairs[:]
     random.shuffle(shuffled)
@@ -251,12 +269,13 @@ def test_court_reordering_matters_only_for_ties(rolls, random):
 @SETTINGS
 @given(st.lists(dice_lists, min_size=2, max_size=5))
 def test_court_queen_holder_with_the_best_result_always_wins(rolls):
-    names = NAMES[:len(rolls)]
+    names = NAMES[: len(rolls)]
     best = max(range(len(rolls)), key=lambda i: strength(rolls[i]))
     assert final_round(list(zip(names, rolls)), names[best]).winner == names[best]
 
 
 # --- Culdcept -----------------------------------------------------------------------------------
+
 
 @st.composite
 def culdcept_states(draw):
@@ -296,8 +315,11 @@ def test_culdcept_reordering_and_monotonic(state, random):
 
 SQUARE_JUNK = st.one_of(
     st.none(),
-    st.dictionaries(st.sampled_from(["card", "cards", "owner", "x"]),
-                    st.one_of(st.text(max_size=3), st.integers(), st.lists(st.text(max_size=2), max_size=3)), max_size=2),
+    st.dictionaries(
+        st.sampled_from(["card", "cards", "owner", "x"]),
+        st.one_of(st.text(max_size=3), st.integers(), st.lists(st.text(max_size=2), max_size=3)),
+        max_size=2,
+    ),
 )
 
 

@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from pypdf import PdfReader
 
-from conftest import ROOT
 from kkprint.cli.app import main
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -100,8 +100,11 @@ def test_fifty_megabytes_is_refused_without_reading_it(capsys, monkeypatch, tmp_
 
 def test_full_width_digits_are_accepted_everywhere(capsys, monkeypatch, tmp_path):
     tally = tmp_path / "t.yaml"
-    tally.write_text("players:\n  - {name: A, lands: {France: {cards: '５', arms: '３'}}, ships: '０'}\n"
-                     "  - {name: B}\n  - {name: C}\n", encoding="utf-8")
+    tally.write_text(
+        "players:\n  - {name: A, lands: {France: {cards: '５', arms: '３'}}, ships: '０'}\n"
+        "  - {name: B}\n  - {name: C}\n",
+        encoding="utf-8",
+    )
     code, out, err = run(["scorer", "kardinal", str(tally), "--json"], capsys, monkeypatch)
     assert code == 0, err
     code, out, err = run(["court", "eligible", "６", "６", "３", "--json"], capsys, monkeypatch)
@@ -138,13 +141,22 @@ def test_outside_files_need_the_flag(capsys, monkeypatch, tmp_path):
 
 def test_killed_build_leaves_old_or_new_pdf_never_a_broken_one(tmp_path):
     out = tmp_path / "out"
-    first = subprocess.run([sys.executable, "-m", "kkprint", "build", "kardinal", "--out", str(out)],
-                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+    first = subprocess.run(
+        [sys.executable, "-m", "kkprint", "build", "kardinal", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert first.returncode == 0, first.stderr
     old = {p.name: p.read_bytes() for p in out.glob("*.pdf")}
     for delay in (0.3, 0.6, 0.9, 1.2):
-        process = subprocess.Popen([sys.executable, "-m", "kkprint", "build", "kardinal", "--lang", "en",
-                                    "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kkprint", "build", "kardinal", "--lang", "en", "--out", str(out)],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(delay)
         process.send_signal(signal.SIGKILL)
         process.wait()
@@ -155,6 +167,11 @@ def test_killed_build_leaves_old_or_new_pdf_never_a_broken_one(tmp_path):
                 assert data == old[path.name]
             PdfReader(path)  # parses
     # what a kill leaves is removed by the next build as soon as the killed process is gone
-    subprocess.run([sys.executable, "-m", "kkprint", "build", "kardinal", "--lang", "en", "--out", str(out)],
-                   capture_output=True, cwd=ROOT, timeout=120, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "kkprint", "build", "kardinal", "--lang", "en", "--out", str(out)],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    )
     assert not list(out.glob(".*.part"))

@@ -4,7 +4,6 @@ locale — and a Letter user gets no A3 file they cannot print."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import assert_clean_error
 
 
@@ -43,7 +42,9 @@ def test_environment_then_config_then_locale_and_the_flag_over_all(no_defaults, 
     no_defaults.setenv("KKPRINT_LANG", "en")
     assert cli("build", "kardinal", "--out", str(tmp_path / "env")).returncode == 0
     assert (tmp_path / "env" / "kardinal-chart-en-a4.pdf").exists()  # the environment beats the config
-    assert cli("build", "kardinal", "--lang", "ja", "--paper", "letter", "--out", str(tmp_path / "flag")).returncode == 0
+    assert (
+        cli("build", "kardinal", "--lang", "ja", "--paper", "letter", "--out", str(tmp_path / "flag")).returncode == 0
+    )
     assert (tmp_path / "flag" / "kardinal-chart-ja-letter.pdf").exists()  # the flag beats everything
     assert_clean_error(cli("config", "set", "langauge", "en"), "did you mean 'lang'")
     assert_clean_error(cli("config", "set", "paper", "legal"), "a4, letter, a3")

@@ -1,12 +1,12 @@
 """Text that fits its box, wraps Japanese by character, and carries icons on its baseline."""
 
 import pytest
-
 from conftest import RecordingCanvas
+
+from kkprint.base.errors import InputError
 from kkprint.engine import text as text_module
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.text import ICON_DROP, ICON_SCALE, TextBox, draw_fitted, fit_text, tokenize
-from kkprint.base.errors import InputError
 
 FONTS = prepare_fonts(["王と枢機卿の決算チャートを印刷します。紋章権利証を戻す"])
 

@@ -20,9 +20,13 @@ def test_registration_marks_are_seen_on_both_neighbours():
     tiling = Tiling(780, 1100, 540, 760, 34)
     assert tiling.registration_points()
     for x, y in tiling.registration_points():
-        windows = [(r, c) for r in range(tiling.rows) for c in range(tiling.columns)
-                   if tiling.window(r, c)[0] <= x <= tiling.window(r, c)[0] + tiling.window_w
-                   and tiling.window(r, c)[1] <= y <= tiling.window(r, c)[1] + tiling.window_h]
+        windows = [
+            (r, c)
+            for r in range(tiling.rows)
+            for c in range(tiling.columns)
+            if tiling.window(r, c)[0] <= x <= tiling.window(r, c)[0] + tiling.window_w
+            and tiling.window(r, c)[1] <= y <= tiling.window(r, c)[1] + tiling.window_h
+        ]
         assert len(windows) >= 2, (x, y)
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from kkprint.games.webofpower.gridmap import GridMap
 from kkprint.base.errors import InputError
+from kkprint.games.webofpower.gridmap import GridMap
 from kkprint.games.webofpower.model import load_board, load_map
 from kkprint.games.webofpower.scoring import alliance_points, straight_roads
 from kkprint.games.webofpower.state import score_board, score_trump_map
@@ -38,9 +38,15 @@ def test_territory_sizes_match_rules(trump):
 
 
 def test_game_t1_ties_in_monasteries_and_alliances(trump):
-    result = score_trump_map(state(["111122223333", EMPTY, EMPTY, EMPTY],
-                                   {"A": [2, 0, 0], "B": [1, 1, 0], "C": [0, 2, 0], "D": [0, 0, 3]},
-                                   interim=[3, 5, 9]), "t", trump)
+    result = score_trump_map(
+        state(
+            ["111122223333", EMPTY, EMPTY, EMPTY],
+            {"A": [2, 0, 0], "B": [1, 1, 0], "C": [0, 2, 0], "D": [0, 0, 3]},
+            interim=[3, 5, 9],
+        ),
+        "t",
+        trump,
+    )
     assert totals(result, "monasteries") == [5, 5, 4]
     assert totals(result, "cardinals") == [4, 4, 0]
     assert totals(result, "roads") == [4, 4, 4]
@@ -84,27 +90,34 @@ def test_symbols_and_aliases_mark_players(trump):
     assert totals(by_digit) == totals(by_symbol) == totals(by_alias)
 
 
-@pytest.mark.parametrize("change,fragment", [
-    ({"monasteries": ["1111", EMPTY, EMPTY, EMPTY]}, "row 1 must be a string of 12"),
-    ({"monasteries": [EMPTY, EMPTY, EMPTY]}, "4 rows of 12"),
-    ({"monasteries": ["4" + "." * 11, EMPTY, EMPTY, EMPTY]}, "row 1, column 1: '4'"),
-    ({"players": ["A", "B"]}, "2 players"),
-    ({"cardinals": {"Z": [1, 0, 0]}}, "unknown territory 'Z'"),
-    ({"cardinals": {"A": [1, 0]}}, "one count per player"),
-    ({"cardinals": {"A": [2, 0, 0]}}, "highest single monastery count is 1"),
-    ({"phase": "halftime"}, "interim or final"),
-    ({"interim": [1, 2]}, "one count per player"),
-])
+@pytest.mark.parametrize(
+    "change,fragment",
+    [
+        ({"monasteries": ["1111", EMPTY, EMPTY, EMPTY]}, "row 1 must be a string of 12"),
+        ({"monasteries": [EMPTY, EMPTY, EMPTY]}, "4 rows of 12"),
+        ({"monasteries": ["4" + "." * 11, EMPTY, EMPTY, EMPTY]}, "row 1, column 1: '4'"),
+        ({"players": ["A", "B"]}, "2 players"),
+        ({"cardinals": {"Z": [1, 0, 0]}}, "unknown territory 'Z'"),
+        ({"cardinals": {"A": [1, 0]}}, "one count per player"),
+        ({"cardinals": {"A": [2, 0, 0]}}, "highest single monastery count is 1"),
+        ({"phase": "halftime"}, "interim or final"),
+        ({"interim": [1, 2]}, "one count per player"),
+    ],
+)
 def test_state_validation(trump, change, fragment):
-    data = {**state(["1..........." , EMPTY, EMPTY, EMPTY]), **change}
+    data = {**state(["1...........", EMPTY, EMPTY, EMPTY]), **change}
     with pytest.raises(InputError) as caught:
         score_trump_map(data, "t", trump)
     assert fragment in str(caught.value)
 
 
 def test_roads_need_four_in_a_straight_line():
-    owners = [[0, 0, 0, None, 1, 1, 1, 1], [0, None, None, None, None, None, None, 1],
-              [0, None, None, None, None, None, None, 1], [0, None, None, None, None, None, None, 1]]
+    owners = [
+        [0, 0, 0, None, 1, 1, 1, 1],
+        [0, None, None, None, None, None, None, 1],
+        [0, None, None, None, None, None, None, 1],
+        [0, None, None, None, None, None, None, 1],
+    ]
     roads = {(r.player, r.length, r.direction) for r in straight_roads(owners)}
     assert roads == {(0, 4, "column"), (1, 4, "row"), (1, 4, "column")}
 
@@ -128,14 +141,23 @@ def test_custom_map_file_drives_the_scorer(tmp_path):
     from kkprint.games.webofpower.model import load_map
 
     text = (load_map.__wrapped__.__defaults__[0]).read_text(encoding="utf-8")
-    custom = text.replace("  - AAABBBCCDDDD\n  - AAEBBBCCCDDH\n  - AAEEFFFGGHHH\n  - EEEFFGGGGHHH\n",
-                          "  - AAAABBBB\n  - CCCCDDDD\n  - EEFFGGHH\n")
+    custom = text.replace(
+        "  - AAABBBCCDDDD\n  - AAEBBBCCCDDH\n  - AAEEFFFGGHHH\n  - EEEFFGGGGHHH\n",
+        "  - AAAABBBB\n  - CCCCDDDD\n  - EEFFGGHH\n",
+    )
     path = tmp_path / "map.yaml"
     path.write_text(custom, encoding="utf-8")
     game = load_map(path)
     assert game.map.width == 8 and len(game.map.alliances) == 11
-    result = score_trump_map({"players": ["P1", "P2", "P3"], "monasteries": ["1111....", "2222....", "........"],
-                              "cardinals": {"A": [1, 0, 0], "C": [0, 1, 0]}}, "t", game)
+    result = score_trump_map(
+        {
+            "players": ["P1", "P2", "P3"],
+            "monasteries": ["1111....", "2222....", "........"],
+            "cardinals": {"A": [1, 0, 0], "C": [0, 1, 0]},
+        },
+        "t",
+        game,
+    )
     # A (4 squares): P1 4; C: P2 4; roads: both rows of 4; alliance A–C: nobody leads both
     assert totals(result) == [8, 8, 0]
 
@@ -143,9 +165,11 @@ def test_custom_map_file_drives_the_scorer(tmp_path):
 BOARD = {
     "phase": "final",
     "players": ["Aki", "Ben", "Chie"],
-    "regions": {"Aragon": {"monasteries": [3, 1, 0], "cardinals": [2, 0, 0]},
-                "Burgund": {"monasteries": [2, 2, 1], "cardinals": [1, 1, 0]},
-                "Frankreich": {"monasteries": [0, 1, 4], "cardinals": [0, 0, 3]}},
+    "regions": {
+        "Aragon": {"monasteries": [3, 1, 0], "cardinals": [2, 0, 0]},
+        "Burgund": {"monasteries": [2, 2, 1], "cardinals": [1, 1, 0]},
+        "Frankreich": {"monasteries": [0, 1, 4], "cardinals": [0, 0, 3]},
+    },
     "alliances": [["Aragon", "Burgund"], ["Burgund", "Frankreich"]],
     "roads": [5, 3, 4],
     "interim": [12, 9, 11],
@@ -163,9 +187,11 @@ def test_board_game_final_by_hand():
 
 def test_board_game_separate_roads_each_score():
     # RULES §2: a player may have several separate runs; each run of 4 or more scores (5 and 4 -> 9; 4 and 3 -> 4)
-    regions = {"Aragon": {"monasteries": [5, 4, 0], "cardinals": [0, 0, 0]},
-               "Burgund": {"monasteries": [4, 3, 1], "cardinals": [0, 0, 0]},
-               "Frankreich": {"monasteries": [0, 1, 4], "cardinals": [0, 0, 0]}}
+    regions = {
+        "Aragon": {"monasteries": [5, 4, 0], "cardinals": [0, 0, 0]},
+        "Burgund": {"monasteries": [4, 3, 1], "cardinals": [0, 0, 0]},
+        "Frankreich": {"monasteries": [0, 1, 4], "cardinals": [0, 0, 0]},
+    }
     result = score_board({**BOARD, "regions": regions, "roads": [[5, 4], [4, 3], 3]}, "t", load_board())
     assert totals(result, "roads") == [9, 4, 0]
 
@@ -175,16 +201,19 @@ def test_board_game_interim():
     assert totals(result) == [9, 12, 7] and result.winners == ["Ben"]
 
 
-@pytest.mark.parametrize("change,fragment", [
-    ({"alliances": [["Aragon", "Atlantis"]]}, "unknown region 'Atlantis'"),
-    ({"alliances": [["Aragon", "Aragon"]]}, "allied with itself"),
-    ({"alliances": [["Aragon", "Burgund"], ["Burgund", "Aragon"]]}, "listed twice"),
-    ({"roads": [30, 0, 0]}, "more than their"),
-    ({"roads": [[20, 20], 0, 0]}, "more than their"),
-    ({"regions": {"Aragon": {"monasteries": [21, 0, 0]}}}, "only 20"),
-    ({"regions": {"Aragon": {"monasteries": [1, 0, 0], "cardinals": [1, 1, 0]}}}, "highest single monastery count"),
-    ({"players": ["A", "B", "C", "D", "E", "F"]}, "6 players"),
-])
+@pytest.mark.parametrize(
+    "change,fragment",
+    [
+        ({"alliances": [["Aragon", "Atlantis"]]}, "unknown region 'Atlantis'"),
+        ({"alliances": [["Aragon", "Aragon"]]}, "allied with itself"),
+        ({"alliances": [["Aragon", "Burgund"], ["Burgund", "Aragon"]]}, "listed twice"),
+        ({"roads": [30, 0, 0]}, "more than their"),
+        ({"roads": [[20, 20], 0, 0]}, "more than their"),
+        ({"regions": {"Aragon": {"monasteries": [21, 0, 0]}}}, "only 20"),
+        ({"regions": {"Aragon": {"monasteries": [1, 0, 0], "cardinals": [1, 1, 0]}}}, "highest single monastery count"),
+        ({"players": ["A", "B", "C", "D", "E", "F"]}, "6 players"),
+    ],
+)
 def test_board_validation(change, fragment):
     data = {**BOARD, **change}
     if "regions" in change:
@@ -213,12 +242,13 @@ def test_map_squares_are_big_enough_to_mark(trump, paper):
 
 
 def test_map_pdf_draws_a_custom_grid(tmp_path):
-    from kkprint.engine.job import BuildOptions
+    from pypdf import PdfReader
+
     from kkprint.engine.document import ENGINE_TEXTS, open_pdf
     from kkprint.engine.fonts import collect_strings, prepare_fonts
+    from kkprint.engine.job import BuildOptions
     from kkprint.games.webofpower.components import draw_trump_map
     from kkprint.games.webofpower.model import TrumpMap
-    from pypdf import PdfReader
 
     base = load_map().model_dump()
     base["grid"] = ["AABBB", "ACCDB", "CCDDD"]
@@ -236,12 +266,15 @@ def test_map_pdf_draws_a_custom_grid(tmp_path):
 
 
 def test_score_pad_and_reference_build_in_both_languages(tmp_path):
-    from kkprint.engine.job import BuildOptions, build_targets
-    from kkprint.cli.targets import resolve
     from pypdf import PdfReader
 
+    from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
     for lang, words in (("ja", ("中間決算", "同盟", "総合計")), ("en", ("Interim", "Alliances", "Game total"))):
-        pad, reference, _worksheet = build_targets(resolve(["webofpower-board"]), BuildOptions(lang=lang, out_dir=tmp_path))
+        pad, reference, _worksheet = build_targets(
+            resolve(["webofpower-board"]), BuildOptions(lang=lang, out_dir=tmp_path)
+        )
         text = PdfReader(pad).pages[0].extract_text()
         assert all(word in text for word in words) and text.count(words[0]) == 3  # three games a page
         summary = PdfReader(reference).pages[0].extract_text()
@@ -265,11 +298,13 @@ def test_report_names_who_scored_what(trump):
 def test_the_trump_map_comes_with_a_rules_card_in_each_language(tmp_path):
     from pypdf import PdfReader
 
+    from kkprint.cli.targets import resolve
     from kkprint.engine.job import BuildOptions, build_targets
 
-    from kkprint.cli.targets import resolve
-
-    for lang, words in (("en", ("Rank groups", "Marking limits", "4+ monasteries")), ("ja", ("ランクグループ", "書くときの制限", "決算"))):
+    for lang, words in (
+        ("en", ("Rank groups", "Marking limits", "4+ monasteries")),
+        ("ja", ("ランクグループ", "書くときの制限", "決算")),
+    ):
         written = build_targets(resolve(["webofpower"]), BuildOptions(lang=lang, out_dir=tmp_path))
         [rules] = [p for p in written if "rules" in p.name]
         reader = PdfReader(rules)
@@ -281,9 +316,8 @@ def test_the_trump_map_comes_with_a_rules_card_in_each_language(tmp_path):
 def test_the_board_pad_has_a_worksheet_for_nine_regions_and_fifteen_alliances(tmp_path):
     from pypdf import PdfReader
 
-    from kkprint.engine.job import BuildOptions, build_targets
-
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
 
     written = build_targets(resolve(["webofpower-board"]), BuildOptions(lang="en", out_dir=tmp_path))
     [sheet] = [p for p in written if "worksheet" in p.name]

@@ -15,8 +15,14 @@ class InputError(Exception):
     (an unknown target name) have no file.
     """
 
-    def __init__(self, message: str | Msg, *, source: str | Msg | None = None, place: str | Msg | None = None,
-                 path: tuple | None = None):
+    def __init__(
+        self,
+        message: str | Msg,
+        *,
+        source: str | Msg | None = None,
+        place: str | Msg | None = None,
+        path: tuple | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.source = source
@@ -26,10 +32,9 @@ class InputError(Exception):
     def __reduce__(self):  # keeps source and place when a worker process sends it back
         return (_rebuild, (self.message, self.source, self.place, self.path))
 
-    def located(self, *, source: str | None = None, place: str | Msg | None = None) -> "InputError":
+    def located(self, *, source: str | None = None, place: str | Msg | None = None) -> InputError:
         """Fill in whatever location the raiser did not know, keeping what it did."""
-        return InputError(self.message, source=self.source or source, place=self.place or place,
-                          path=self.path)
+        return InputError(self.message, source=self.source or source, place=self.place or place, path=self.path)
 
     def render(self, lang: str | None = None, *, with_source: bool = True) -> str:
         """One line in ``lang``: ``source: place: message``."""
@@ -43,7 +48,7 @@ class InputError(Exception):
 
 def _short(text: str, limit: int = 160) -> str:
     """A very long path or place, shortened in the middle so the message stays one readable line."""
-    return text if len(text) <= limit else f"{text[:limit // 2 - 1]}…{text[-(limit // 2):]}"
+    return text if len(text) <= limit else f"{text[: limit // 2 - 1]}…{text[-(limit // 2) :]}"
 
 
 def _rebuild(message, source, place, path) -> InputError:
@@ -51,7 +56,7 @@ def _rebuild(message, source, place, path) -> InputError:
 
 
 def suggest(name: str, known) -> Msg | str:
-    """"; did you mean 'x'?" for the closest known name, or the list of known names."""
+    """ "; did you mean 'x'?" for the closest known name, or the list of known names."""
     known = sorted(set(known))
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     if close:

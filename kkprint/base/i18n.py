@@ -99,7 +99,7 @@ class Msg:
         return hash(self.msgid)
 
 
-def text(value: "str | Msg | Joined", lang: str | None = None) -> str:
+def text(value: str | Msg | Joined, lang: str | None = None) -> str:
     """A plain string as it is, a message in ``lang``."""
     return value if isinstance(value, str) else value.render(lang)
 

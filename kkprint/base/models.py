@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from kkprint.base.i18n import Msg
 from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
 from kkprint.base.yamlio import LineDict, load_yaml_file
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -97,12 +97,18 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
         errors = err.errors()
         # a number that is not finite is the clearest thing to say, whichever union member failed
         first = next((e for e in errors if e["type"] == "finite_number"), errors[0])
-        location = tuple(part for part in first["loc"] if not (isinstance(part, str) and (
-            part.startswith("function-") or part in ("str", "int", "float", "bool"))))
+        location = tuple(
+            part
+            for part in first["loc"]
+            if not (isinstance(part, str) and (part.startswith("function-") or part in ("str", "int", "float", "bool")))
+        )
         line = line_of(lines if lines is not None else data, location)
         where = describe_location(location)
-        place = Msg("line {line}, {where}", line=line, where=where) if line and where else (
-            Msg("line {line}", line=line) if line else (where or None))
+        place = (
+            Msg("line {line}, {where}", line=line, where=where)
+            if line and where
+            else (Msg("line {line}", line=line) if line else (where or None))
+        )
         raise InputError(_problem(first, location, model), source=source, place=place) from None
 
 
@@ -138,7 +144,9 @@ def _problem(first: dict, location: tuple, model) -> Msg | str:
     if kind in ("literal_error", "enum"):
         return Msg("must be one of {names}, not '{value}'", names=context.get("expected", ""), value=first.get("input"))
     if kind == "union_tag_invalid":
-        return Msg("unknown type '{value}'; known: {names}", value=context.get("tag"), names=context.get("expected_tags", ""))
+        return Msg(
+            "unknown type '{value}'; known: {names}", value=context.get("tag"), names=context.get("expected_tags", "")
+        )
     if kind == "too_long":
         return Msg("has more than {limit} entries", limit=context.get("max_length"))
     return first["msg"].removeprefix("Value error, ")

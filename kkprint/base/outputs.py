@@ -15,9 +15,9 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
@@ -39,23 +39,27 @@ def check_destination(path: Path, magic: bytes | None) -> None:
     except FileNotFoundError:
         return
     except (OSError, ValueError) as err:
-        raise InputError(Msg('cannot be written: {value}', value=getattr(err, 'strerror', None) or err), source=str(path)) from None
+        raise InputError(
+            Msg("cannot be written: {value}", value=getattr(err, "strerror", None) or err), source=str(path)
+        ) from None
     if stat.S_ISLNK(info.st_mode):
-        raise InputError(Msg('is a link; kkprint never writes through links, choose another name'), source=str(path))
+        raise InputError(Msg("is a link; kkprint never writes through links, choose another name"), source=str(path))
     if stat.S_ISDIR(info.st_mode):
-        raise InputError(Msg('is a folder; give a file name'), source=str(path))
+        raise InputError(Msg("is a folder; give a file name"), source=str(path))
     if not stat.S_ISREG(info.st_mode):
-        raise InputError(Msg('is not a regular file (a device, pipe or socket); choose another name'), source=str(path))
+        raise InputError(Msg("is not a regular file (a device, pipe or socket); choose another name"), source=str(path))
     if magic is not None and info.st_size:
         try:
             with open(path, "rb") as handle:
                 start = handle.read(len(magic))
         except OSError as err:
-            raise InputError(Msg('cannot be replaced: {strerror}', strerror=err.strerror), source=str(path)) from None
+            raise InputError(Msg("cannot be replaced: {strerror}", strerror=err.strerror), source=str(path)) from None
         if start != magic:
             kind = magic.decode("ascii", "replace").strip("%").strip() or "file"
-            raise InputError(Msg('exists and is not a {kind} file; kkprint will not replace it, choose another name', kind=kind),
-                             source=str(path))
+            raise InputError(
+                Msg("exists and is not a {kind} file; kkprint will not replace it, choose another name", kind=kind),
+                source=str(path),
+            )
 
 
 def _alive(pid: int) -> bool:
@@ -80,7 +84,9 @@ def remove_leftovers(folder: Path, name: str) -> None:
     for leftover in candidates:
         match = _PART.match(leftover.name)
         try:
-            stale = match is None or not _alive(int(match.group("pid"))) or now - leftover.lstat().st_mtime > STALE_AFTER_S
+            stale = (
+                match is None or not _alive(int(match.group("pid"))) or now - leftover.lstat().st_mtime > STALE_AFTER_S
+            )
             if stale and match is not None and match.group("name") == name:
                 leftover.unlink()
         except (OSError, ValueError):
@@ -99,20 +105,22 @@ def atomic_file(path: Path, *, magic: bytes | None = None) -> Iterator[str]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(Msg('cannot create the folder: {strerror}', strerror=err.strerror), source=str(path.parent)) from None
+        raise InputError(
+            Msg("cannot create the folder: {strerror}", strerror=err.strerror), source=str(path.parent)
+        ) from None
     remove_leftovers(path.parent, path.name)
     try:
         handle, temp = tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".part", dir=path.parent)
         os.fchmod(handle, 0o666 & ~_umask())
         os.close(handle)
     except OSError as err:
-        raise InputError(Msg('cannot be written: {strerror}', strerror=err.strerror), source=str(path)) from None
+        raise InputError(Msg("cannot be written: {strerror}", strerror=err.strerror), source=str(path)) from None
     try:
         yield temp
         check_destination(path, magic)  # still what it was when we started
         os.replace(temp, path)
     except OSError as err:
-        raise InputError(Msg('cannot be written: {value}', value=err.strerror or err), source=str(path)) from None
+        raise InputError(Msg("cannot be written: {value}", value=err.strerror or err), source=str(path)) from None
     finally:
         try:
             os.unlink(temp)
@@ -126,8 +134,8 @@ def write_new(path: Path, text: str) -> None:
     try:
         fd = os.open(path, flags, 0o666)
     except FileExistsError:
-        raise InputError(Msg('already exists; choose another name or move it away'), source=str(path)) from None
+        raise InputError(Msg("already exists; choose another name or move it away"), source=str(path)) from None
     except OSError as err:
-        raise InputError(Msg('cannot be written: {strerror}', strerror=err.strerror), source=str(path)) from None
+        raise InputError(Msg("cannot be written: {strerror}", strerror=err.strerror), source=str(path)) from None
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)

@@ -36,15 +36,16 @@ def load_profile() -> PrinterProfile:
         x, y = (float(v) for v in data.get("offset_mm", (0, 0)))
         scale = float(data.get("scale", 1.0))
     except (TypeError, ValueError, AttributeError):
-        raise InputError(Msg('expected offset_mm: [x, y] and optional scale'), source=str(path)) from None
+        raise InputError(Msg("expected offset_mm: [x, y] and optional scale"), source=str(path)) from None
     if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 20 and abs(y) <= 20 and 0.8 < scale < 1.2):
-        raise InputError(Msg('offset beyond ±20 mm or scale outside 0.8–1.2'), source=str(path))
+        raise InputError(Msg("offset beyond ±20 mm or scale outside 0.8–1.2"), source=str(path))
     return PrinterProfile((x, y), scale)
 
 
 def save_profile(profile: PrinterProfile) -> Path:
     path = profile_path()
     with atomic_file(path) as temp:
-        Path(temp).write_text(yaml.safe_dump({"offset_mm": list(profile.offset_mm), "scale": profile.scale}),
-                              encoding="utf-8")
+        Path(temp).write_text(
+            yaml.safe_dump({"offset_mm": list(profile.offset_mm), "scale": profile.scale}), encoding="utf-8"
+        )
     return path

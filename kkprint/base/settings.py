@@ -15,7 +15,7 @@ import yaml
 
 from kkprint.base.choices import LANGS, PaperName
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg, N_
+from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import config_path
 
 PAPERS = tuple(paper.value for paper in PaperName)
@@ -41,12 +41,17 @@ def _read_config(path: Path, mtime_ns: int, size: int) -> dict:
 
     data = load_yaml_file(path)
     if not isinstance(data, dict):
-        raise InputError(Msg('the config file is a mapping like `lang: en`'), source=str(path))
+        raise InputError(Msg("the config file is a mapping like `lang: en`"), source=str(path))
     for key, value in data.items():
         if key not in KEYS:
-            raise InputError(Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(str(key), KEYS)), source=str(path))
+            raise InputError(
+                Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(str(key), KEYS)), source=str(path)
+            )
         if str(value).lower() not in KEYS[key]:
-            raise InputError(Msg("{key} must be one of {names}, not '{value}'", key=key, names=', '.join(KEYS[key]), value=value), source=str(path))
+            raise InputError(
+                Msg("{key} must be one of {names}, not '{value}'", key=key, names=", ".join(KEYS[key]), value=value),
+                source=str(path),
+            )
     return {key: str(value).lower() for key, value in data.items()}
 
 
@@ -66,7 +71,15 @@ def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
     if not value:
         return None
     if value not in choices:
-        raise InputError(Msg("must be one of {names}, not '{value}'{hint}", names=', '.join(choices), value=value, hint=suggest(value, choices)), source=name)
+        raise InputError(
+            Msg(
+                "must be one of {names}, not '{value}'{hint}",
+                names=", ".join(choices),
+                value=value,
+                hint=suggest(value, choices),
+            ),
+            source=name,
+        )
     return value
 
 
@@ -74,8 +87,11 @@ def language(flag=None) -> str:
     """The language of everything a person reads."""
     if flag is not None:
         return getattr(flag, "value", flag)
-    return (_from_env("KKPRINT_LANG", LANGS) or _config().get("lang")
-            or ("ja" if _locale().lower().startswith("ja") else "en"))
+    return (
+        _from_env("KKPRINT_LANG", LANGS)
+        or _config().get("lang")
+        or ("ja" if _locale().lower().startswith("ja") else "en")
+    )
 
 
 def paper(flag=None, *, fall_back: bool = True) -> str | None:
@@ -97,11 +113,20 @@ def set_value(key: str, value: str) -> Path:
     if key == "offset":
         return _set_offset(value)
     if key not in KEYS:
-        raise InputError(Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(key, [*KEYS, "offset"])),
-                         source="config set")
+        raise InputError(
+            Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(key, [*KEYS, "offset"])), source="config set"
+        )
     if value not in KEYS[key]:
-        raise InputError(Msg("{key} must be one of {names}, not '{value}'{hint}", key=key, names=', '.join(KEYS[key]),
-                             value=value, hint=suggest(value, KEYS[key])), source="config set")
+        raise InputError(
+            Msg(
+                "{key} must be one of {names}, not '{value}'{hint}",
+                key=key,
+                names=", ".join(KEYS[key]),
+                value=value,
+                hint=suggest(value, KEYS[key]),
+            ),
+            source="config set",
+        )
     settings = _config()
     settings[key] = value
     path = config_path()
@@ -131,8 +156,10 @@ def show(lang: str | None = None) -> str:
     from kkprint.base.printer import load_profile, profile_path
 
     lines = [tr("config file: {path}", lang, path=config_path())]
-    for key, value, source in (("lang", language(), _source("KKPRINT_LANG", "lang")),
-                               ("paper", paper(), _source("KKPRINT_PAPER", "paper"))):
+    for key, value, source in (
+        ("lang", language(), _source("KKPRINT_LANG", "lang")),
+        ("paper", paper(), _source("KKPRINT_PAPER", "paper")),
+    ):
         lines.append(f"{key}: {value}  ({tr(source, lang)})")
     x, y = load_profile().offset_mm
     where = tr("config file", lang) if profile_path().exists() else tr("not set", lang)

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, N_
+from kkprint.base.i18n import N_, Msg
 
 MAX_INPUT_BYTES = 5 * 1024 * 1024
 
@@ -40,8 +40,10 @@ class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
 
     def construct_object(self, node, deep=False):
         if node in self.constructed_objects or node in self.recursive_objects:
-            raise InputError(Msg('YAML aliases (*name) are not supported; write the value out'),
-                             place=Msg("line {line}", line=node.start_mark.line + 1))
+            raise InputError(
+                Msg("YAML aliases (*name) are not supported; write the value out"),
+                place=Msg("line {line}", line=node.start_mark.line + 1),
+            )
         return super().construct_object(node, deep)
 
 
@@ -55,9 +57,13 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
         try:
             hash(key)
         except TypeError:
-            raise InputError(Msg('a mapping key must be a plain value'), place=Msg("line {line}", line=key_node.start_mark.line + 1))
+            raise InputError(
+                Msg("a mapping key must be a plain value"), place=Msg("line {line}", line=key_node.start_mark.line + 1)
+            ) from None
         if key in result:
-            raise InputError(Msg("key '{key}' appears twice", key=key), place=Msg("line {line}", line=key_node.start_mark.line + 1))
+            raise InputError(
+                Msg("key '{key}' appears twice", key=key), place=Msg("line {line}", line=key_node.start_mark.line + 1)
+            )
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result
@@ -67,14 +73,23 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 
 
 # What libyaml says of the mistakes people make, in words the catalogue has.
-YAML_PROBLEMS = {N_("did not find expected node content"), N_("mapping values are not allowed in this context"),
-                 N_("mapping values are not allowed here"), N_("found character that cannot start any token"),
-                 N_("did not find expected ',' or '}'"), N_("did not find expected ',' or ']'"),
-                 N_("did not find expected '-' indicator"), N_("did not find expected key"),
-                 N_("found unexpected end of stream"), N_("found unknown escape character"),
-                 N_("could not find expected ':'"), N_("found a tab character that violates indentation"),
-                 N_("found undefined alias"), N_("found duplicate anchor"),
-                 N_("tags such as !!python/object are not allowed")}
+YAML_PROBLEMS = {
+    N_("did not find expected node content"),
+    N_("mapping values are not allowed in this context"),
+    N_("mapping values are not allowed here"),
+    N_("found character that cannot start any token"),
+    N_("did not find expected ',' or '}'"),
+    N_("did not find expected ',' or ']'"),
+    N_("did not find expected '-' indicator"),
+    N_("did not find expected key"),
+    N_("found unexpected end of stream"),
+    N_("found unknown escape character"),
+    N_("could not find expected ':'"),
+    N_("found a tab character that violates indentation"),
+    N_("found undefined alias"),
+    N_("found duplicate anchor"),
+    N_("tags such as !!python/object are not allowed"),
+}
 
 
 def YamlProblem(problem: str):  # noqa: N802 - reads as the kind of value it makes
@@ -92,21 +107,27 @@ def parse_yaml(text: str, source: str) -> Any:
     if bad:
         char, index = bad.group(0), bad.start()
         line = text.count("\n", 0, index) + 1
-        raise InputError(Msg('character U+{value:04X} is not allowed (a control or non-character)', value=ord(char)),
-                         source=source, place=Msg("line {line}", line=line))
+        raise InputError(
+            Msg("character U+{value:04X} is not allowed (a control or non-character)", value=ord(char)),
+            source=source,
+            place=Msg("line {line}", line=line),
+        )
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
     except InputError as err:
-        raise err.located(source=source)
+        raise err.located(source=source) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         place = Msg("line {line}, column {column}", line=mark.line + 1, column=mark.column + 1) if mark else None
-        raise InputError(Msg('not valid YAML: {value}', value=YamlProblem(err.problem or err.context or "")),
-                         source=source, place=place) from None
+        raise InputError(
+            Msg("not valid YAML: {value}", value=YamlProblem(err.problem or err.context or "")),
+            source=source,
+            place=place,
+        ) from None
     except yaml.YAMLError as err:
-        raise InputError(Msg('not valid YAML: {err}', err=YamlProblem(str(err))), source=source) from None
+        raise InputError(Msg("not valid YAML: {err}", err=YamlProblem(str(err))), source=source) from None
     except RecursionError:
-        raise InputError(Msg('nested too deeply'), source=source) from None
+        raise InputError(Msg("nested too deeply"), source=source) from None
 
 
 def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input files") -> bytes:
@@ -118,25 +139,33 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input f
     """
     source = str(path)
     if "\x00" in source:
-        raise InputError(Msg('a file name cannot contain a NUL character'), source=source.replace("\x00", "\\0"))
+        raise InputError(Msg("a file name cannot contain a NUL character"), source=source.replace("\x00", "\\0"))
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise InputError(Msg('no such file'), source=source) from None
+        raise InputError(Msg("no such file"), source=source) from None
     except PermissionError:
-        raise InputError(Msg('not allowed to read this file'), source=source) from None
+        raise InputError(Msg("not allowed to read this file"), source=source) from None
     except IsADirectoryError:
-        raise InputError(Msg('is a folder, not a file'), source=source) from None
+        raise InputError(Msg("is a folder, not a file"), source=source) from None
     except OSError as err:
-        raise InputError(Msg('cannot open: {value}', value=err.strerror or err), source=source) from None
+        raise InputError(Msg("cannot open: {value}", value=err.strerror or err), source=source) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(Msg('is a folder, not a file'), source=source)
+            raise InputError(Msg("is a folder, not a file"), source=source)
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(Msg('is not a regular file (a device, pipe or socket)'), source=source)
+            raise InputError(Msg("is not a regular file (a device, pipe or socket)"), source=source)
         if info.st_size > limit:
-            raise InputError(Msg('is {st_size:,} bytes; {what} are limited to {limit:,}', st_size=info.st_size, what=what, limit=limit), source=source)
+            raise InputError(
+                Msg(
+                    "is {st_size:,} bytes; {what} are limited to {limit:,}",
+                    st_size=info.st_size,
+                    what=what,
+                    limit=limit,
+                ),
+                source=source,
+            )
         chunks, total = [], 0
         while total <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - total))
@@ -145,13 +174,15 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input f
             chunks.append(chunk)
             total += len(chunk)
     except IsADirectoryError:
-        raise InputError(Msg('is a folder, not a file'), source=source) from None
+        raise InputError(Msg("is a folder, not a file"), source=source) from None
     except OSError as err:
-        raise InputError(Msg('cannot read: {value}', value=err.strerror or err), source=source) from None
+        raise InputError(Msg("cannot read: {value}", value=err.strerror or err), source=source) from None
     finally:
         os.close(fd)
     if total > limit:
-        raise InputError(Msg('is larger than {limit:,} bytes; {what} are limited to that', limit=limit, what=what), source=source)
+        raise InputError(
+            Msg("is larger than {limit:,} bytes; {what} are limited to that", limit=limit, what=what), source=source
+        )
     return b"".join(chunks)
 
 
@@ -160,11 +191,11 @@ def read_text(path: Path, *, limit: int = MAX_INPUT_BYTES) -> str:
     source = str(path)
     data = read_bytes(path, limit=limit)
     if b"\x00" in data:
-        raise InputError(Msg('is a binary file, not YAML or JSON text'), source=source)
+        raise InputError(Msg("is a binary file, not YAML or JSON text"), source=source)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise InputError(Msg('is not UTF-8 text (byte {start})', start=err.start), source=source) from None
+        raise InputError(Msg("is not UTF-8 text (byte {start})", start=err.start), source=source) from None
     return text
 
 
@@ -173,5 +204,5 @@ def load_yaml_file(path: Path) -> Any:
     text = read_text(path)
     data = parse_yaml(text, str(path))
     if data is None:
-        raise InputError(Msg('is empty'), source=str(path))
+        raise InputError(Msg("is empty"), source=str(path))
     return data

@@ -17,8 +17,13 @@ from kkprint.cli import build, config, decks, scorers, serve
 from kkprint.cli.common import HELP, language, sub_app
 from kkprint.cli.serve import Servers
 
-app = typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False, context_settings=HELP, rich_markup_mode=None,
-                  help="Print-and-play PDFs for board games, and scorers for the games you played.")
+app = typer.Typer(
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings=HELP,
+    rich_markup_mode=None,
+    help="Print-and-play PDFs for board games, and scorers for the games you played.",
+)
 scorer_app = sub_app("Score a finished game from a tally.")
 app.add_typer(scorer_app, name="scorer")
 new_app = sub_app("Start something new from a working example.")
@@ -42,7 +47,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    show_version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
 ) -> None:
     """Print-and-play PDFs for board games, and scorers for the games you played."""
 
@@ -75,8 +82,11 @@ def _lang_in(args: list[str]) -> str | None:
     """``--lang X`` as typed anywhere on the line, known before Click parses it (for help and
     usage errors); anything odd is left for Click to refuse."""
     for index, arg in enumerate(args):
-        value = arg.split("=", 1)[1] if arg.startswith("--lang=") else (
-            args[index + 1] if arg == "--lang" and index + 1 < len(args) else None)
+        value = (
+            arg.split("=", 1)[1]
+            if arg.startswith("--lang=")
+            else (args[index + 1] if arg == "--lang" and index + 1 < len(args) else None)
+        )
         if value and value.lower() in ("ja", "en"):
             return value.lower()
     return None
@@ -88,8 +98,11 @@ def _click_command(args: list[str]):
     only that command is made (~5 ms of every run). Help, ``--version`` and a mistyped name,
     which list or suggest commands, get them all."""
     name = args[0] if args and not args[0].startswith("-") else None
-    commands = [info for info in app.registered_commands
-                if (info.name or typer.main.get_command_name(info.callback.__name__)) == name]
+    commands = [
+        info
+        for info in app.registered_commands
+        if (info.name or typer.main.get_command_name(info.callback.__name__)) == name
+    ]
     groups = [info for info in app.registered_groups if info.name == name]
     if not commands and not groups:
         return typer.main.get_command(app)
@@ -157,12 +170,20 @@ def main(servers: Servers | None = None) -> None:
             from kkprint.cli.usage import usage_error
 
             message = usage_error(" ".join(err.format_message().replace("Value error, ", "").split()))
-            typer.echo(tr("kkprint: error: {message} (see '{command} --help')", message=message, command=command), err=True)
+            typer.echo(
+                tr("kkprint: error: {message} (see '{command} --help')", message=message, command=command), err=True
+            )
         sys.exit(getattr(err, "exit_code", 2))
     except Exception as err:  # noqa: BLE001 - last line of defence; the message is still one line
         if os.environ.get("KKPRINT_DEBUG"):
             raise
         detail = " ".join(str(err).split())[:300]
-        typer.echo(tr("kkprint: internal error: {kind}: {detail} (set KKPRINT_DEBUG=1 for details)",
-                      kind=type(err).__name__, detail=detail), err=True)
+        typer.echo(
+            tr(
+                "kkprint: internal error: {kind}: {detail} (set KKPRINT_DEBUG=1 for details)",
+                kind=type(err).__name__,
+                detail=detail,
+            ),
+            err=True,
+        )
         sys.exit(1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -16,59 +15,104 @@ from kkprint.cli.common import jobs
 
 
 def build(
-    target: Optional[List[str]] = typer.Argument(None, help="Game ids (see `kkprint list`), `all` (default) or deck files."),
-    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
-    paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper size (default: KKPRINT_PAPER, the config file, a deck's own, the locale)."),
+    target: list[str] | None = typer.Argument(
+        None, help="Game ids (see `kkprint list`), `all` (default) or deck files."
+    ),
+    lang: Lang | None = typer.Option(
+        None,
+        "--lang",
+        case_sensitive=False,
+        help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale).",
+    ),
+    paper: PaperName | None = typer.Option(
+        None,
+        "--paper",
+        case_sensitive=False,
+        help="Paper size (default: KKPRINT_PAPER, the config file, a deck's own, the locale).",
+    ),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the PDFs are written to."),
-    duplex: Optional[DuplexMode] = typer.Option(None, "--duplex", case_sensitive=False, help="How backs are printed (default long-edge)."),
-    offset_x: Optional[float] = typer.Option(None, "--back-offset-x", help="Shift backs right by this many mm."),
-    offset_y: Optional[float] = typer.Option(None, "--back-offset-y", help="Shift backs up by this many mm."),
-    players: Optional[int] = typer.Option(None, "--players", help="Print only what an N-player game uses (court)."),
-    print_shop: bool = typer.Option(False, "--print-shop", help="One card a page for a print shop: bleed, TrimBox and "
-                                                                "BleedBox, crop marks, CMYK (decks and the games' cards)."),
-    only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards (names or numbers, e.g. 1-3,Knight)."),
-    allow_outside: bool = typer.Option(False, "--allow-outside", help="Decks: allow files outside the deck's folder "
-                                                                      "(data, fonts, icons, pictures)."),
-    gap: Optional[float] = typer.Option(None, "--gap", min=0, max=30, help="Games: mm of space between cards."),
-    cut_marks: Optional[CutMarks] = typer.Option(None, "--cut-marks", case_sensitive=False, help="Cut marks in the margins, or none."),
-    greyscale: bool = typer.Option(False, "--greyscale", help="Every colour and picture in grey: an ink-saving "
-                                                              "proof (files end in -grey)."),
+    duplex: DuplexMode | None = typer.Option(
+        None, "--duplex", case_sensitive=False, help="How backs are printed (default long-edge)."
+    ),
+    offset_x: float | None = typer.Option(None, "--back-offset-x", help="Shift backs right by this many mm."),
+    offset_y: float | None = typer.Option(None, "--back-offset-y", help="Shift backs up by this many mm."),
+    players: int | None = typer.Option(None, "--players", help="Print only what an N-player game uses (court)."),
+    print_shop: bool = typer.Option(
+        False,
+        "--print-shop",
+        help="One card a page for a print shop: bleed, TrimBox and "
+        "BleedBox, crop marks, CMYK (decks and the games' cards).",
+    ),
+    only: str | None = typer.Option(
+        None, "--only", help="Decks: only these cards (names or numbers, e.g. 1-3,Knight)."
+    ),
+    allow_outside: bool = typer.Option(
+        False, "--allow-outside", help="Decks: allow files outside the deck's folder (data, fonts, icons, pictures)."
+    ),
+    gap: float | None = typer.Option(None, "--gap", min=0, max=30, help="Games: mm of space between cards."),
+    cut_marks: CutMarks | None = typer.Option(
+        None, "--cut-marks", case_sensitive=False, help="Cut marks in the margins, or none."
+    ),
+    greyscale: bool = typer.Option(
+        False, "--greyscale", help="Every colour and picture in grey: an ink-saving proof (files end in -grey)."
+    ),
     guides: bool = typer.Option(False, "--guides", help="Draw trim (red), bleed (blue) and safe-zone (green) lines."),
 ) -> None:
     """Build PDFs for games (all by default) or deck files into the output folder; prints each file written."""
-    from kkprint.engine.job import BuildOptions, build_targets
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
 
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
     if offset is not None and not all(math.isfinite(v) and abs(v) <= 20 for v in offset):
-        raise InputError(Msg('a back offset is a few millimetres, between -20 and 20'), source="--back-offset-x/-y")
-    options = BuildOptions(lang=settings.language(lang), paper_name=settings.paper(paper, fall_back=False), out_dir=out, duplex=duplex,
-                           back_offset_mm=offset, players=players, print_shop=print_shop, only=only,
-                           allow_outside=allow_outside, gap_mm=gap, cut_marks=cut_marks, greyscale=greyscale,
-                           guides=guides, jobs=jobs())
+        raise InputError(Msg("a back offset is a few millimetres, between -20 and 20"), source="--back-offset-x/-y")
+    options = BuildOptions(
+        lang=settings.language(lang),
+        paper_name=settings.paper(paper, fall_back=False),
+        out_dir=out,
+        duplex=duplex,
+        back_offset_mm=offset,
+        players=players,
+        print_shop=print_shop,
+        only=only,
+        allow_outside=allow_outside,
+        gap_mm=gap,
+        cut_marks=cut_marks,
+        greyscale=greyscale,
+        guides=guides,
+        jobs=jobs(),
+    )
     for path in build_targets(resolve(target or ["all"]), options):
         typer.echo(str(path))
 
 
 def preview(
-    target: List[str] = typer.Argument(..., help="Game ids or deck files, as for `build`."),
+    target: list[str] = typer.Argument(..., help="Game ids or deck files, as for `build`."),
     out: Path = typer.Option(Path("output/preview"), "--out", help="Folder for the PNG files."),
     dpi: int = typer.Option(80, "--dpi", min=20, max=300, help="Resolution of the pictures."),
-    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
-    only: Optional[str] = typer.Option(None, "--only", help="Decks: only these cards."),
-    cards: bool = typer.Option(False, "--cards", help="Decks: one picture per card (front, then back) instead of sheets."),
+    lang: Lang | None = typer.Option(
+        None,
+        "--lang",
+        case_sensitive=False,
+        help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale).",
+    ),
+    only: str | None = typer.Option(None, "--only", help="Decks: only these cards."),
+    cards: bool = typer.Option(
+        False, "--cards", help="Decks: one picture per card (front, then back) instead of sheets."
+    ),
     guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
     greyscale: bool = typer.Option(False, "--greyscale", help="Show the ink-saving grey version."),
 ) -> None:
     """Write PNG pictures of every page (no PDF viewer needed)."""
-    from kkprint.engine.job import BuildOptions
     from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions
     from kkprint.engine.preview import preview_targets
 
     chosen = resolve(target)
     if cards and any(not t.id.endswith((".yaml", ".yml")) for t in chosen):
-        raise InputError(Msg('--cards pictures single cards of deck files; games preview as sheets'), source="--cards")
-    options = BuildOptions(lang=settings.language(lang), only=only, card_pages=cards, guides=guides, greyscale=greyscale)
+        raise InputError(Msg("--cards pictures single cards of deck files; games preview as sheets"), source="--cards")
+    options = BuildOptions(
+        lang=settings.language(lang), only=only, card_pages=cards, guides=guides, greyscale=greyscale
+    )
     for path in preview_targets(chosen, options, out, dpi):
         typer.echo(str(path))
 
@@ -84,11 +128,23 @@ def list_targets() -> None:
 
 
 def calibrate(
-    paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper size: a4 or letter (default: KKPRINT_PAPER, the config file, the locale)."),
+    paper: PaperName | None = typer.Option(
+        None,
+        "--paper",
+        case_sensitive=False,
+        help="Paper size: a4 or letter (default: KKPRINT_PAPER, the config file, the locale).",
+    ),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the sheet is written to."),
-    duplex: DuplexMode = typer.Option(DuplexMode.LONG_EDGE, "--duplex", case_sensitive=False, help="long-edge or short-edge."),
-    save: Optional[List[float]] = typer.Option(None, "--save", help="Save the offset you read: --save X --save Y."),
-    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
+    duplex: DuplexMode = typer.Option(
+        DuplexMode.LONG_EDGE, "--duplex", case_sensitive=False, help="long-edge or short-edge."
+    ),
+    save: list[float] | None = typer.Option(None, "--save", help="Save the offset you read: --save X --save Y."),
+    lang: Lang | None = typer.Option(
+        None,
+        "--lang",
+        case_sensitive=False,
+        help="Language: ja or en (default: KKPRINT_LANG, the config file, the locale).",
+    ),
 ) -> None:
     """Print a duplex alignment sheet; read your printer's back-side offset off it and --save it."""
     from kkprint.engine.calibrate import save_offset, write_sheet

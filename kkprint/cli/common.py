@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -19,8 +19,14 @@ from kkprint.base.yamlio import MAX_INPUT_BYTES, load_yaml_file, parse_yaml
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of text.")]
 
-LangOption = Annotated[Optional[Lang], typer.Option(
-    "--lang", case_sensitive=False, help="Language of everything shown: ja or en (default: KKPRINT_LANG, the config file, the locale).")]
+LangOption = Annotated[
+    Lang | None,
+    typer.Option(
+        "--lang",
+        case_sensitive=False,
+        help="Language of everything shown: ja or en (default: KKPRINT_LANG, the config file, the locale).",
+    ),
+]
 
 HELP = {"help_option_names": ["-h", "--help"]}
 
@@ -35,13 +41,19 @@ def read_input(path: Path) -> tuple[object, str]:
         stream = getattr(sys.stdin, "buffer", None)  # a test's StringIO has no bytes underneath
         data = stream.read(MAX_INPUT_BYTES + 1) if stream else sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8")
         if len(data) > MAX_INPUT_BYTES:
-            raise InputError(Msg('is larger than {MAX_INPUT_BYTES:,} bytes; input is limited to that', MAX_INPUT_BYTES=MAX_INPUT_BYTES), source="<stdin>")
+            raise InputError(
+                Msg(
+                    "is larger than {MAX_INPUT_BYTES:,} bytes; input is limited to that",
+                    MAX_INPUT_BYTES=MAX_INPUT_BYTES,
+                ),
+                source="<stdin>",
+            )
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as err:
-            raise InputError(Msg('is not UTF-8 text (byte {start})', start=err.start), source="<stdin>") from None
+            raise InputError(Msg("is not UTF-8 text (byte {start})", start=err.start), source="<stdin>") from None
         if not text.strip():
-            raise InputError(Msg('is empty'), source="<stdin>")
+            raise InputError(Msg("is empty"), source="<stdin>")
         return parse_yaml(text, "<stdin>"), "<stdin>"
     return load_yaml_file(path), str(path)
 

@@ -10,7 +10,10 @@ from kkprint.cli.common import language
 
 def config_set(
     key: str = typer.Argument(..., help="lang, paper or offset."),
-    value: str = typer.Argument(..., help="lang: ja or en; paper: a4, letter or a3; offset: the printer's back-side shift in mm, x,y (e.g. 0.8,-0.4)."),
+    value: str = typer.Argument(
+        ...,
+        help="lang: ja or en; paper: a4, letter or a3; offset: the printer's back-side shift in mm, x,y (e.g. 0.8,-0.4).",
+    ),
 ) -> None:
     """Save a default in your config folder (a flag or KKPRINT_LANG/KKPRINT_PAPER still wins)."""
     typer.echo(str(settings.set_value(key, value)))

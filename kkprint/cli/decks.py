@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -33,24 +32,47 @@ def schema() -> None:
 
 def export(
     deck: Path = typer.Argument(..., help="The deck file."),
-    png: bool = typer.Option(False, "--png", help="One PNG per card, front and back (the default when nothing else is asked)."),
-    tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets (at most 10×7 cards, 4096 px) and the back."),
-    showcase: Optional[str] = typer.Option(None, "--showcase", help="A fanned hand of these cards (names or numbers, "
-                                                                     "e.g. 1,3,Knight) as one picture."),
-    name: Optional[str] = typer.Option(None, "--name", help="File names from card fields, e.g. '${id}-${name}'; "
-                                                             "${n} is the card's number (default: ${n}-${name})."),
+    png: bool = typer.Option(
+        False, "--png", help="One PNG per card, front and back (the default when nothing else is asked)."
+    ),
+    tts: bool = typer.Option(
+        False, "--tts", help="Tabletop Simulator deck sheets (at most 10×7 cards, 4096 px) and the back."
+    ),
+    showcase: str | None = typer.Option(
+        None, "--showcase", help="A fanned hand of these cards (names or numbers, e.g. 1,3,Knight) as one picture."
+    ),
+    name: str | None = typer.Option(
+        None,
+        "--name",
+        help="File names from card fields, e.g. '${id}-${name}'; ${n} is the card's number (default: ${n}-${name}).",
+    ),
     dpi: int = typer.Option(300, "--dpi", min=36, max=1200, help="Resolution of the pictures."),
     bleed: bool = typer.Option(False, "--bleed", help="Include the print-shop bleed around each card."),
     out: Path = typer.Option(Path("output/export"), "--out", help="Folder for the pictures."),
-    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
-    only: Optional[str] = typer.Option(None, "--only", help="Only these cards (names or numbers)."),
+    lang: Lang | None = typer.Option(
+        None,
+        "--lang",
+        case_sensitive=False,
+        help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale).",
+    ),
+    only: str | None = typer.Option(None, "--only", help="Only these cards (names or numbers)."),
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:
     """Pictures of a deck's cards: PNGs for print-on-demand, Tabletop Simulator sheets, a showcase."""
     from kkprint.deck.export import ExportOptions, export_deck
 
-    options = ExportOptions(out_dir=out, dpi=dpi, name=name, png=png or not (tts or showcase is not None), tts=tts,
-                            showcase=showcase, bleed=bleed, lang=settings.language(lang), allow_outside=allow_outside, only=only)
+    options = ExportOptions(
+        out_dir=out,
+        dpi=dpi,
+        name=name,
+        png=png or not (tts or showcase is not None),
+        tts=tts,
+        showcase=showcase,
+        bleed=bleed,
+        lang=settings.language(lang),
+        allow_outside=allow_outside,
+        only=only,
+    )
     for path in export_deck(deck, options):
         typer.echo(str(path))
 
@@ -59,13 +81,18 @@ def watch(
     deck: Path = typer.Argument(..., help="The deck file to rebuild whenever it, its data or its art changes."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the PDF is written to."),
     previews: bool = typer.Option(True, "--previews/--no-previews", help="Also write PNG previews to OUT/preview."),
-    lang: Optional[Lang] = typer.Option(None, "--lang", case_sensitive=False, help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale)."),
+    lang: Lang | None = typer.Option(
+        None,
+        "--lang",
+        case_sensitive=False,
+        help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale).",
+    ),
     guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:
     """Rebuild a deck's PDF and previews within a second of every save; errors are shown and watching goes on."""
-    from kkprint.engine.job import BuildOptions
     from kkprint.deck.watch import watch_deck
+    from kkprint.engine.job import BuildOptions
 
     options = BuildOptions(lang=settings.language(lang), out_dir=out, guides=guides, allow_outside=allow_outside)
     gc.enable()  # runs for hours; see kkprint.__main__

@@ -10,9 +10,9 @@ import os
 import sys
 import time
 import unicodedata
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
 
 import yaml
 
@@ -56,7 +56,7 @@ def control_characters(text: str) -> list[str]:
     return [c for c in text if unicodedata.category(c) in ("Cc", "Cf") and c not in "\t"]
 
 
-def asker(lang: str) -> Callable[[str], "str | None"]:
+def asker(lang: str) -> Callable[[str], str | None]:
     """``ask(question)``: one line, or None at the end of input. A line with control characters
     (an arrow key on a terminal that sent it raw) is refused and asked again."""
     editing = _readline()
@@ -80,8 +80,11 @@ def asker(lang: str) -> Callable[[str], "str | None"]:
             if not bad:
                 return line
             shown = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(bad))
-            sys.stderr.write("  ! " + tr("control characters ({chars}) cannot be typed here; please type it again", lang,
-                                         chars=shown) + "\n")
+            sys.stderr.write(
+                "  ! "
+                + tr("control characters ({chars}) cannot be typed here; please type it again", lang, chars=shown)
+                + "\n"
+            )
 
     return ask
 
@@ -150,8 +153,15 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
         data = prompt.walk(game, asker(lang), say, show, lang, data, saver)
     except KeyboardInterrupt:
         if saver.saved:
-            say("\n" + tr("interrupted; what was typed is saved in {path} — go on with: kkprint scorer kardinal "
-                          "--resume {path}", lang, path=saver.path))
+            say(
+                "\n"
+                + tr(
+                    "interrupted; what was typed is saved in {path} — go on with: kkprint scorer kardinal "
+                    "--resume {path}",
+                    lang,
+                    path=saver.path,
+                )
+            )
         else:
             say("\n" + tr("interrupted before anything was typed", lang))
         raise SystemExit(130) from None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -13,7 +12,6 @@ from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
 from kkprint.base.outputs import check_destination
 from kkprint.cli.common import AsJson, LangOption, emit, language, read_input
-
 
 KARDINAL_FORMAT = """\b
 Tally format (YAML or JSON; `kkprint new tally kardinal` writes one):
@@ -92,20 +90,38 @@ def score_file(game: str, path: Path, as_json: bool, lang, rules=None) -> None:
 
 
 def scorer_kardinal(
-    tally: Optional[Path] = typer.Argument(None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."),
+    tally: Path | None = typer.Argument(
+        None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."
+    ),
     as_json: AsJson = False,
-    sheet: Optional[Path] = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
+    sheet: Path | None = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
     lang: LangOption = None,
-    paper: Optional[PaperName] = typer.Option(None, "--paper", case_sensitive=False, help="Paper of the sheet (default: KKPRINT_PAPER, the config file, the locale)."),
-    deck: Optional[Path] = typer.Option(None, "--deck", help="Another K&K definition (e.g. a corrected copy of "
-                                                              "data/kardinal/game.yaml); its cards set the limits."),
-    check: CheckAgainst = typer.Option(CheckAgainst.CARDS, "--check", case_sensitive=False, help="What a tally is checked against: cards "
-                                       "(our card list: which arms and roads are on which card) or sources (only what "
-                                       "the rules say: cards per land, at most 2 arms and 1 road a card) for another "
-                                       "edition's cards."),
-    save: Optional[Path] = typer.Option(None, "--save", help="At the prompt: keep what is typed in this tally file, "
-                                                             "after every answer (also on Ctrl-C)."),
-    resume: Optional[Path] = typer.Option(None, "--resume", help="At the prompt: go on from a tally saved with --save."),
+    paper: PaperName | None = typer.Option(
+        None,
+        "--paper",
+        case_sensitive=False,
+        help="Paper of the sheet (default: KKPRINT_PAPER, the config file, the locale).",
+    ),
+    deck: Path | None = typer.Option(
+        None,
+        "--deck",
+        help="Another K&K definition (e.g. a corrected copy of data/kardinal/game.yaml); its cards set the limits.",
+    ),
+    check: CheckAgainst = typer.Option(
+        CheckAgainst.CARDS,
+        "--check",
+        case_sensitive=False,
+        help="What a tally is checked against: cards "
+        "(our card list: which arms and roads are on which card) or sources (only what "
+        "the rules say: cards per land, at most 2 arms and 1 road a card) for another "
+        "edition's cards.",
+    ),
+    save: Path | None = typer.Option(
+        None,
+        "--save",
+        help="At the prompt: keep what is typed in this tally file, after every answer (also on Ctrl-C).",
+    ),
+    resume: Path | None = typer.Option(None, "--resume", help="At the prompt: go on from a tally saved with --save."),
 ) -> None:
     """Kardinal & König final scores, laid out like the 決算チャート."""
     from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
@@ -117,7 +133,9 @@ def scorer_kardinal(
     if sheet is not None:  # refuse a bad destination before anything is asked or printed
         check_destination(sheet, b"%PDF")
     if tally is not None and (save or resume):
-        raise InputError(Msg("--save and --resume are for the prompt; leave out the tally file"), source="scorer kardinal")
+        raise InputError(
+            Msg("--save and --resume are for the prompt; leave out the tally file"), source="scorer kardinal"
+        )
     if tally is None:
         from kkprint.cli.prompt import prompt_kardinal
 
@@ -152,7 +170,7 @@ def scorer_webofpower_board(
 
 
 def court_eligible(
-    dice: List[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
+    dice: list[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
     as_json: AsJson = False,
     lang: LangOption = None,
 ) -> None:

@@ -28,8 +28,12 @@ class Servers:
 def serve(
     context: typer.Context,
     port: int = typer.Option(8765, "--port", min=1, max=65535, help="Port to listen on."),
-    lan: bool = typer.Option(False, "--lan", help="Listen on the local network too, and show its address as a QR code "
-                                                  "(the list of games needs the key in that address)."),
+    lan: bool = typer.Option(
+        False,
+        "--lan",
+        help="Listen on the local network too, and show its address as a QR code "
+        "(the list of games needs the key in that address).",
+    ),
     lang: LangOption = None,
 ) -> None:
     """The score pad in a browser: a page for every game, on every phone at the table."""

@@ -28,5 +28,7 @@ def resolve(names: Iterable[str]) -> list[Target]:
             if known[name] not in chosen:
                 chosen.append(known[name])
         else:
-            raise InputError(Msg("unknown target '{name}'{hint}", name=name, hint=suggest(name, ['all', *known])), source="build")
+            raise InputError(
+                Msg("unknown target '{name}'{hint}", name=name, hint=suggest(name, ["all", *known])), source="build"
+            )
     return chosen

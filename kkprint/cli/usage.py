@@ -14,21 +14,32 @@ import typing
 
 from kkprint.base.i18n import N_, current, gettext_in, tr
 
-
 # The words Typer itself asks gettext for (typer/core.py); its copy of Click has plain strings,
 # handled below. Usage errors' own words are in USAGE_ERRORS.
 TYPER_WORDS = (
-    N_("Usage:"), N_("Options"), N_("Arguments"), N_("Commands"), N_("Show this message and exit."),
-    N_("No such command {name!r}."), N_("Missing command."), N_("Did you mean {possibility}?"),
-    N_("default: {default}"), N_("(dynamic)"), N_("required"), N_("env var: {var}"), N_("Aborted!"),
+    N_("Usage:"),
+    N_("Options"),
+    N_("Arguments"),
+    N_("Commands"),
+    N_("Show this message and exit."),
+    N_("No such command {name!r}."),
+    N_("Missing command."),
+    N_("Did you mean {possibility}?"),
+    N_("default: {default}"),
+    N_("(dynamic)"),
+    N_("required"),
+    N_("env var: {var}"),
+    N_("Aborted!"),
 )
 
 
 # Typer carries its own copy of Click whose messages are plain English strings, not gettext
 # lookups: they are recognised by their shape and said again from the catalogue.
 USAGE_ERRORS = (
-    (r"No such option: (?P<name>\S+) \(Possible options: (?P<options>.+)\)",
-     N_("No such option: {name} (did you mean one of: {options}?)")),
+    (
+        r"No such option: (?P<name>\S+) \(Possible options: (?P<options>.+)\)",
+        N_("No such option: {name} (did you mean one of: {options}?)"),
+    ),
     (r"No such option: (?P<name>\S+)", N_("No such option: {name}")),
     (r"Missing argument '(?P<param_hint>.+)'\.", N_("Missing argument {param_hint}.")),
     (r"Missing option '(?P<param_hint>.+)'\.", N_("Missing option {param_hint}.")),
@@ -140,8 +151,7 @@ def _lighter_coercion() -> None:
         def _coerce_value(self, value, param, ctx):
             many = typing.get_origin(self.annotation) is list
             items = (list(value) if isinstance(value, (list, tuple)) else [value]) if many else [value]
-            check = _plain_check(typing.get_args(self.annotation)[0] if many else self.annotation,
-                                 self.parameter_info)
+            check = _plain_check(typing.get_args(self.annotation)[0] if many else self.annotation, self.parameter_info)
             if check is None or not all(isinstance(item, str) for item in items):
                 param._runtime_param = _coercion.build_runtime_param(self.descriptor)
                 return param._runtime_param._coerce_value(value, param=param, ctx=ctx)
@@ -172,11 +182,13 @@ def _plain_check(annotation, info):
         return lambda value, param, ctx: value
     choices = choice_coercion_annotation(annotation, info)
     if choices is not None:
+
         def choice(value, param, ctx):
             try:
                 return coerce_cli_choice(value, choices=choices[0], case_sensitive=choices[1], ctx=ctx)
             except ValueError as err:
                 raise BadParameter(str(err), ctx=ctx, param=param) from None
+
         return choice
     if annotation is Path and info.path_type is None:
         return lambda value, param, ctx: coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)

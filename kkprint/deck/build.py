@@ -2,30 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from itertools import repeat
 from pathlib import Path
-from typing import Iterator
 
 from reportlab.lib.units import mm
 
-from kkprint.engine.job import BuildOptions, Target
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
+from kkprint.base.models import validate
+from kkprint.base.paths import SHEETS_DIR, output_path
+from kkprint.base.printer import load_profile
+from kkprint.base.yamlio import load_yaml_file
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.load import Deck, load_deck, select
+from kkprint.deck.model import SheetFile
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, collect_strings
-from kkprint.engine.inks import Inks
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, PlacedSlot, Shape, SheetLayout, card_size
+from kkprint.engine.inks import Inks
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.marks import CutMarks
-from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
-from kkprint.deck.model import SheetFile
-from kkprint.base.models import validate
-from kkprint.base.paths import SHEETS_DIR, output_path
-from kkprint.base.yamlio import load_yaml_file
-from kkprint.base.printer import load_profile
 
 SLUG_MM = 10.0
 GAME_BLEED_MM = 3.0
@@ -50,13 +50,17 @@ def stays_inside(layout, card: CardSize) -> bool:
     looked into."""
     if card.shape is not Shape.RECT:
         return False
-    inset = card.corner_mm * (1 - 0.5 ** 0.5)  # where a corner's arc is nearest the box's corner
+    inset = card.corner_mm * (1 - 0.5**0.5)  # where a corner's arc is nearest the box's corner
     for region in layout.values():
         if region.rotation % 360 or getattr(region, "points", None):
             return False
         grow = getattr(region, "stroke_width", 0) * 25.4 / 72 / 2  # half a stroke (pt) lies outside its box
-        if (region.x - grow < inset or region.y - grow < inset or region.x + region.w + grow > card.width_mm - inset
-                or region.y + region.h + grow > card.height_mm - inset):
+        if (
+            region.x - grow < inset
+            or region.y - grow < inset
+            or region.x + region.w + grow > card.width_mm - inset
+            or region.y + region.h + grow > card.height_mm - inset
+        ):
             return False
     return True
 
@@ -126,30 +130,48 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
         chosen = card.fields.get("layout") if fronts else None
         if chosen:
             if chosen not in fronts:
-                raise InputError(Msg("layout '{chosen}' is not among layouts{hint}", chosen=chosen, hint=suggest(chosen, fronts)),
-                                 source=deck.source, place=card.origin)
+                raise InputError(
+                    Msg("layout '{chosen}' is not among layouts{hint}", chosen=chosen, hint=suggest(chosen, fronts)),
+                    source=deck.source,
+                    place=card.origin,
+                )
             return fronts[chosen]
         if front is not None:
             return front
         if len(fronts) == 1:
             return next(iter(fronts.values()))
-        raise InputError(Msg('the card has no layout field to pick one of: {names}', names=', '.join(fronts)),
-                         source=deck.source, place=card.origin)
+        raise InputError(
+            Msg("the card has no layout field to pick one of: {names}", names=", ".join(fronts)),
+            source=deck.source,
+            place=card.origin,
+        )
 
     def back_of(card: CardData, fields: dict[str, str], number: int) -> Art | None:
         other = card.fields.get(spec.back_face_field) if spec.back_face_field else None
         if other:
             if other not in faces_by_name:
-                raise InputError(Msg("back face '{other}' is not the name of a card in this deck{hint}", other=other, hint=suggest(other, [n for n in faces_by_name if n])),
-                                 source=deck.source, place=card.origin)
+                raise InputError(
+                    Msg(
+                        "back face '{other}' is not the name of a card in this deck{hint}",
+                        other=other,
+                        hint=suggest(other, [n for n in faces_by_name if n]),
+                    ),
+                    source=deck.source,
+                    place=card.origin,
+                )
             twin = faces_by_name[other]
             return front_of(twin).art({**spec_fields, **twin.fields}, number, twin.origin, shared=True)
         chosen = card.fields.get("back")
         if chosen and spec.backs:
             if chosen not in named:
-                raise InputError(Msg("back '{chosen}' is not among backs{hint}", chosen=chosen, hint=suggest(chosen, named)),
-                                 source=deck.source, place=card.origin)
-            return named[chosen].art(fields, number, Msg("{card}, back '{name}'", card=card.origin, name=chosen), shared=True)
+                raise InputError(
+                    Msg("back '{chosen}' is not among backs{hint}", chosen=chosen, hint=suggest(chosen, named)),
+                    source=deck.source,
+                    place=card.origin,
+                )
+            return named[chosen].art(
+                fields, number, Msg("{card}, back '{name}'", card=card.origin, name=chosen), shared=True
+            )
         if default is None:
             return None
         return default.art(fields, number, Msg("{card}, back", card=card.origin), shared=True)
@@ -162,7 +184,9 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
             continue  # exists only as another card's back face
         fields = {**spec_fields, **card.fields}
         layout = front_of(card)
-        per_copy = layout.numbered or (default is not None and default.numbered) or any(f.numbered for f in named.values())
+        per_copy = (
+            layout.numbered or (default is not None and default.numbered) or any(f.numbered for f in named.values())
+        )
         if not per_copy:
             number += card.count
             art = layout.art(fields, number, card.origin, shared=card.count > 1)
@@ -170,8 +194,11 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
             continue
         for _ in range(card.count):
             number += 1
-            yield CardPrint(layout.art(fields, number, Msg("{card}, card {n}", card=card.origin, n=number), shared=True),
-                            back_of(card, fields, number), shape)
+            yield CardPrint(
+                layout.art(fields, number, Msg("{card}, card {n}", card=card.origin, n=number), shared=True),
+                back_of(card, fields, number),
+                shape,
+            )
 
 
 def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, fonts: FontSet) -> int:
@@ -180,25 +207,45 @@ def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, font
     return print_cards(doc, layout, card_prints(deck, doc, painter, layout.card.width, layout.card.height), options)
 
 
-def write_shop_pages(path: Path, deck: Deck, size: CardSize, bleed_mm: float, slug_mm: float, fonts: FontSet,
-                     options: BuildOptions, title: str, inks: Inks | None = None) -> Path:
+def write_shop_pages(
+    path: Path,
+    deck: Deck,
+    size: CardSize,
+    bleed_mm: float,
+    slug_mm: float,
+    fonts: FontSet,
+    options: BuildOptions,
+    title: str,
+    inks: Inks | None = None,
+) -> Path:
     """One card per page (with bleed, and a slug with crop marks for a print shop)."""
     page = (size.width_mm + 2 * (bleed_mm + slug_mm), size.height_mm + 2 * (bleed_mm + slug_mm))
-    with open_pdf(path, Paper("card", *page), fonts, title=title, lang=options.lang,
-                  inks=None if options.greyscale else inks) as doc:
+    with open_pdf(
+        path, Paper("card", *page), fonts, title=title, lang=options.lang, inks=None if options.greyscale else inks
+    ) as doc:
         painter = painter_for(deck, fonts, bleed=bleed_mm * mm)
         w, h = size.width + 2 * painter.bleed, size.height + 2 * painter.bleed
         print_shop_pages(doc, size, bleed_mm, slug_mm, card_prints(deck, doc, painter, w, h), guides=options.guides)
     return path
 
 
-def write_game_deck(stem: str, deck: Deck, layout: SheetLayout, sheet: SheetOptions, fonts: FontSet,
-                    options: BuildOptions, title: str) -> Path:
+def write_game_deck(
+    stem: str, deck: Deck, layout: SheetLayout, sheet: SheetOptions, fonts: FontSet, options: BuildOptions, title: str
+) -> Path:
     """A game's cards: sheets for a home printer, or with ``--print-shop`` one card per page with
     3 mm bleed, TrimBox/BleedBox, crop marks and CMYK colour."""
     if options.print_shop:
-        return write_shop_pages(options.path(f"{stem}-printshop"), deck, layout.card, GAME_BLEED_MM, SLUG_MM, fonts,
-                                options, title, Inks("cmyk"))
+        return write_shop_pages(
+            options.path(f"{stem}-printshop"),
+            deck,
+            layout.card,
+            GAME_BLEED_MM,
+            SLUG_MM,
+            fonts,
+            options,
+            title,
+            Inks("cmyk"),
+        )
     path = options.path(stem)
     with open_pdf(path, options.paper, fonts, title=title, lang=options.lang) as doc:
         print_deck(doc, deck, layout, sheet, fonts)
@@ -214,8 +261,19 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
         bleed = spec.print_shop.bleed_mm if options.print_shop or options.card_bleed else 0.0
         slug = SLUG_MM if options.print_shop else 0.0
         path = output_path(out_dir, f"{spec.name}-{'printshop' if options.print_shop else 'cards'}{grey}.pdf")
-        return [write_shop_pages(path, deck, size, bleed, slug, fonts, options, spec.name,
-                                 shop_inks(deck) if options.print_shop else None)]
+        return [
+            write_shop_pages(
+                path,
+                deck,
+                size,
+                bleed,
+                slug,
+                fonts,
+                options,
+                spec.name,
+                shop_inks(deck) if options.print_shop else None,
+            )
+        ]
     mode = options.duplex or DuplexMode(spec.print.backs)
     profile = load_profile()
     offset = options.back_offset_mm or spec.print.offset_mm or profile.offset_mm
@@ -226,8 +284,15 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     path = output_path(out_dir, f"{spec.name}-{paper.name}{mode_name}{grey}.pdf")
     with open_pdf(path, paper, fonts, title=spec.name, lang=options.lang) as doc:
         marks = options.cut_marks or CutMarks(spec.sheet.cut_marks)
-        print_deck(doc, deck, layout, SheetOptions(duplex=mode, cut_marks=marks, back_offset_mm=tuple(offset),
-                                                   back_scale=scale, guides=options.guides), fonts)
+        print_deck(
+            doc,
+            deck,
+            layout,
+            SheetOptions(
+                duplex=mode, cut_marks=marks, back_offset_mm=tuple(offset), back_scale=scale, guides=options.guides
+            ),
+            fonts,
+        )
     return [path]
 
 
@@ -243,11 +308,26 @@ def sheet_layout(deck: Deck, options: BuildOptions, size: CardSize, mode: Duplex
     if sheet.layout:
         slots_file = load_sheet_file(deck, sheet.layout)
         if mode is DuplexMode.FOLD:
-            raise InputError(Msg('fold mode lays cards out itself; drop sheet.layout or choose a duplex mode'),
-                             source=deck.source, place="sheet.layout")
-        if slots_file.card is not None and (abs(slots_file.card.w - size.width_mm) > 0.5
-                                            or abs(slots_file.card.h - size.height_mm) > 0.5):
-            raise InputError(Msg("sheet layout '{layout}' is made for {w:g}×{h:g} mm cards, not {width_mm:g}×{height_mm:g}", layout=sheet.layout, w=slots_file.card.w, h=slots_file.card.h, width_mm=size.width_mm, height_mm=size.height_mm), source=deck.source, place="sheet.layout")
+            raise InputError(
+                Msg("fold mode lays cards out itself; drop sheet.layout or choose a duplex mode"),
+                source=deck.source,
+                place="sheet.layout",
+            )
+        if slots_file.card is not None and (
+            abs(slots_file.card.w - size.width_mm) > 0.5 or abs(slots_file.card.h - size.height_mm) > 0.5
+        ):
+            raise InputError(
+                Msg(
+                    "sheet layout '{layout}' is made for {w:g}×{h:g} mm cards, not {width_mm:g}×{height_mm:g}",
+                    layout=sheet.layout,
+                    w=slots_file.card.w,
+                    h=slots_file.card.h,
+                    width_mm=size.width_mm,
+                    height_mm=size.height_mm,
+                ),
+                source=deck.source,
+                place="sheet.layout",
+            )
         placed = tuple(PlacedSlot(slot.x, slot.y, slot.rotate == 90) for slot in slots_file.slots)
         layout = SheetLayout(_paper(slots_file.paper), size, gap, sheet.margin_mm, placed=placed)
         try:
@@ -262,7 +342,9 @@ def sheet_layout(deck: Deck, options: BuildOptions, size: CardSize, mode: Duplex
         return turned
     if sheet.rotate == "never":
         return upright
-    count = (lambda layout: fold_layout(layout).per_sheet) if mode is DuplexMode.FOLD else (lambda layout: layout.per_sheet)
+    count = (
+        (lambda layout: fold_layout(layout).per_sheet) if mode is DuplexMode.FOLD else (lambda layout: layout.per_sheet)
+    )
     return turned if count(turned) > count(upright) else upright
 
 
@@ -273,7 +355,11 @@ def load_sheet_file(deck: Deck, name: str) -> SheetFile:
         path = builtin
     elif "/" not in name and not name.endswith((".yaml", ".yml")):
         known = sorted(p.stem for p in SHEETS_DIR.glob("*.yaml"))
-        raise InputError(Msg("unknown sheet layout '{name}'{hint}", name=name, hint=suggest(name, known)), source=deck.source, place="sheet.layout")
+        raise InputError(
+            Msg("unknown sheet layout '{name}'{hint}", name=name, hint=suggest(name, known)),
+            source=deck.source,
+            place="sheet.layout",
+        )
     else:
         path = deck.resolve(name, "sheet layout", "sheet.layout")
     return validate(SheetFile, load_yaml_file(path), str(path))
@@ -289,8 +375,13 @@ def shop_inks(deck: Deck) -> Inks | None:
 
 def loaded_target(deck: Deck) -> Target:
     """An already loaded (perhaps narrowed) deck as a build target."""
-    return Target(id=deck.source, summary=Msg("custom deck {path}", path=deck.source), products=(deck.spec.name,),
-                  texts=lambda options: bundled_texts(deck), build=lambda options, fonts: build_deck(deck, options, fonts))
+    return Target(
+        id=deck.source,
+        summary=Msg("custom deck {path}", path=deck.source),
+        products=(deck.spec.name,),
+        texts=lambda options: bundled_texts(deck),
+        build=lambda options, fonts: build_deck(deck, options, fonts),
+    )
 
 
 def deck_target(path: Path) -> Target:

@@ -14,9 +14,10 @@ import json
 import math
 import sys
 import zipfile
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
@@ -47,12 +48,12 @@ def as_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(Msg('not a finite number'))
+            raise ValueError(Msg("not a finite number"))
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     if isinstance(value, (dt.datetime, dt.date)):
         return value.date().isoformat() if isinstance(value, dt.datetime) and not value.time() else value.isoformat()
     if isinstance(value, (dict, list)):
-        raise ValueError(Msg('a cell holds one value, not a list or mapping'))
+        raise ValueError(Msg("a cell holds one value, not a list or mapping"))
     return str(value)
 
 
@@ -61,11 +62,21 @@ def count_of(value: Any, source: str, place: str) -> int:
     try:
         number = int(text or "1")
     except ValueError:
-        raise InputError(Msg("copies must be a whole number, not '{value}'", value=text[:40]), source=source, place=place) from None
+        raise InputError(
+            Msg("copies must be a whole number, not '{value}'", value=text[:40]), source=source, place=place
+        ) from None
     if number < 0:
-        raise InputError(Msg('copies cannot be negative ({number})', number=number), source=source, place=place)
+        raise InputError(Msg("copies cannot be negative ({number})", number=number), source=source, place=place)
     if number > MAX_CARDS:
-        raise InputError(Msg('{number:,} copies is more than the {MAX_CARDS:,} cards a deck may have', number=number, MAX_CARDS=MAX_CARDS), source=source, place=place)
+        raise InputError(
+            Msg(
+                "{number:,} copies is more than the {MAX_CARDS:,} cards a deck may have",
+                number=number,
+                MAX_CARDS=MAX_CARDS,
+            ),
+            source=source,
+            place=place,
+        )
     return number
 
 
@@ -80,9 +91,22 @@ def card_from(entry: dict, copies_field: str, source: str, place: str) -> CardDa
         except ValueError as err:
             raise InputError(Msg("field '{key}': {err}", key=key, err=err), source=source, place=place) from None
         if len(text) > MAX_CELL:
-            raise InputError(Msg("field '{key}' is {count:,} characters; at most {MAX_CELL:,}", key=key, count=len(text), MAX_CELL=MAX_CELL), source=source, place=place)
+            raise InputError(
+                Msg(
+                    "field '{key}' is {count:,} characters; at most {MAX_CELL:,}",
+                    key=key,
+                    count=len(text),
+                    MAX_CELL=MAX_CELL,
+                ),
+                source=source,
+                place=place,
+            )
         fields[key] = text.strip()
-    return CardData(fields, count_of(entry.get(copies_field, 1), source, Msg("{where}, {key}", where=place, key=copies_field)), place)
+    return CardData(
+        fields,
+        count_of(entry.get(copies_field, 1), source, Msg("{where}, {key}", where=place, key=copies_field)),
+        place,
+    )
 
 
 def cards_of(path: Path, sheet: str | None, copies_field: str) -> tuple[CardData, ...]:
@@ -110,7 +134,7 @@ def read_cards(path: Path, sheet: str | None, copies_field: str) -> Iterator[Car
     elif suffix in (".csv", ".tsv", ".txt"):
         rows = _csv_rows(path)
     else:
-        raise InputError(Msg('data files are .csv, .tsv, .xlsx or .json'), source=str(path))
+        raise InputError(Msg("data files are .csv, .tsv, .xlsx or .json"), source=str(path))
     yield from _table_cards(rows, path, copies_field)
 
 
@@ -128,18 +152,24 @@ def _table_cards(rows: Iterator[tuple[int, list]], path: Path, copies_field: str
             seen = set()
             for name in header:
                 if name in seen and name:
-                    raise InputError(Msg("column '{name}' appears twice in the header", name=name), source=source, place=Msg("row {n}", n=number))
+                    raise InputError(
+                        Msg("column '{name}' appears twice in the header", name=name),
+                        source=source,
+                        place=Msg("row {n}", n=number),
+                    )
                 seen.add(name)
             continue
         if not any(cells):
             continue
-        if any(cells[len(header):]):
-            raise InputError(Msg('this row has more cells than the header'), source=source, place=Msg("row {n}", n=number))
+        if any(cells[len(header) :]):
+            raise InputError(
+                Msg("this row has more cells than the header"), source=source, place=Msg("row {n}", n=number)
+            )
         entry = dict(zip(header, cells + [""] * (len(header) - len(cells))))
         entry.pop("", None)
         yield card_from(entry, copies_field, source, Msg("{file} row {n}", file=path.name, n=number))
     if header is None:
-        raise InputError(Msg('the data file has no header row'), source=source)
+        raise InputError(Msg("the data file has no header row"), source=source)
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
@@ -156,7 +186,11 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
             yield reader.line_num, row
     except csv.Error as err:
         reason = "a cell is longer than 10,000 characters" if "field larger" in str(err) else str(err)
-        raise InputError(Msg('not a readable CSV file: {reason}', reason=reason), source=str(path), place=Msg("row {n}", n=reader.line_num)) from None
+        raise InputError(
+            Msg("not a readable CSV file: {reason}", reason=reason),
+            source=str(path),
+            place=Msg("row {n}", n=reader.line_num),
+        ) from None
     finally:
         csv.field_size_limit(old_limit)
 
@@ -173,23 +207,39 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except zipfile.BadZipFile:
-        raise InputError(Msg('is not an .xlsx workbook (not a zip archive)'), source=source) from None
+        raise InputError(Msg("is not an .xlsx workbook (not a zip archive)"), source=source) from None
     if unpacked > MAX_XLSX_UNPACKED:
-        raise InputError(Msg('unpacks to {unpacked:,} bytes; workbooks are limited to {MAX_XLSX_UNPACKED:,}', unpacked=unpacked, MAX_XLSX_UNPACKED=MAX_XLSX_UNPACKED), source=source)
+        raise InputError(
+            Msg(
+                "unpacks to {unpacked:,} bytes; workbooks are limited to {MAX_XLSX_UNPACKED:,}",
+                unpacked=unpacked,
+                MAX_XLSX_UNPACKED=MAX_XLSX_UNPACKED,
+            ),
+            source=source,
+        )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as err:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook
-        raise InputError(Msg('cannot read this workbook: {value}', value=str(err).splitlines()[0][:100] if str(err) else type(err).__name__),
-                         source=source) from None
+        raise InputError(
+            Msg(
+                "cannot read this workbook: {value}",
+                value=str(err).splitlines()[0][:100] if str(err) else type(err).__name__,
+            ),
+            source=source,
+        ) from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
-            raise InputError(Msg("no worksheet '{sheet}'{hint}", sheet=sheet, hint=suggest(sheet, book.sheetnames)), source=source, place="data.sheet")
+            raise InputError(
+                Msg("no worksheet '{sheet}'{hint}", sheet=sheet, hint=suggest(sheet, book.sheetnames)),
+                source=source,
+                place="data.sheet",
+            )
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
         for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
             if number > MAX_CARDS + 1000:
-                raise InputError(Msg('has more than {MAX_CARDS:,} rows', MAX_CARDS=MAX_CARDS), source=source)
+                raise InputError(Msg("has more than {MAX_CARDS:,} rows", MAX_CARDS=MAX_CARDS), source=source)
             yield number, list(row)
     finally:
         book.close()
@@ -200,16 +250,20 @@ def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
     try:
         data = json.loads(read_text(path, limit=MAX_DATA_BYTES))
     except json.JSONDecodeError as err:
-        raise InputError(Msg('not valid JSON: {msg}', msg=err.msg), source=source, place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno)) from None
+        raise InputError(
+            Msg("not valid JSON: {msg}", msg=err.msg),
+            source=source,
+            place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno),
+        ) from None
     except RecursionError:
-        raise InputError(Msg('nested too deeply'), source=source) from None
+        raise InputError(Msg("nested too deeply"), source=source) from None
     if isinstance(data, dict) and isinstance(data.get("cards"), list):
         data = data["cards"]
     if not isinstance(data, list):
         raise InputError(Msg('a JSON data file is a list of cards, or {"cards": [...]}'), source=source)
     for index, entry in enumerate(data):
         if not isinstance(entry, dict):
-            raise InputError(Msg('each card is an object of fields'), source=source, place=Msg("card {n}", n=index + 1))
+            raise InputError(Msg("each card is an object of fields"), source=source, place=Msg("card {n}", n=index + 1))
         yield card_from(entry, copies_field, source, Msg("{file} card {n}", file=path.name, n=index + 1))
 
 
@@ -221,5 +275,7 @@ def warn_about_copies(columns: set[str], copies_field: str, source: str) -> None
     for name in columns:
         if name.strip().lower() in COPIES_LIKE and name != copies_field and (source, name) not in _warned:
             _warned.add((source, name))
-            sys.stderr.write(f"kkprint: warning: {source}: column {name!r} looks like a number of copies, but "
-                             f"copies come from {copies_field!r}; add copies_field: {name} to use it\n")
+            sys.stderr.write(
+                f"kkprint: warning: {source}: column {name!r} looks like a number of copies, but "
+                f"copies come from {copies_field!r}; add copies_field: {name} to use it\n"
+            )

@@ -19,13 +19,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kkprint.engine.job import BuildOptions, build_targets
-from kkprint.deck.build import loaded_target
-from kkprint.deck.load import CardData, load_deck, select
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.outputs import atomic_file
 from kkprint.base.paths import safe_file_name
+from kkprint.deck.build import loaded_target
+from kkprint.deck.load import CardData, load_deck, select
+from kkprint.engine.job import BuildOptions, build_targets
 
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 FIELD = re.compile(r"\$\{([^}]*)\}")
@@ -62,8 +62,13 @@ def _pictures(deck_path: Path, options: ExportOptions, every_copy: bool) -> list
 
     deck = select(load_deck(deck_path, allow_outside=options.allow_outside), options.only)
     with tempfile.TemporaryDirectory(prefix="kkprint-export-") as temp:
-        build = BuildOptions(lang=options.lang, out_dir=Path(temp), card_pages=True, card_bleed=options.bleed,
-                             allow_outside=options.allow_outside)
+        build = BuildOptions(
+            lang=options.lang,
+            out_dir=Path(temp),
+            card_pages=True,
+            card_bleed=options.bleed,
+            allow_outside=options.allow_outside,
+        )
         [pdf] = build_targets([loaded_target(deck)], build)
         document = pdfium.PdfDocument(str(pdf))
         try:
@@ -79,7 +84,9 @@ def _pictures(deck_path: Path, options: ExportOptions, every_copy: bool) -> list
                 first = number * per_card
                 front = render(first)
                 back = render(first + 1) if per_card == 2 else None
-                copies = [front] + ([render((number + k) * per_card) for k in range(1, card.count)] if every_copy else [])
+                copies = [front] + (
+                    [render((number + k) * per_card) for k in range(1, card.count)] if every_copy else []
+                )
                 pictures.append(Picture(card, front, back, copies))
                 number += card.count
         finally:
@@ -93,8 +100,11 @@ def _name(template: str, card: CardData, number: int, taken: set[str]) -> str:
     def value(match: re.Match) -> str:
         key = match.group(1).strip()
         if key not in fields:
-            raise InputError(Msg("the card has no field '{key}'{hint}", key=key, hint=suggest(key, fields)), source="--name",
-                             place=card.origin)
+            raise InputError(
+                Msg("the card has no field '{key}'{hint}", key=key, hint=suggest(key, fields)),
+                source="--name",
+                place=card.origin,
+            )
         return fields[key]
 
     stem = safe_file_name(FIELD.sub(value, template))
@@ -152,7 +162,7 @@ def _tts(cards, stem: str, out_dir: Path) -> list[Path]:
     written = []
     backs = {hashlib.sha1(p.back.tobytes()).hexdigest() for p in cards if p.back is not None}
     for sheet, start in enumerate(range(0, len(copies), per_sheet), start=1):
-        chunk = copies[start:start + per_sheet]
+        chunk = copies[start : start + per_sheet]
         width, height = chunk[0][1].size
         columns, rows, cw, ch = tts_grid(len(chunk), width, height)
         faces = Image.new("RGB", (columns * cw, rows * ch), "white")
@@ -169,8 +179,9 @@ def _tts(cards, stem: str, out_dir: Path) -> list[Path]:
     if len(backs) == 1:
         back = cards[0].back
         scale = min(1.0, TTS_MAX_PX / max(back.size))
-        written.append(_save(back.resize((int(back.width * scale), int(back.height * scale))),
-                             out_dir / f"{stem}-tts-back.png"))
+        written.append(
+            _save(back.resize((int(back.width * scale), int(back.height * scale))), out_dir / f"{stem}-tts-back.png")
+        )
     return written
 
 
@@ -186,9 +197,12 @@ def _showcase(cards, chosen: str, stem: str, out_dir: Path) -> Path:
         elif part in names:
             picks.append(cards[names.index(part)].front)
         else:
-            raise InputError(Msg("no card '{part}' to show{hint}", part=part, hint=suggest(part, [n for n in names if n])), source="--showcase")
+            raise InputError(
+                Msg("no card '{part}' to show{hint}", part=part, hint=suggest(part, [n for n in names if n])),
+                source="--showcase",
+            )
     if not picks:
-        raise InputError(Msg('names no card; give names or numbers like 1,3,Knight'), source="--showcase")
+        raise InputError(Msg("names no card; give names or numbers like 1,3,Knight"), source="--showcase")
     width, height = picks[0].size
     spread = 10.0 if len(picks) > 1 else 0.0
     side = int(max(width, height) * (1.6 + 0.25 * len(picks)))

@@ -16,7 +16,7 @@ from functools import lru_cache
 import simpleeval
 
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Detail, Msg, N_
+from kkprint.base.i18n import N_, Detail, Msg
 
 _NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
 
@@ -30,7 +30,11 @@ def field_value(text: str):
 
 
 def _same(a, b) -> bool:
-    if isinstance(a, str) != isinstance(b, str) and not isinstance(a, (list, tuple)) and not isinstance(b, (list, tuple)):
+    if (
+        isinstance(a, str) != isinstance(b, str)
+        and not isinstance(a, (list, tuple))
+        and not isinstance(b, (list, tuple))
+    ):
         return str(field_value(str(a))) == str(field_value(str(b)))
     return a == b
 
@@ -42,8 +46,14 @@ def _contains(item, collection) -> bool:
 
 
 _OPERATORS = dict(simpleeval.DEFAULT_OPERATORS)
-_OPERATORS.update({ast.Eq: _same, ast.NotEq: lambda a, b: not _same(a, b),
-                   ast.In: lambda a, b: _contains(a, b), ast.NotIn: lambda a, b: not _contains(a, b)})
+_OPERATORS.update(
+    {
+        ast.Eq: _same,
+        ast.NotEq: lambda a, b: not _same(a, b),
+        ast.In: lambda a, b: _contains(a, b),
+        ast.NotIn: lambda a, b: not _contains(a, b),
+    }
+)
 _OPERATORS.pop(ast.Pow, None)  # nothing on a card needs powers, and they are the easy way to hang
 
 
@@ -56,7 +66,9 @@ class Condition:
     def holds(self, fields: dict[str, str]) -> bool:
         missing = sorted(self.names - fields.keys())
         if missing:
-            raise InputError(Msg("when: the card has no field '{value}'{hint}", value=missing[0], hint=suggest(missing[0], fields)))
+            raise InputError(
+                Msg("when: the card has no field '{value}'{hint}", value=missing[0], hint=suggest(missing[0], fields))
+            )
         names = {name: field_value(fields[name]) for name in self.names}
         evaluator = simpleeval.EvalWithCompoundTypes(operators=_OPERATORS, functions={}, names=names)
         try:
@@ -72,10 +84,15 @@ def _reason(err: Exception) -> str:
 
 
 # What Python's parser says of the usual slips in a condition.
-PYTHON_PROBLEMS = {N_("invalid syntax"), N_("unexpected EOF while parsing"), N_("'(' was never closed"),
-                   N_("unmatched ')'"), N_("invalid syntax. Perhaps you forgot a comma?"),
-                   N_("unterminated string literal (detected at line 1)"),
-                   N_("invalid syntax. Maybe you meant '==' or ':=' instead of '='?")}
+PYTHON_PROBLEMS = {
+    N_("invalid syntax"),
+    N_("unexpected EOF while parsing"),
+    N_("'(' was never closed"),
+    N_("unmatched ')'"),
+    N_("invalid syntax. Perhaps you forgot a comma?"),
+    N_("unterminated string literal (detected at line 1)"),
+    N_("invalid syntax. Maybe you meant '==' or ':=' instead of '='?"),
+}
 
 
 @lru_cache(maxsize=1024)
@@ -84,17 +101,43 @@ def compile_condition(text: str) -> Condition:
     try:
         module = ast.parse(text.strip(), mode="exec")
     except SyntaxError as err:
-        raise InputError(Msg("when '{text}' is not a valid condition ({msg}, column {value})", text=text,
-                             msg=Detail(err.msg, PYTHON_PROBLEMS), value=err.offset or 0)) from None
+        raise InputError(
+            Msg(
+                "when '{text}' is not a valid condition ({msg}, column {value})",
+                text=text,
+                msg=Detail(err.msg, PYTHON_PROBLEMS),
+                value=err.offset or 0,
+            )
+        ) from None
     if len(module.body) != 1 or not isinstance(module.body[0], ast.Expr):
         raise InputError(Msg("when '{text}' must be one condition, like: type == 'elite' and cost >= 3", text=text))
     for node in ast.walk(module):
-        if isinstance(node, (ast.Call, ast.Attribute, ast.Lambda, ast.Subscript, ast.comprehension,
-                             ast.NamedExpr, ast.Starred, ast.Dict, ast.Set, ast.JoinedStr)):
+        if isinstance(
+            node,
+            (
+                ast.Call,
+                ast.Attribute,
+                ast.Lambda,
+                ast.Subscript,
+                ast.comprehension,
+                ast.NamedExpr,
+                ast.Starred,
+                ast.Dict,
+                ast.Set,
+                ast.JoinedStr,
+            ),
+        ):
             kind = type(node).__name__.lower()
-            raise InputError(Msg("when '{text}': {kind} is not allowed in a condition (comparisons, and, or, not, in, numbers and quoted text only)", text=text, kind=kind))
-    names = frozenset(node.id for node in ast.walk(module) if isinstance(node, ast.Name)
-                      and node.id not in ("True", "False", "None"))
+            raise InputError(
+                Msg(
+                    "when '{text}': {kind} is not allowed in a condition (comparisons, and, or, not, in, numbers and quoted text only)",
+                    text=text,
+                    kind=kind,
+                )
+            )
+    names = frozenset(
+        node.id for node in ast.walk(module) if isinstance(node, ast.Name) and node.id not in ("True", "False", "None")
+    )
     evaluator = simpleeval.EvalWithCompoundTypes(operators=_OPERATORS, functions={})
     return Condition(text.strip(), names, evaluator.parse(text.strip()))
 

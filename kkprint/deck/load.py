@@ -3,22 +3,23 @@ reference kept inside the deck's folder (links resolved)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
+from kkprint.base.models import validate
+from kkprint.base.paths import TEMPLATES_DIR
+from kkprint.base.yamlio import LineDict, load_yaml_file
 from kkprint.deck import data as card_data
 from kkprint.deck.data import CardData
 from kkprint.deck.expr import compile_condition, parse_ranges
 from kkprint.deck.model import DeckFile, IconRegion, Layout, TextRegion
 from kkprint.engine.icons import has_icon, icon_names
 from kkprint.engine.typesetting import parse_font
-from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
-from kkprint.base.models import validate
-from kkprint.base.paths import TEMPLATES_DIR
-from kkprint.base.yamlio import LineDict, load_yaml_file
 
 MAX_CARDS = card_data.MAX_CARDS
 MAX_EXTENDS = 8
@@ -71,21 +72,38 @@ def confined(folder: Path, name: str, what: str, source: str, place: str, allow_
     """``name`` relative to ``folder``, links resolved; outside the folder (unless allowed),
     missing, or not a regular file is an error naming the deck and the place."""
     if "\x00" in name:
-        raise InputError(Msg('{what} name contains a NUL character', what=what), source=source, place=place)
+        raise InputError(Msg("{what} name contains a NUL character", what=what), source=source, place=place)
     shown = name if len(name) <= 80 else name[:77] + "…"
     try:
         path = (folder / name).resolve()
         inside = path.is_relative_to(folder.resolve())
         regular = path.is_file()
     except (OSError, RuntimeError, ValueError):
-        raise InputError(Msg("{what} '{shown}' cannot be resolved (a link loop or a bad name)", what=what, shown=shown), source=source, place=place) from None
+        raise InputError(
+            Msg("{what} '{shown}' cannot be resolved (a link loop or a bad name)", what=what, shown=shown),
+            source=source,
+            place=place,
+        ) from None
     if not allow_outside and not inside:
-        raise InputError(Msg("{what} '{shown}' is outside the deck's folder (use --allow-outside to permit)", what=what, shown=shown),
-                         source=source, place=place)
+        raise InputError(
+            Msg(
+                "{what} '{shown}' is outside the deck's folder (use --allow-outside to permit)", what=what, shown=shown
+            ),
+            source=source,
+            place=place,
+        )
     if not regular:
         exists = path.exists()
-        raise InputError(Msg("{what} '{shown}' {value}", what=what, shown=shown, value='is not a regular file' if exists else 'not found'),
-                         source=source, place=place)
+        raise InputError(
+            Msg(
+                "{what} '{shown}' {value}",
+                what=what,
+                shown=shown,
+                value="is not a regular file" if exists else "not found",
+            ),
+            source=source,
+            place=place,
+        )
     return path
 
 
@@ -110,7 +128,9 @@ def _template_path(name: str, folder: Path, source: str, allow_outside: bool, pl
         if (TEMPLATES_DIR / f"{name}.yaml").is_file():
             return TEMPLATES_DIR / f"{name}.yaml"
         known = [p.stem for p in TEMPLATES_DIR.glob("*.yaml")]
-        raise InputError(Msg("unknown template '{name}'{hint}", name=name, hint=suggest(name, known)), source=source, place=place)
+        raise InputError(
+            Msg("unknown template '{name}'{hint}", name=name, hint=suggest(name, known)), source=source, place=place
+        )
     return confined(folder, name, "template", source, place, allow_outside)
 
 
@@ -118,19 +138,24 @@ def resolve_extends(data: Any, path: Path, allow_outside: bool = False, depth: i
     """The deck's data with every ``extends`` applied, the furthest ancestor first."""
     source = str(path)
     if not isinstance(data, dict):
-        raise InputError(Msg('a deck file is a mapping of keys (name, card, layout, cards …)'), source=source)
+        raise InputError(Msg("a deck file is a mapping of keys (name, card, layout, cards …)"), source=source)
     parent = data.get("extends")
     if parent is None:
         return dict(data)
     if not isinstance(parent, str):
-        raise InputError(Msg('extends names one template'), source=source, place="extends")
+        raise InputError(Msg("extends names one template"), source=source, place="extends")
     if depth >= MAX_EXTENDS:
-        raise InputError(Msg('extends is nested more than {MAX_EXTENDS} deep', MAX_EXTENDS=MAX_EXTENDS), source=source, place="extends")
+        raise InputError(
+            Msg("extends is nested more than {MAX_EXTENDS} deep", MAX_EXTENDS=MAX_EXTENDS),
+            source=source,
+            place="extends",
+        )
     parent_path = _template_path(parent, path.parent, source, allow_outside)
     if parent_path.resolve() in seen:
-        raise InputError(Msg('extends loops back to {name}', name=parent_path.name), source=source, place="extends")
-    parent_data = resolve_extends(load_yaml_file(parent_path), parent_path, allow_outside, depth + 1,
-                                  seen + (path.resolve(),))
+        raise InputError(Msg("extends loops back to {name}", name=parent_path.name), source=source, place="extends")
+    parent_data = resolve_extends(
+        load_yaml_file(parent_path), parent_path, allow_outside, depth + 1, seen + (path.resolve(),)
+    )
     child = {k: v for k, v in data.items() if k != "extends"}
     return merge(parent_data, child)
 
@@ -151,22 +176,35 @@ def _resolve_layouts(data: dict, path: Path, allow_outside: bool) -> dict:
             return done[name]
         place = f"layouts.{chain[-1] if chain else name}.extends"
         if name in chain:
-            raise InputError(Msg("layout '{name}' extends itself through {names}", name=name, names=' → '.join(chain)), source=source, place=place)
+            raise InputError(
+                Msg("layout '{name}' extends itself through {names}", name=name, names=" → ".join(chain)),
+                source=source,
+                place=place,
+            )
         if len(chain) > MAX_EXTENDS:
-            raise InputError(Msg('layouts extend each other more than {MAX_EXTENDS} deep', MAX_EXTENDS=MAX_EXTENDS), source=source, place=place)
+            raise InputError(
+                Msg("layouts extend each other more than {MAX_EXTENDS} deep", MAX_EXTENDS=MAX_EXTENDS),
+                source=source,
+                place=place,
+            )
         entry = layouts.get(name)
         if entry is None:  # a template
-            template = resolve_extends(load_yaml_file(_template_path(name, path.parent, source, allow_outside, place)),
-                                       path, allow_outside)
+            template = resolve_extends(
+                load_yaml_file(_template_path(name, path.parent, source, allow_outside, place)), path, allow_outside
+            )
             return template.get("layout") or {}
         if not isinstance(entry, dict):
-            raise InputError(Msg('a layout is a mapping with regions (and extends)'), source=source, place=f"layouts.{name}")
+            raise InputError(
+                Msg("a layout is a mapping with regions (and extends)"), source=source, place=f"layouts.{name}"
+            )
         parent = entry.get("extends")
         own = entry.get("regions") or {}
         if parent is None:
             merged = own
         elif not isinstance(parent, str):
-            raise InputError(Msg('extends names one layout or template'), source=source, place=f"layouts.{name}.extends")
+            raise InputError(
+                Msg("extends names one layout or template"), source=source, place=f"layouts.{name}.extends"
+            )
         else:
             merged = merge(regions_of(parent, chain + (name,)), own)
         done[name] = merged
@@ -227,11 +265,22 @@ def _check_regions(deck: Deck) -> None:
                 if isinstance(region, TextRegion) and "${" not in region.font:
                     family, _, _ = parse_font(region.font)
                     if family is not None and family not in spec.fonts:
-                        raise InputError(Msg("unknown font family '{family}'{hint}", family=family,
-                                             hint=suggest(family, spec.fonts) if spec.fonts else Msg(" (add it under fonts:)")))
+                        raise InputError(
+                            Msg(
+                                "unknown font family '{family}'{hint}",
+                                family=family,
+                                hint=suggest(family, spec.fonts) if spec.fonts else Msg(" (add it under fonts:)"),
+                            )
+                        )
                 if isinstance(region, IconRegion) and region.icon and "${" not in region.icon:
                     if region.icon not in spec.icons and not has_icon(region.icon):
-                        raise InputError(Msg("unknown icon '{icon}'{hint}", icon=region.icon, hint=suggest(region.icon, [*spec.icons, *icon_names()])))
+                        raise InputError(
+                            Msg(
+                                "unknown icon '{icon}'{hint}",
+                                icon=region.icon,
+                                hint=suggest(region.icon, [*spec.icons, *icon_names()]),
+                            )
+                        )
             except InputError as err:
                 raise err.located(source=deck.source, place=place) from None
 
@@ -263,9 +312,12 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
         if total > MAX_CARDS:
             break
     if total > MAX_CARDS:
-        raise InputError(Msg('the deck asks for more than {MAX_CARDS:,} cards, the most that are printed', MAX_CARDS=MAX_CARDS), source=source)
+        raise InputError(
+            Msg("the deck asks for more than {MAX_CARDS:,} cards, the most that are printed", MAX_CARDS=MAX_CARDS),
+            source=source,
+        )
     if total == 0:
-        raise InputError(Msg('the deck has no cards (add cards: or data:)'), source=source)
+        raise InputError(Msg("the deck has no cards (add cards: or data:)"), source=source)
     card_data.warn_about_copies(columns, spec.copies_field, source)
     return deck
 
@@ -289,7 +341,7 @@ def select(deck: Deck, only: str | None) -> Deck:
         return deck
     parts = [p.strip() for p in only.split(",") if p.strip()]
     if not parts:
-        raise InputError(Msg('--only names no card; give names or numbers like 1-3,Knight'), source="--only")
+        raise InputError(Msg("--only names no card; give names or numbers like 1-3,Knight"), source="--only")
     cards = deck.cards
     chosen: list[CardData] = []
     for part in parts:
@@ -297,12 +349,16 @@ def select(deck: Deck, only: str | None) -> Deck:
         if first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit())):
             start, stop = int(first), int(last or first)
             if not 1 <= start <= stop <= len(cards):
-                raise InputError(Msg('--only {part}: the deck has cards 1–{count}', part=part, count=len(cards)), source="--only")
-            picked = cards[start - 1:stop]
+                raise InputError(
+                    Msg("--only {part}: the deck has cards 1–{count}", part=part, count=len(cards)), source="--only"
+                )
+            picked = cards[start - 1 : stop]
         else:
             picked = [c for c in cards if c.fields.get("name") == part]
             if not picked:
                 names = [c.fields.get("name", "") for c in cards if c.fields.get("name")]
-                raise InputError(Msg("no card is named '{part}'{hint}", part=part, hint=suggest(part, names)), source="--only")
+                raise InputError(
+                    Msg("no card is named '{part}'{hint}", part=part, hint=suggest(part, names)), source="--only"
+                )
         chosen.extend(c for c in picked if c not in chosen)
     return replace(deck, chosen=tuple(chosen))

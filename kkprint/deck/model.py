@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, ClassVar, Literal, Union
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema,
-                      model_validator)
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
-from kkprint.engine.geometry import CARD_SIZES
 from kkprint.base.i18n import Msg
+from kkprint.engine.geometry import CARD_SIZES
 
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 FIELD_REF = re.compile(r"\$\{[^}]*\}")
@@ -43,8 +42,10 @@ def to_mm(value) -> float:
     return number
 
 
-_LENGTH_SCHEMA = {"anyOf": [{"type": "number"}, {"type": "string", "pattern": _LENGTH.pattern}],
-                  "description": "mm, or a string with a unit: '2.5in', '12pt', '1cm'"}
+_LENGTH_SCHEMA = {
+    "anyOf": [{"type": "number"}, {"type": "string", "pattern": _LENGTH.pattern}],
+    "description": "mm, or a string with a unit: '2.5in', '12pt', '1cm'",
+}
 Length = Annotated[float, BeforeValidator(to_mm), WithJsonSchema(_LENGTH_SCHEMA)]
 
 
@@ -76,11 +77,17 @@ class Region(Strict):
     w: Length = Field(..., gt=0, description="Width")
     h: Length = Field(..., gt=0, description="Height")
     rotation: float = Field(0, ge=-3600, le=3600, description="Degrees, counter-clockwise about the region's centre")
-    when: str | None = Field(None, max_length=500, description="Draw only where this condition over the card's "
-                             "fields holds: type == 'elite' and cost >= 3")
+    when: str | None = Field(
+        None,
+        max_length=500,
+        description="Draw only where this condition over the card's fields holds: type == 'elite' and cost >= 3",
+    )
     cards: str | None = Field(None, max_length=500, description="Draw only on these printed card numbers: '1-10,15'")
-    bleed: bool = Field(True, description="Print shop: a region touching the card's edge grows into the bleed; "
-                        "false keeps it inside the trim")
+    bleed: bool = Field(
+        True,
+        description="Print shop: a region touching the card's edge grows into the bleed; "
+        "false keeps it inside the trim",
+    )
     opacity: float = Field(1.0, ge=0, le=1, description="0 transparent … 1 opaque")
 
 
@@ -93,20 +100,30 @@ class FixedOrField(Region):
     @model_validator(mode="after")
     def _has_content(self):
         if getattr(self, self.fixed_key) is None and self.field is None:
-            raise ValueError(Msg('a {type} region needs {fixed_key} or field', type=self.type, fixed_key=self.fixed_key))
+            raise ValueError(
+                Msg("a {type} region needs {fixed_key} or field", type=self.type, fixed_key=self.fixed_key)
+            )
         return self
 
 
 class TextRegion(FixedOrField):
     type: Literal["text"]
     fixed_key: ClassVar[str] = "text"
-    text: str | None = Field(None, description="Text; ${field} inserts a card field, {icon} an inline icon, "
-                             "<b> <i> <span color size font> <br> style it")
+    text: str | None = Field(
+        None,
+        description="Text; ${field} inserts a card field, {icon} an inline icon, "
+        "<b> <i> <span color size font> <br> style it",
+    )
     field: str | None = Field(None, description="Print this card field (same as text: ${field})")
-    font: str = Field("regular", max_length=80, description="regular, bold, italic, bold-italic, a family of "
-                      "`fonts:` or FAMILY/FACE (heist/bold)")
+    font: str = Field(
+        "regular",
+        max_length=80,
+        description="regular, bold, italic, bold-italic, a family of `fonts:` or FAMILY/FACE (heist/bold)",
+    )
     size: float = Field(10, gt=0, le=200, description="Largest font size, pt")
-    min_size: float | None = Field(None, gt=0, le=200, description="Smallest size before it is an error (default 60 % of size)")
+    min_size: float | None = Field(
+        None, gt=0, le=200, description="Smallest size before it is an error (default 60 % of size)"
+    )
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     colour: Colour = "#000000"
@@ -128,22 +145,28 @@ Point = tuple[Length, Length]
 class ShapeRegion(Region):
     type: Literal["shape"]
     shape: Literal["rect", "roundrect", "ellipse", "circle", "line", "polygon", "hexagon", "star"] = "rect"
-    fill: Union[OptionalColour, Gradient] = Field(None, description="#rrggbb, ${field}, or a gradient")
+    fill: OptionalColour | Gradient = Field(None, description="#rrggbb, ${field}, or a gradient")
     stroke: OptionalColour = None
     stroke_width: float = Field(0.5, ge=0, le=20, description="pt")
-    dash: Union[Length, list[Length], None] = Field(None, description="Dash length, or [dash, gap, …]")
+    dash: Length | list[Length] | None = Field(None, description="Dash length, or [dash, gap, …]")
     radius_mm: Length = Field(2, ge=0, description="roundrect: corner radius")
-    points: list[Point] | None = Field(None, min_length=2, max_length=500,
-                                       description="polygon: corners; line: its two ends (from the region's top-left)")
-    sides: int | None = Field(None, ge=3, le=64, description="polygon without points: a regular polygon; star: its points")
+    points: list[Point] | None = Field(
+        None,
+        min_length=2,
+        max_length=500,
+        description="polygon: corners; line: its two ends (from the region's top-left)",
+    )
+    sides: int | None = Field(
+        None, ge=3, le=64, description="polygon without points: a regular polygon; star: its points"
+    )
     inner: float = Field(0.5, gt=0, lt=1, description="star: inner radius as a fraction of the outer")
 
     @model_validator(mode="after")
     def _geometry(self):
         if self.shape == "line" and self.points is not None and len(self.points) != 2:
-            raise ValueError(Msg('a line has exactly two points'))
+            raise ValueError(Msg("a line has exactly two points"))
         if self.shape == "polygon" and self.points is None and self.sides is None:
-            raise ValueError(Msg('a polygon needs points or sides'))
+            raise ValueError(Msg("a polygon needs points or sides"))
         return self
 
 
@@ -153,10 +176,11 @@ class ImageRegion(FixedOrField):
     src: str | None = Field(None, description="SVG, PNG or JPG file inside the deck's folder; may use ${field}")
     field: str | None = Field(None, description="Card field holding the file name")
     fit: Literal["contain", "cover", "stretch"] = Field(
-        "contain", description="contain: whole picture, kept in proportion; cover: fills the box, cropped; stretch")
+        "contain", description="contain: whole picture, kept in proportion; cover: fills the box, cropped; stretch"
+    )
 
 
-AnyRegion = Annotated[Union[TextRegion, IconRegion, ShapeRegion, ImageRegion], Field(discriminator="type")]
+AnyRegion = Annotated[TextRegion | IconRegion | ShapeRegion | ImageRegion, Field(discriminator="type")]
 Layout = dict[str, AnyRegion]
 
 
@@ -175,15 +199,18 @@ class CardSpec(Strict):
     height_mm: float | None = Field(None, gt=5, le=400, description="Same as h")
     corner_mm: Length | None = Field(None, ge=0, le=20, description="Corner radius (default: the preset's, or 3)")
     shape: Literal["rect", "circle", "hexagon"] | None = Field(
-        None, description="Outline: rect (rounded by corner_mm), circle, or hexagon (flat top)")
+        None, description="Outline: rect (rounded by corner_mm), circle, or hexagon (flat top)"
+    )
 
     @model_validator(mode="after")
-    def _size(self) -> "CardSpec":
+    def _size(self) -> CardSpec:
         if self.size is not None and self.size not in CARD_SIZES:
-            raise ValueError(Msg("unknown card size '{size}'; known: {names}", size=self.size, names=', '.join(CARD_SIZES)))
+            raise ValueError(
+                Msg("unknown card size '{size}'; known: {names}", size=self.size, names=", ".join(CARD_SIZES))
+            )
         width, height = self.w or self.width_mm, self.h or self.height_mm
         if self.size is None and (width is None or height is None):
-            raise ValueError(Msg('give a size preset or both w and h'))
+            raise ValueError(Msg("give a size preset or both w and h"))
         return self
 
 
@@ -192,15 +219,17 @@ class PaperSize(Strict):
     h: Length = Field(..., ge=50, le=2000, description="Paper height")
 
 
-PaperChoice = Union[Literal["a4", "letter", "a3"], PaperSize]
+PaperChoice = Literal["a4", "letter", "a3"] | PaperSize
 
 
 class SheetSpec(Strict):
     paper: PaperChoice = Field("a4", description="a4, letter, a3, or {w: 300mm, h: 450mm}")
-    layout: str | None = Field(None, description="A sheet layout: a built-in (templates/sheets) or a YAML file of "
-                               "slots next to the deck")
+    layout: str | None = Field(
+        None, description="A sheet layout: a built-in (templates/sheets) or a YAML file of slots next to the deck"
+    )
     rotate: Literal["auto", "never", "always"] = Field(
-        "auto", description="Turn cards on their side when more fit that way (a landscape poker deck: 9 a sheet)")
+        "auto", description="Turn cards on their side when more fit that way (a landscape poker deck: 9 a sheet)"
+    )
     gap_mm: Length = Field(0, ge=0, le=30)
     margin_mm: Length = Field(6, ge=0, le=40)
     cut_marks: Literal["edges", "none"] = "edges"
@@ -227,7 +256,8 @@ class SheetFile(Strict):
 
 class PrintSpec(Strict):
     backs: Literal["long-edge", "short-edge", "fold", "none"] = Field(
-        "long-edge", description="How backs are printed: duplex flipping on an edge, folded, or not at all")
+        "long-edge", description="How backs are printed: duplex flipping on an edge, folded, or not at all"
+    )
     offset_mm: tuple[float, float] | None = Field(None, description="Printer profile: shift of the backs (x, y) in mm")
     scale: float = Field(1.0, gt=0.8, lt=1.2, description="Printer profile: scale of the backs")
 
@@ -241,8 +271,11 @@ class PrintSpec(Strict):
 class PrintShopSpec(Strict):
     bleed_mm: Length = Field(3, ge=0, le=10)
     cmyk: bool = Field(False, description="Every colour and picture in CMYK")
-    icc: str | None = Field(None, description="The shop's CMYK ICC profile (inside the deck's folder): colours "
-                            "and pictures converted through it, and it becomes the PDF's output intent")
+    icc: str | None = Field(
+        None,
+        description="The shop's CMYK ICC profile (inside the deck's folder): colours "
+        "and pictures converted through it, and it becomes the PDF's output intent",
+    )
 
 
 class FontFamily(Strict):
@@ -259,7 +292,7 @@ class DataSpec(Strict):
     sheet: str | None = Field(None, description=".xlsx: the worksheet (default: the first)")
 
 
-CardValue = Union[str, int, float]
+CardValue = str | int | float
 
 
 class DeckFile(Strict):
@@ -272,29 +305,40 @@ class DeckFile(Strict):
     print: PrintSpec = PrintSpec()
     print_shop: PrintShopSpec = PrintShopSpec()
     fonts: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]+$")], FontFamily] = Field(
-        default_factory=dict, description="The deck's own font families: {name: {regular: F, bold: F, italic: F, bold-italic: F}}")
+        default_factory=dict,
+        description="The deck's own font families: {name: {regular: F, bold: F, italic: F, bold-italic: F}}",
+    )
     icons: dict[Annotated[str, Field(pattern=ICON_NAME)], str] = Field(
-        default_factory=dict, description="The deck's own icons: {name: file.svg or file.png}; {name} in text, icon: name")
+        default_factory=dict,
+        description="The deck's own icons: {name: file.svg or file.png}; {name} in text, icon: name",
+    )
     layout: Layout | None = Field(None, description="The front of every card (or the default when `layouts` is used)")
-    layouts: dict[str, LayoutDef] = Field(default_factory=dict,
-                                          description="Several fronts; a card's `layout` field picks one")
+    layouts: dict[str, LayoutDef] = Field(
+        default_factory=dict, description="Several fronts; a card's `layout` field picks one"
+    )
     back: Layout | None = Field(None, description="The back of every card; may use the card's fields")
     backs: dict[str, Layout] = Field(default_factory=dict, description="Named backs a card picks with its `back` field")
-    fields: dict[str, CardValue] = Field(default_factory=dict, description="Values every card has unless it sets its own")
-    cards: list[dict[str, CardValue]] = Field(default_factory=list, description="Card data; count (or copies_field): copies")
-    data: Union[str, DataSpec, None] = Field(None, description="Card data file: .csv (, ; or tab), .xlsx, .json")
+    fields: dict[str, CardValue] = Field(
+        default_factory=dict, description="Values every card has unless it sets its own"
+    )
+    cards: list[dict[str, CardValue]] = Field(
+        default_factory=list, description="Card data; count (or copies_field): copies"
+    )
+    data: str | DataSpec | None = Field(None, description="Card data file: .csv (, ; or tab), .xlsx, .json")
     csv: str | None = Field(None, description="Older spelling of data: for a CSV file")
     copies_field: str = Field("count", min_length=1, max_length=80, description="The column holding copies")
     back_face_field: str | None = Field(
-        None, description="A field naming another card (by its name field) whose front is this card's back: "
-                          "double-faced cards; such a card may have count 0 to exist only as a back")
+        None,
+        description="A field naming another card (by its name field) whose front is this card's back: "
+        "double-faced cards; such a card may have count 0 to exist only as a back",
+    )
 
     @model_validator(mode="after")
     def _fronts(self):
         if self.layout is None and not self.layouts:
-            raise ValueError(Msg('a deck needs a layout (or layouts)'))
+            raise ValueError(Msg("a deck needs a layout (or layouts)"))
         if self.data is not None and self.csv is not None:
-            raise ValueError(Msg('give data or csv, not both'))
+            raise ValueError(Msg("give data or csv, not both"))
         return self
 
     @property

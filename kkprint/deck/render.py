@@ -11,13 +11,15 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from kkprint.base.errors import InputError, suggest
+from kkprint.base.i18n import Msg
 from kkprint.deck.expr import compile_condition, parse_ranges
 from kkprint.deck.load import Deck
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
@@ -28,8 +30,6 @@ from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, regis
 from kkprint.engine.pictures import check_picture, draw_picture
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
-from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
 
 FIELD = re.compile(r"\$\{([^}]*)\}")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -41,7 +41,11 @@ def fill_fields(text: str, fields: dict[str, str], where: str, source: str) -> s
     def value(match: re.Match) -> str:
         name = match.group(1).strip()
         if name not in fields:
-            raise InputError(Msg("the card has no field '{name}'{hint}", name=name, hint=suggest(name, fields)), source=source, place=where)
+            raise InputError(
+                Msg("the card has no field '{name}'{hint}", name=name, hint=suggest(name, fields)),
+                source=source,
+                place=where,
+            )
         return fields[name]
 
     return FIELD.sub(value, text) if "${" in text else text
@@ -69,6 +73,7 @@ def is_static(region: Region) -> bool:
 
 
 # --- the deck's own fonts and icons -----------------------------------------------------------
+
 
 def font_book(deck: Deck, fonts: FontSet, characters: str) -> FontBook:
     """Register the deck's font families for the characters the build prints."""
@@ -110,6 +115,7 @@ def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
 
 
 # --- painting regions -------------------------------------------------------------------------
+
 
 @dataclass
 class RegionPainter:
@@ -178,8 +184,11 @@ class RegionPainter:
             colour = self._colours.get(value)
             if colour is None:
                 if not HEX_COLOUR.match(value):
-                    raise InputError(Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
-                                     source=self.deck.source, place=place)
+                    raise InputError(
+                        Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
+                        source=self.deck.source,
+                        place=place,
+                    )
                 colour = self._colours[value] = HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
             return colour
 
@@ -191,7 +200,13 @@ class RegionPainter:
                 if icon:  # a card whose field is empty simply has no icon there
                     registered = self._icon_names.get(icon, icon)
                     if not has_icon(registered):
-                        raise InputError(Msg("unknown icon '{icon}'{hint}", icon=icon, hint=suggest(icon, [*self._icon_names, *icon_names()])))
+                        raise InputError(
+                            Msg(
+                                "unknown icon '{icon}'{hint}",
+                                icon=icon,
+                                hint=suggest(icon, [*self._icon_names, *icon_names()]),
+                            )
+                        )
                     size = min(w, h)
                     draw_icon(c, registered, x + (w - size) / 2, y + (h - size) / 2, size)
             elif isinstance(region, ShapeRegion):
@@ -209,7 +224,9 @@ class RegionPainter:
     def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, text_of, paint) -> None:
         if region.field:
             if region.field not in fields:
-                raise InputError(Msg("the card has no field '{field}'{hint}", field=region.field, hint=suggest(region.field, fields)))
+                raise InputError(
+                    Msg("the card has no field '{field}'{hint}", field=region.field, hint=suggest(region.field, fields))
+                )
             text = fields[region.field]
         else:
             text = text_of(region.text)
@@ -222,12 +239,18 @@ class RegionPainter:
         found = self._faces.get((font, markup))
         if found is None:
             family, bold, italic = parse_font(font)
-            face, _ = self.book.family(family).face(bold, italic)  # an unknown family is an error here, with the region named
-            found = self._faces[(font, markup)] = (Typesetting(self.book, family, bold, italic, markup, self.icons), face)
+            face, _ = self.book.family(family).face(
+                bold, italic
+            )  # an unknown family is an error here, with the region named
+            found = self._faces[(font, markup)] = (
+                Typesetting(self.book, family, bold, italic, markup, self.icons),
+                face,
+            )
         return found
 
-    def _shape(self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float,
-               paint: Callable[[str], Color]) -> None:
+    def _shape(
+        self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float, paint: Callable[[str], Color]
+    ) -> None:
         gradient = region.fill if isinstance(region.fill, Gradient) else None
         if region.fill and not gradient:
             c.setFillColor(paint(region.fill))
@@ -290,15 +313,23 @@ class RegionPainter:
 
 def _regular(sides: int, flat_top: bool) -> list[tuple[float, float]]:
     start = 0.0 if flat_top and sides == 6 else math.pi / 2
-    return [(math.cos(start + i * 2 * math.pi / sides), math.sin(start + i * 2 * math.pi / sides)) for i in range(sides)]
+    return [
+        (math.cos(start + i * 2 * math.pi / sides), math.sin(start + i * 2 * math.pi / sides)) for i in range(sides)
+    ]
 
 
 def _star(points: int, inner: float) -> list[tuple[float, float]]:
-    return [((1 if i % 2 == 0 else inner) * math.cos(math.pi / 2 + i * math.pi / points),
-             (1 if i % 2 == 0 else inner) * math.sin(math.pi / 2 + i * math.pi / points)) for i in range(points * 2)]
+    return [
+        (
+            (1 if i % 2 == 0 else inner) * math.cos(math.pi / 2 + i * math.pi / points),
+            (1 if i % 2 == 0 else inner) * math.sin(math.pi / 2 + i * math.pi / points),
+        )
+        for i in range(points * 2)
+    ]
 
 
 # --- faces ------------------------------------------------------------------------------------
+
 
 def runs_of(layout: Layout) -> list[tuple[bool, list[tuple[str, Region]]]]:
     """Consecutive regions grouped by whether they are the same on every card (keeps draw order)."""
@@ -320,8 +351,17 @@ class Face:
     one another — only used.
     """
 
-    def __init__(self, painter: RegionPainter, doc: Document, layout: Layout, ident: str, width: float,
-                 height: float, section: tuple = (), inside: bool = False):
+    def __init__(
+        self,
+        painter: RegionPainter,
+        doc: Document,
+        layout: Layout,
+        ident: str,
+        width: float,
+        height: float,
+        section: tuple = (),
+        inside: bool = False,
+    ):
         self.painter, self.doc, self.ident, self.inside = painter, doc, ident, inside
         self.width, self.height = width, height
         self.runs = runs_of(layout)
@@ -366,8 +406,13 @@ class Face:
         for index, (static, regions) in enumerate(self.runs):
             if static:
                 self.shared[index] = self.doc.use_form(
-                    f"deck-{self.ident}-shared-{index}", self.width, self.height,
-                    lambda c, w, h, regions=regions: self._draw(c, regions, {}, 0, Msg("what every card of '{face}' shares", face=self.ident)))
+                    f"deck-{self.ident}-shared-{index}",
+                    self.width,
+                    self.height,
+                    lambda c, w, h, regions=regions: self._draw(
+                        c, regions, {}, 0, Msg("what every card of '{face}' shares", face=self.ident)
+                    ),
+                )
 
     def key(self, fields: dict[str, str], number: int) -> str:
         """Names the drawing by what it depends on: equal keys are equal pictures."""

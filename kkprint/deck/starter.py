@@ -86,8 +86,10 @@ def write_starter(name: str, folder: Path) -> list[Path]:
     deck, table = folder / f"{stem}.yaml", folder / f"{stem}.csv"
     for path in (deck, table):
         if path.exists() or path.is_symlink():
-            raise InputError(Msg('already exists; choose another name or move it away'), source=str(path))
+            raise InputError(Msg("already exists; choose another name or move it away"), source=str(path))
     write_new(table, STARTER_CSV)
-    write_new(deck, STARTER_YAML.format(name=stem, quoted=json.dumps(stem, ensure_ascii=False), file=deck.name,
-                                        csv=table.name))
+    write_new(
+        deck,
+        STARTER_YAML.format(name=stem, quoted=json.dumps(stem, ensure_ascii=False), file=deck.name, csv=table.name),
+    )
     return [deck, table]

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from kkprint.engine.job import BuildOptions, build_targets
-from kkprint.deck.build import deck_target
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
+from kkprint.deck.build import deck_target
+from kkprint.engine.job import BuildOptions, build_targets
 
 IGNORED_SUFFIXES = (".part", ".pdf", ".png~", ".swp", ".tmp")
 
@@ -31,10 +31,13 @@ def _relevant(out_dirs: tuple[Path, ...]) -> Callable:
             return not any(target.resolve().is_relative_to(d) for d in resolved)
         except OSError:
             return False
+
     return keep
 
 
-def build_once(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi: int, say: Callable[[str], None]) -> bool:
+def build_once(
+    deck: Path, options: BuildOptions, preview_dir: Path | None, dpi: int, say: Callable[[str], None]
+) -> bool:
     """Build the deck (and its previews); report the files written or the error, in one line each."""
     started = time.perf_counter()
     try:
@@ -51,20 +54,33 @@ def build_once(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi:
     seconds = time.perf_counter() - started
     shown = ", ".join(str(p) for p in written)
     if pictures:
-        say(tr("rebuilt {files} and {count} preview(s) in {seconds:.1f} s", files=shown, count=len(pictures), seconds=seconds))
+        say(
+            tr(
+                "rebuilt {files} and {count} preview(s) in {seconds:.1f} s",
+                files=shown,
+                count=len(pictures),
+                seconds=seconds,
+            )
+        )
     else:
         say(tr("rebuilt {files} in {seconds:.1f} s", files=shown, seconds=seconds))
     return True
 
 
-def watch_deck(deck: Path, options: BuildOptions, preview_dir: Path | None, dpi: int = 60,
-               say: Callable[[str], None] | None = None, stop_event=None) -> None:
+def watch_deck(
+    deck: Path,
+    options: BuildOptions,
+    preview_dir: Path | None,
+    dpi: int = 60,
+    say: Callable[[str], None] | None = None,
+    stop_event=None,
+) -> None:
     """Build now, then after every change in the deck's folder, until interrupted."""
     from watchfiles import watch
 
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
     if not deck.is_file():
-        raise InputError(Msg('no such deck file'), source=str(deck))
+        raise InputError(Msg("no such deck file"), source=str(deck))
     folder = deck.resolve().parent
     build_once(deck, options, preview_dir, dpi, say)
     say(tr("watching {folder} (Ctrl-C to stop)", folder=folder))

@@ -9,30 +9,36 @@ back would land if the printer needed an offset of ``v`` mm.
 from __future__ import annotations
 
 import math
-
 from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from kkprint.base.choices import LANGS
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import N_, Msg, tr
+from kkprint.base.paths import output_path
+from kkprint.base.printer import PrinterProfile, load_profile, save_profile
 from kkprint.engine.document import ENGINE_TEXTS, open_pdf
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import PAPERS, DuplexMode
 from kkprint.engine.text import TextBox, draw_text
-from kkprint.base.errors import InputError
-from kkprint.base.choices import LANGS
-from kkprint.base.i18n import Msg, N_, tr
-from kkprint.base.paths import output_path
-from kkprint.base.printer import PrinterProfile, load_profile, save_profile
 
 RULER_MM = 5
-INSTRUCTIONS = N_("Print double-sided ({mode}), hold against a window and read the back rulers: the number under the "
-                   "front line is your offset in mm. Save it with kkprint calibrate --save X --save Y.")
+INSTRUCTIONS = N_(
+    "Print double-sided ({mode}), hold against a window and read the back rulers: the number under the "
+    "front line is your offset in mm. Save it with kkprint calibrate --save X --save Y."
+)
 
 
 def targets(width: float, height: float) -> list[tuple[float, float]]:
     inset = 35 * mm
-    return [(width / 2, height / 2), (inset, inset), (width - inset, inset), (inset, height - inset),
-            (width - inset, height - inset)]
+    return [
+        (width / 2, height / 2),
+        (inset, inset),
+        (width - inset, inset),
+        (inset, height - inset),
+        (width - inset, height - inset),
+    ]
 
 
 def mirrored(point: tuple[float, float], width: float, height: float, duplex: DuplexMode) -> tuple[float, float]:
@@ -44,10 +50,11 @@ def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -
     if paper_name not in PAPERS:
         raise InputError(Msg("unknown paper '{paper_name}'", paper_name=paper_name), source="--paper")
     if duplex not in (DuplexMode.LONG_EDGE, DuplexMode.SHORT_EDGE):
-        raise InputError(Msg('calibration is for duplex printing: long-edge or short-edge'), source="--duplex")
+        raise InputError(Msg("calibration is for duplex printing: long-edge or short-edge"), source="--duplex")
     paper = PAPERS[paper_name]
-    fonts = prepare_fonts([*ENGINE_TEXTS, *(tr(INSTRUCTIONS, lang, mode=duplex.value) for lang in LANGS),
-                           "−-+0123456789 XY"])
+    fonts = prepare_fonts(
+        [*ENGINE_TEXTS, *(tr(INSTRUCTIONS, lang, mode=duplex.value) for lang in LANGS), "−-+0123456789 XY"]
+    )
     path = output_path(out_dir, f"calibration-{duplex.value}-{lang}-{paper_name}.pdf")
     width, height = paper.size
     with open_pdf(path, paper, fonts, title="kkprint calibration", lang=lang) as doc:
@@ -106,7 +113,7 @@ def _ruler(c, font: str, x: float, y: float, horizontal: bool) -> None:
 
 def save_offset(values: list[float]) -> Path:
     if len(values) != 2:
-        raise InputError(Msg('give the x and the y offset: --save X --save Y'), source="--save")
+        raise InputError(Msg("give the x and the y offset: --save X --save Y"), source="--save")
     x, y = values
     if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > 20 or abs(y) > 20:
         raise InputError(Msg("an offset beyond ±20 mm is not a printer's misregistration"), source="--save")

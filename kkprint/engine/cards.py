@@ -6,14 +6,15 @@ to draw itself into a box at the origin; :func:`print_cards` decides where that 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.engine.document import BACK_PAGE_NOTE, Document
 from kkprint.base.i18n import tr
+from kkprint.engine.document import BACK_PAGE_NOTE, Document
 from kkprint.engine.geometry import CardSize, DuplexMode, Paper, Shape, SheetLayout, Slot
 from kkprint.engine.marks import CutMarks, draw_cut_marks, note_side
 
@@ -74,15 +75,22 @@ def _make_outline(canvas: Canvas, layout: SheetLayout, slot: Slot, grow: float, 
     elif shape is Shape.HEXAGON:
         cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
         rx, ry = slot.width / 2 + grow, slot.height / 2 + grow
-        corners = [(cx + rx, cy), (cx + rx / 2, cy + ry), (cx - rx / 2, cy + ry), (cx - rx, cy),
-                   (cx - rx / 2, cy - ry), (cx + rx / 2, cy - ry)]
+        corners = [
+            (cx + rx, cy),
+            (cx + rx / 2, cy + ry),
+            (cx - rx / 2, cy + ry),
+            (cx - rx, cy),
+            (cx - rx / 2, cy - ry),
+            (cx + rx / 2, cy - ry),
+        ]
         path.moveTo(*corners[0])
         for corner in corners[1:]:
             path.lineTo(*corner)
         path.close()
     else:
-        path.roundRect(slot.x - grow, slot.y - grow, slot.width + 2 * grow, slot.height + 2 * grow,
-                       _corner_radius(layout, grow))
+        path.roundRect(
+            slot.x - grow, slot.y - grow, slot.width + 2 * grow, slot.height + 2 * grow, _corner_radius(layout, grow)
+        )
     return path
 
 
@@ -102,8 +110,11 @@ def draw_guides(canvas: Canvas, layout: SheetLayout, slot: Slot, shape: Shape | 
     canvas.saveState()
     canvas.setLineWidth(0.35)
     bleed = layout.bleed_mm * mm
-    for grow, colour, dash in ((0.0, (0.85, 0.1, 0.1), None), (bleed, (0.1, 0.3, 0.9), (3, 2)),
-                               (-SAFE_MM * mm, (0.1, 0.6, 0.2), (1, 1.5))):
+    for grow, colour, dash in (
+        (0.0, (0.85, 0.1, 0.1), None),
+        (bleed, (0.1, 0.3, 0.9), (3, 2)),
+        (-SAFE_MM * mm, (0.1, 0.6, 0.2), (1, 1.5)),
+    ):
         if grow == bleed and not bleed:
             continue
         canvas.setStrokeColorRGB(*colour)
@@ -121,8 +132,16 @@ def _needs_clip(layout: SheetLayout, art: Art, shape: Shape | None) -> bool:
     return not (art.inside or (art.key and _corner_radius(layout, 0.0) == 0))
 
 
-def _place(doc: Document, layout: SheetLayout, slot: Slot, art: Art, outline: bool, scale: float = 1.0,
-           guides: bool = False, shape: Shape | None = None) -> None:
+def _place(
+    doc: Document,
+    layout: SheetLayout,
+    slot: Slot,
+    art: Art,
+    outline: bool,
+    scale: float = 1.0,
+    guides: bool = False,
+    shape: Shape | None = None,
+) -> None:
     if slot.rotated:  # a card on its side: draw it upright about the slot's centre, turned 90°
         canvas = doc.canvas
         cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
@@ -169,8 +188,9 @@ def _cut_marks(doc: Document, layout: SheetLayout, style: CutMarks, used: int) -
     """The cut marks of a sheet holding ``used`` cards, as a form: every full sheet has the same
     marks, so they are drawn once (a sixth of the time of placing plain cards went to them)."""
     width, height = doc.paper.size
-    return doc.use_form(("cut-marks", style, used, layout), width, height,
-                        lambda c, w, h: draw_cut_marks(c, layout, style, used))
+    return doc.use_form(
+        ("cut-marks", style, used, layout), width, height, lambda c, w, h: draw_cut_marks(c, layout, style, used)
+    )
 
 
 def _outline(layout: SheetLayout, options: SheetOptions) -> bool:
@@ -195,8 +215,15 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
         doc.canvas.doForm(_cut_marks(doc, layout, options.cut_marks, len(chunk)))
         doc.margin_note(side, options.extra_note)
         for index, card in enumerate(chunk):
-            _place(doc, layout, layout.front_slot(index), card.front, _outline(layout, options), guides=options.guides,
-                   shape=card.shape)
+            _place(
+                doc,
+                layout,
+                layout.front_slot(index),
+                card.front,
+                _outline(layout, options),
+                guides=options.guides,
+                shape=card.shape,
+            )
         doc.end_page()
         if options.duplex is not DuplexMode.NONE and any(card.back for card in chunk):
             note = tr(BACK_PAGE_NOTE, doc.lang)
@@ -242,23 +269,33 @@ def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint]
             if card.back:
                 front = half.front_slot(index)
                 dx, dy = options.back_offset_mm
-                slot = Slot(page_w - front.x - front.width + dx * mm, front.y + dy * mm, front.width, front.height,
-                            front.rotated)
+                slot = Slot(
+                    page_w - front.x - front.width + dx * mm,
+                    front.y + dy * mm,
+                    front.width,
+                    front.height,
+                    front.rotated,
+                )
                 _place(doc, half, slot, card.back, False, options.back_scale, options.guides)
         doc.end_page()
     return sheets
 
 
-def print_shop_pages(doc: Document, card: CardSize, bleed_mm: float, slug_mm: float,
-                     cards: Iterable[CardPrint], guides: bool = False) -> int:
+def print_shop_pages(
+    doc: Document, card: CardSize, bleed_mm: float, slug_mm: float, cards: Iterable[CardPrint], guides: bool = False
+) -> int:
     """One card per page for a print shop: the page is the card plus bleed plus a slug for crop
     marks; TrimBox and BleedBox tell the shop where to cut. Backs follow their fronts."""
     bleed, slug = bleed_mm * mm, slug_mm * mm
     trim = (slug + bleed, slug + bleed, slug + bleed + card.width, slug + bleed + card.height)
     # the shop cuts (and rounds) corners itself: bleed is a full rectangle around the card
     square = CardSize(card.width_mm, card.height_mm, card.shape, corner_mm=0)
-    layout = SheetLayout(Paper("card", card.width_mm + 2 * (bleed_mm + slug_mm), card.height_mm + 2 * (bleed_mm + slug_mm)),
-                         square, margin_mm=0, bleed_mm=bleed_mm)
+    layout = SheetLayout(
+        Paper("card", card.width_mm + 2 * (bleed_mm + slug_mm), card.height_mm + 2 * (bleed_mm + slug_mm)),
+        square,
+        margin_mm=0,
+        bleed_mm=bleed_mm,
+    )
     slot = Slot(trim[0], trim[1], card.width, card.height)
     pages = 0
     for item in cards:

@@ -12,8 +12,9 @@ def colour(value: str) -> Color:
 def lighten(value: str, amount: float) -> Color:
     """Mix with white: 0 keeps the colour, 1 is white. Light tints save ink on large areas."""
     base = HexColor(value)
-    return Color(base.red + (1 - base.red) * amount, base.green + (1 - base.green) * amount,
-                 base.blue + (1 - base.blue) * amount)
+    return Color(
+        base.red + (1 - base.red) * amount, base.green + (1 - base.green) * amount, base.blue + (1 - base.blue) * amount
+    )
 
 
 def tint(value: str, amount: float) -> str:

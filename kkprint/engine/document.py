@@ -9,23 +9,23 @@ from __future__ import annotations
 
 import functools
 import weakref
-from contextvars import ContextVar
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, Hashable, Iterator
 
 from reportlab import rl_config
-from reportlab.pdfbase import pdfdoc
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from kkprint.base.choices import LANGS
+from kkprint.base.i18n import N_, tr
+from kkprint.base.outputs import atomic_file
 from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
 from kkprint.engine.inks import InkCanvas, Inks
-from kkprint.base.outputs import atomic_file
-from kkprint.base.choices import LANGS
-from kkprint.base.i18n import N_, tr
 
 # Compressed streams stay binary: ASCII85 would make every PDF a quarter larger and slower to write.
 rl_config.useA85 = 0
@@ -37,18 +37,20 @@ BACK_PAGE_NOTE = N_("back side")
 TILE_NOTE = N_("sheet {row}-{column} / {rows}×{columns} — trim on the dashed line, overlap the crosses, glue")
 
 # ... so every build prepares their characters, in every language.
-ENGINE_TEXTS = (*(tr(text, lang) for text in (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, TILE_NOTE) for lang in LANGS),
-                "50 mm long-edge short-edge — / × 0123456789")
+ENGINE_TEXTS = (
+    *(tr(text, lang) for text in (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, TILE_NOTE) for lang in LANGS),
+    "50 mm long-edge short-edge — / × 0123456789",
+)
 
 
 NOTE_FROM_EDGE = 5.0 * mm  # nothing is printed nearer the paper's edge than this
 
-BUILD_INKS: ContextVar[Inks] = ContextVar("BUILD_INKS", default=Inks())  # set by a --greyscale build
+BUILD_INKS: ContextVar[Inks] = ContextVar("BUILD_INKS", default=Inks())  # noqa: B039 - Inks is never changed in place; set by a --greyscale build
 
-_DOCUMENTS: "weakref.WeakKeyDictionary[Canvas, Document]" = weakref.WeakKeyDictionary()
+_DOCUMENTS: weakref.WeakKeyDictionary[Canvas, Document] = weakref.WeakKeyDictionary()
 
 
-def document_of(canvas: Canvas) -> "Document | None":
+def document_of(canvas: Canvas) -> Document | None:
     """The open document a canvas belongs to, so deep drawing code (icons inside a line of text)
     can reuse forms without every caller passing the document along."""
     return _DOCUMENTS.get(canvas)
@@ -122,8 +124,9 @@ class Document:
         if extra:
             note = f"{note}   {extra}"
         width, height = self.paper.size
-        name = self.use_form(f"margin-note:{side}:{note}", width, height,
-                             lambda c, w, h: self._draw_margin_note(c, side, note))
+        name = self.use_form(
+            f"margin-note:{side}:{note}", width, height, lambda c, w, h: self._draw_margin_note(c, side, note)
+        )
         self.canvas.doForm(name)
 
     def _draw_margin_note(self, c: Canvas, side: str, note: str) -> None:
@@ -186,8 +189,9 @@ def _compress_last_page(canvas: Canvas) -> None:
 
 
 @contextmanager
-def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str,
-             inks: Inks | None = None) -> Iterator[Document]:
+def open_pdf(
+    path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str, inks: Inks | None = None
+) -> Iterator[Document]:
     """Open ``path`` for writing as a :class:`Document`; the file appears only on success, and
     only over a PDF (see :mod:`kkprint.base.outputs`). ``inks`` (else the build's, see
     :data:`BUILD_INKS`) converts every colour and picture: greyscale or CMYK."""
@@ -216,19 +220,26 @@ def open_pdf(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str,
 
 def _output_intent(canvas: Canvas, icc: Path) -> None:
     """Name the shop's ICC profile as the PDF's output intent (what PDF/X readers check)."""
-    profile = pdfdoc.PDFStream(content=icc.read_bytes(), dictionary=pdfdoc.PDFDictionary({"N": 4}),
-                               filters=[pdfdoc.PDFZCompress])
-    intent = pdfdoc.PDFDictionary({
-        "Type": pdfdoc.PDFName("OutputIntent"), "S": pdfdoc.PDFName("GTS_PDFX"),
-        "OutputConditionIdentifier": pdfdoc.PDFString(icc.stem), "Info": pdfdoc.PDFString(icc.stem),
-        "DestOutputProfile": canvas._doc.Reference(profile)})
+    profile = pdfdoc.PDFStream(
+        content=icc.read_bytes(), dictionary=pdfdoc.PDFDictionary({"N": 4}), filters=[pdfdoc.PDFZCompress]
+    )
+    intent = pdfdoc.PDFDictionary(
+        {
+            "Type": pdfdoc.PDFName("OutputIntent"),
+            "S": pdfdoc.PDFName("GTS_PDFX"),
+            "OutputConditionIdentifier": pdfdoc.PDFString(icc.stem),
+            "Info": pdfdoc.PDFString(icc.stem),
+            "DestOutputProfile": canvas._doc.Reference(profile),
+        }
+    )
     catalog = canvas._doc.Catalog
     catalog.OutputIntents = pdfdoc.PDFArray([intent])
     catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
 
 
-def write_sheet(path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str,
-                draw: Callable[[Document], None]) -> Path:
+def write_sheet(
+    path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str, draw: Callable[[Document], None]
+) -> Path:
     """A one-page PDF (a chart, a score pad, a reference): ``draw`` fills the page, the margin
     note is added, the file is written atomically."""
     with open_pdf(path, paper, fonts, title=title, lang=lang) as doc:

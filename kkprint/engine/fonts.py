@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
-from typing import Iterable
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -72,8 +72,15 @@ def _to_truetype(font) -> None:
         hmtx.metrics[name] = (advance, getattr(glyf[name], "xMin", 0))
     maxp = font["maxp"] = newTable("maxp")
     maxp.tableVersion = 0x00010000
-    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
-                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+    for field in (
+        "maxTwilightPoints",
+        "maxStorage",
+        "maxFunctionDefs",
+        "maxInstructionDefs",
+        "maxStackElements",
+        "maxSizeOfInstructions",
+        "maxComponentElements",
+    ):
         setattr(maxp, field, 0)
     maxp.maxZones = 1
     font["head"].glyphDataFormat = 0
@@ -225,7 +232,7 @@ def ensure_drawable(text: str, font_name: str) -> None:
     unknown = sorted({c for c in text if ord(c) not in glyphs and c not in _IGNORED})
     if unknown:
         listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in unknown)
-        raise InputError(Msg('cannot print {listed}: not among the characters prepared for this build', listed=listed))
+        raise InputError(Msg("cannot print {listed}: not among the characters prepared for this build", listed=listed))
 
 
 def collect_strings(value, out: set[str]) -> set[str]:
@@ -274,7 +281,7 @@ def prepare_fonts(texts: Iterable[str]) -> FontSet:
     missing = sorted(c for c in wanted if c not in fonts.characters)
     if missing:
         listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:10])
-        raise InputError(Msg('the bundled Noto Sans CJK JP font cannot draw {listed}', listed=listed))
+        raise InputError(Msg("the bundled Noto Sans CJK JP font cannot draw {listed}", listed=listed))
     return fonts
 
 
@@ -304,7 +311,12 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
     try:
         font = FTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False, fontNumber=0)
         if "glyf" not in font and "CFF " not in font:
-            raise InputError(Msg("font '{label}' has neither TrueType nor CFF outlines (CFF2 and bitmap fonts are not supported)", label=label))
+            raise InputError(
+                Msg(
+                    "font '{label}' has neither TrueType nor CFF outlines (CFF2 and bitmap fonts are not supported)",
+                    label=label,
+                )
+            )
         if "CFF " in font:
             _subset_to_truetype(font, characters)
             for record in font["name"].names:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
 from enum import Enum
+from functools import cached_property
 from typing import NamedTuple
 
 from reportlab.lib.units import mm
@@ -30,10 +30,10 @@ class Paper:
         return (self.width_mm * mm, self.height_mm * mm)
 
     @classmethod
-    def custom(cls, width_mm: float, height_mm: float) -> "Paper":
+    def custom(cls, width_mm: float, height_mm: float) -> Paper:
         return cls(f"{width_mm:g}x{height_mm:g}mm", width_mm, height_mm)
 
-    def landscape(self) -> "Paper":
+    def landscape(self) -> Paper:
         return Paper(self.name, self.height_mm, self.width_mm)
 
 
@@ -83,7 +83,9 @@ def card_size(name: str) -> CardSize:
     try:
         return CARD_SIZES[name]
     except KeyError:
-        raise InputError(Msg("unknown card size '{name}'; known: {names}", name=name, names=', '.join(CARD_SIZES))) from None
+        raise InputError(
+            Msg("unknown card size '{name}'; known: {names}", name=name, names=", ".join(CARD_SIZES))
+        ) from None
 
 
 class Slot(NamedTuple):
@@ -170,16 +172,34 @@ class SheetLayout:
             for index in range(self.per_sheet):
                 slot = self.front_slot(index)
                 if slot.x < -0.01 or slot.y < -0.01 or slot.right > width + 0.01 or slot.top > height + 0.01:
-                    raise InputError(Msg('slot {value} of the sheet layout lies outside the {width_mm:g}×{height_mm:g} mm paper', value=index + 1, width_mm=self.paper.width_mm, height_mm=self.paper.height_mm))
+                    raise InputError(
+                        Msg(
+                            "slot {value} of the sheet layout lies outside the {width_mm:g}×{height_mm:g} mm paper",
+                            value=index + 1,
+                            width_mm=self.paper.width_mm,
+                            height_mm=self.paper.height_mm,
+                        )
+                    )
             return
         if self.per_sheet == 0:
             raise InputError(
-                Msg('a {width_mm:g}×{height_mm:g} mm card does not fit on {name} paper with {margin_mm:g} mm margins', width_mm=self.card.width_mm, height_mm=self.card.height_mm, name=self.paper.name, margin_mm=self.margin_mm)
+                Msg(
+                    "a {width_mm:g}×{height_mm:g} mm card does not fit on {name} paper with {margin_mm:g} mm margins",
+                    width_mm=self.card.width_mm,
+                    height_mm=self.card.height_mm,
+                    name=self.paper.name,
+                    margin_mm=self.margin_mm,
+                )
             )
 
     def _bounds(self) -> tuple[float, float, float, float]:
         slots = [self.front_slot(i) for i in range(self.per_sheet)]
-        return (min(s.x for s in slots), min(s.y for s in slots), max(s.right for s in slots), max(s.top for s in slots))
+        return (
+            min(s.x for s in slots),
+            min(s.y for s in slots),
+            max(s.right for s in slots),
+            max(s.top for s in slots),
+        )
 
     @cached_property
     def grid_width(self) -> float:
@@ -214,7 +234,9 @@ class SheetLayout:
     def _front_slot(self, index: int) -> Slot:
         if self.placed is not None:
             place = self.placed[index]
-            width, height = (self.card.height, self.card.width) if place.rotated else (self.card.width, self.card.height)
+            width, height = (
+                (self.card.height, self.card.width) if place.rotated else (self.card.width, self.card.height)
+            )
             return Slot(place.x_mm * mm, self.paper.size[1] - place.y_mm * mm - height, width, height, place.rotated)
         column, row = index % self.columns, index // self.columns
         ox, oy = self.origin

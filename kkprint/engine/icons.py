@@ -8,7 +8,7 @@ user decks register their own icons by name (``arms:cross``, ``die:5``).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -28,7 +28,7 @@ def get_icon(name: str) -> IconDraw:
     try:
         return _ICONS[name]
     except KeyError:
-        raise InputError(Msg('unknown icon {{{name}}}', name=name)) from None
+        raise InputError(Msg("unknown icon {{{name}}}", name=name)) from None
 
 
 def has_icon(name: str) -> bool:

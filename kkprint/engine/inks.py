@@ -52,14 +52,15 @@ def _transform(icc: Path):
     try:
         target = ImageCms.getOpenProfile(str(icc))
     except (OSError, ImageCms.PyCMSError) as err:
-        raise InputError(Msg('cannot read the ICC profile: {err}', err=err), source=str(icc)) from None
+        raise InputError(Msg("cannot read the ICC profile: {err}", err=err), source=str(icc)) from None
     if target.profile.xcolor_space.strip() != "CMYK":
-        raise InputError(Msg('is not a CMYK output profile'), source=str(icc))
+        raise InputError(Msg("is not a CMYK output profile"), source=str(icc))
     try:
-        return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), target, "RGB", "CMYK",
-                                       renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        return ImageCms.buildTransform(
+            ImageCms.createProfile("sRGB"), target, "RGB", "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC
+        )
     except (OSError, ImageCms.PyCMSError) as err:
-        raise InputError(Msg('littleCMS cannot use this profile ({err})', err=err), source=str(icc)) from None
+        raise InputError(Msg("littleCMS cannot use this profile ({err})", err=err), source=str(icc)) from None
 
 
 @lru_cache(maxsize=4096)
@@ -100,8 +101,13 @@ def convert_picture(inks: Inks, image) -> ImageReader:
     else:
         picture = Image.open(image)
     picture.load()
-    alpha = picture.getchannel("A") if "A" in picture.getbands() else (
-        picture.convert("RGBA").getchannel("A") if picture.mode == "P" and "transparency" in picture.info else None)
+    alpha = (
+        picture.getchannel("A")
+        if "A" in picture.getbands()
+        else (
+            picture.convert("RGBA").getchannel("A") if picture.mode == "P" and "transparency" in picture.info else None
+        )
+    )
     rgb = picture.convert("RGB")
     if inks.mode == "grey":
         converted = rgb.convert("L")

@@ -5,21 +5,21 @@ on every core. The engine knows no game: the games and decks hand it their targe
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from kkprint.base.choices import LANGS
-from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS
-from kkprint.engine.fonts import FontSet, prepare_fonts
-from kkprint.engine.cards import SheetOptions
-from kkprint.engine.inks import Inks
-from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout
-from kkprint.engine.marks import CutMarks
-from kkprint.base.printer import load_profile
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
+from kkprint.base.printer import load_profile
+from kkprint.engine.cards import SheetOptions
+from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS
+from kkprint.engine.fonts import FontSet, prepare_fonts
+from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout
+from kkprint.engine.inks import Inks
+from kkprint.engine.marks import CutMarks
 
 
 @dataclass(frozen=True)
@@ -73,9 +73,13 @@ class BuildOptions:
         """Sheet options for the games' own cards: duplex long-edge unless asked otherwise,
         backs shifted by the command line's offset or else the saved printer profile."""
         profile = load_profile()
-        settings = dict(duplex=self.duplex or DuplexMode.LONG_EDGE, cut_marks=self.cut_marks or CutMarks.EDGES,
-                        back_offset_mm=self.back_offset_mm or profile.offset_mm, back_scale=profile.scale,
-                        guides=self.guides)
+        settings = dict(
+            duplex=self.duplex or DuplexMode.LONG_EDGE,
+            cut_marks=self.cut_marks or CutMarks.EDGES,
+            back_offset_mm=self.back_offset_mm or profile.offset_mm,
+            back_scale=profile.scale,
+            guides=self.guides,
+        )
         settings.update(overrides)
         return SheetOptions(**settings)
 
@@ -113,9 +117,12 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     if options.lang not in LANGS:
         raise InputError(Msg("unknown language '{lang}'; use ja or en", lang=options.lang), source="--lang")
     if options.paper_name is not None and options.paper_name not in PAPERS:
-        raise InputError(Msg("unknown paper '{paper_name}'; use {names}", paper_name=options.paper_name, names=' or '.join(PAPERS)), source="--paper")
+        raise InputError(
+            Msg("unknown paper '{paper_name}'; use {names}", paper_name=options.paper_name, names=" or ".join(PAPERS)),
+            source="--paper",
+        )
     fonts = {target.id: prepare_fonts([*ENGINE_TEXTS, *target.texts(options)]) for target in chosen}
-    groups = [chosen[i::options.jobs] for i in range(max(1, options.jobs))]
+    groups = [chosen[i :: options.jobs] for i in range(max(1, options.jobs))]
     groups = [group for group in groups if group]
     if len(groups) > 1:
         import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
@@ -125,8 +132,9 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     return [path for paths in _build_each(chosen, options, fonts) for path in paths]
 
 
-def _build_forked(chosen: list[Target], groups: list[list[Target]], options: BuildOptions,
-                  fonts: dict[str, FontSet]) -> list[Path]:
+def _build_forked(
+    chosen: list[Target], groups: list[list[Target]], options: BuildOptions, fonts: dict[str, FontSet]
+) -> list[Path]:
     """The groups built side by side: this process builds the first, forked workers the rest.
     Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
     targets hold functions that cannot be pickled, so workers find theirs by id."""
@@ -139,7 +147,9 @@ def _build_forked(chosen: list[Target], groups: list[list[Target]], options: Bui
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=len(groups) - 1, mp_context=context) as pool:
         futures = [(group, pool.submit(_build_ids, [t.id for t in group], options, fonts)) for group in groups[1:]]
-        for group, paths in [(groups[0], _build_each(groups[0], options, fonts))] + [(g, f.result()) for g, f in futures]:
+        for group, paths in [(groups[0], _build_each(groups[0], options, fonts))] + [
+            (g, f.result()) for g, f in futures
+        ]:
             by_target.update(zip((target.id for target in group), paths))
     return [path for target in chosen for path in by_target[target.id]]
 

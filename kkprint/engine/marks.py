@@ -43,7 +43,9 @@ def edge_positions(layout: SheetLayout, used: int | None = None) -> tuple[list[f
     return sorted(xs), sorted(ys)
 
 
-def mark_segments(layout: SheetLayout, style: CutMarks, used: int | None = None) -> list[tuple[float, float, float, float]]:
+def mark_segments(
+    layout: SheetLayout, style: CutMarks, used: int | None = None
+) -> list[tuple[float, float, float, float]]:
     """The cut-mark lines (x1, y1, x2, y2), all outside the grid of cards and its bleed."""
     if style is CutMarks.NONE or layout.per_sheet == 0:
         return []

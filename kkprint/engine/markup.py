@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from html.parser import HTMLParser
 
-from kkprint.engine.typesetting import Typesetting, parse_font
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
+from kkprint.engine.typesetting import Typesetting, parse_font
 
 _TAGS = ("b", "i", "span", "br")
 _SPAN_ATTRIBUTES = ("color", "colour", "size", "font")
@@ -30,7 +30,9 @@ class Markup(HTMLParser):
             self.segments.append(("\n", self.stack[-1][1]))
             return
         if tag not in _TAGS:
-            raise InputError(Msg('unknown markup <{tag}>{hint} (write &lt; for a literal <)', tag=tag, hint=suggest(tag, _TAGS)))
+            raise InputError(
+                Msg("unknown markup <{tag}>{hint} (write &lt; for a literal <)", tag=tag, hint=suggest(tag, _TAGS))
+            )
         if tag == "b":
             bold = True
         elif tag == "i":
@@ -38,7 +40,9 @@ class Markup(HTMLParser):
         else:
             for name, value in attrs:
                 if name not in _SPAN_ATTRIBUTES:
-                    raise InputError(Msg("<span> has no attribute '{name}'{hint}", name=name, hint=suggest(name, _SPAN_ATTRIBUTES)))
+                    raise InputError(
+                        Msg("<span> has no attribute '{name}'{hint}", name=name, hint=suggest(name, _SPAN_ATTRIBUTES))
+                    )
                 value = (value or "").strip()
                 if name in ("color", "colour"):
                     colour = _hex(value)
@@ -52,7 +56,7 @@ class Markup(HTMLParser):
         if tag == "br":
             self.handle_starttag(tag, attrs)
         else:
-            raise InputError(Msg('<{tag}/> is not a markup tag here; only <br/> stands alone', tag=tag))
+            raise InputError(Msg("<{tag}/> is not a markup tag here; only <br/> stands alone", tag=tag))
 
     def handle_endtag(self, tag):
         if tag == "br":
@@ -60,7 +64,9 @@ class Markup(HTMLParser):
         if len(self.stack) == 1 or self.stack[-1][0] != tag:
             open_tag = self.stack[-1][0]
             expected = f"</{open_tag}>" if open_tag else "no closing tag"
-            raise InputError(Msg('</{tag}> does not close an open tag (expected {expected})', tag=tag, expected=expected))
+            raise InputError(
+                Msg("</{tag}> does not close an open tag (expected {expected})", tag=tag, expected=expected)
+            )
         self.stack.pop()
 
     def handle_data(self, data):
@@ -69,7 +75,7 @@ class Markup(HTMLParser):
     def close(self):
         super().close()
         if len(self.stack) > 1:
-            raise InputError(Msg('<{value}> is never closed', value=self.stack[-1][0]))
+            raise InputError(Msg("<{value}> is never closed", value=self.stack[-1][0]))
 
 
 def _hex(value: str) -> str:

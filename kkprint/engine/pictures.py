@@ -71,14 +71,22 @@ def _check_reference(ref: str, svg: Path, root: Path | None) -> None:
         return
     if ref.startswith("data:"):
         if not re.match(r"^data:image/(png|jpe?g);base64,", ref):
-            raise InputError(Msg('{name}: an embedded picture must be a base64 PNG or JPG', name=svg.name))
+            raise InputError(Msg("{name}: an embedded picture must be a base64 PNG or JPG", name=svg.name))
         return
     target = ref.split("#", 1)[0]
     if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith(("/", "\\")):
-        raise InputError(Msg("{name}: refers to '{value}': only files next to it may be referred to", name=svg.name, value=target[:80]))
+        raise InputError(
+            Msg(
+                "{name}: refers to '{value}': only files next to it may be referred to",
+                name=svg.name,
+                value=target[:80],
+            )
+        )
     path = (svg.parent / target).resolve()
     if root is not None and not path.is_relative_to(root.resolve()):
-        raise InputError(Msg("{name}: refers to '{value}', outside the deck's folder", name=svg.name, value=target[:80]))
+        raise InputError(
+            Msg("{name}: refers to '{value}', outside the deck's folder", name=svg.name, value=target[:80])
+        )
     if not path.is_file():
         raise InputError(Msg("{name}: refers to '{value}', which is not there", name=svg.name, value=target[:80]))
 
@@ -87,7 +95,7 @@ def _read(path: Path) -> bytes:
     try:
         return read_bytes(path, limit=MAX_PICTURE_BYTES, what="pictures")
     except InputError as err:
-        raise InputError(Msg('{name}: {message}', name=path.name, message=err.message)) from None
+        raise InputError(Msg("{name}: {message}", name=path.name, message=err.message)) from None
 
 
 @lru_cache(maxsize=128)
@@ -97,15 +105,20 @@ def _svg(path: Path, root: Path | None, stamp: tuple):
 
     data = _read(path)
     if b"<!ENTITY" in data:
-        raise InputError(Msg('{name}: declares XML entities, which pictures may not (they can read other files)', name=path.name))
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False,
-                             load_dtd=False)
+        raise InputError(
+            Msg("{name}: declares XML entities, which pictures may not (they can read other files)", name=path.name)
+        )
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, remove_comments=True, huge_tree=False, load_dtd=False
+    )
     try:
         tree = etree.parse(io.BytesIO(data), parser=parser).getroot()
     except etree.XMLSyntaxError as err:
-        raise InputError(Msg('{name}: cannot read SVG: {value}', name=path.name, value=str(err).splitlines()[0][:100])) from None
+        raise InputError(
+            Msg("{name}: cannot read SVG: {value}", name=path.name, value=str(err).splitlines()[0][:100])
+        ) from None
     if tree is None or _local(tree.tag) != "svg":
-        raise InputError(Msg('{name}: is not an SVG picture (no <svg> element)', name=path.name))
+        raise InputError(Msg("{name}: is not an SVG picture (no <svg> element)", name=path.name))
     for node in tree.iter():
         for key in (_XLINK, "href"):
             if key in node.attrib:
@@ -114,7 +127,9 @@ def _svg(path: Path, root: Path | None, stamp: tuple):
             for ref in _URL.findall(text or ""):
                 _check_reference(ref, path, root)
             if "@import" in (text or ""):
-                raise InputError(Msg('{name}: uses @import in its style; write the styles into the file', name=path.name))
+                raise InputError(
+                    Msg("{name}: uses @import in its style; write the styles into the file", name=path.name)
+                )
         for key, value in node.attrib.items():
             if key not in (_XLINK, "href", "style"):
                 for ref in _URL.findall(value):
@@ -132,9 +147,15 @@ def _svg(path: Path, root: Path | None, stamp: tuple):
     except InputError:
         raise
     except Exception as err:  # noqa: BLE001 - svglib raises many kinds for odd files
-        raise InputError(Msg('{name}: cannot draw SVG: {value}', name=path.name, value=str(err).splitlines()[0][:100] if str(err) else type(err).__name__)) from None
+        raise InputError(
+            Msg(
+                "{name}: cannot draw SVG: {value}",
+                name=path.name,
+                value=str(err).splitlines()[0][:100] if str(err) else type(err).__name__,
+            )
+        ) from None
     if drawing is None or not drawing.width or not drawing.height:
-        raise InputError(Msg('{name}: cannot read SVG (empty, or without width and height)', name=path.name))
+        raise InputError(Msg("{name}: cannot read SVG (empty, or without width and height)", name=path.name))
     return drawing
 
 
@@ -148,7 +169,9 @@ def _renderer():
     class Renderer(renderPDF._PDFRenderer):
         def drawImage(self, image):
             if image.path is not None:
-                self._canvas.drawImage(ImageReader(image.path), image.x, image.y, image.width, image.height, mask="auto")
+                self._canvas.drawImage(
+                    ImageReader(image.path), image.x, image.y, image.width, image.height, mask="auto"
+                )
 
     return Renderer, renderPDF.renderScaledDrawing
 
@@ -175,16 +198,32 @@ def _raster(path: Path, stamp: tuple) -> ImageReader:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as probe:
                 if probe.format not in ("PNG", "JPEG"):
-                    raise InputError(Msg('{name}: is a {format} picture; use PNG or JPG', name=path.name, format=probe.format))
+                    raise InputError(
+                        Msg("{name}: is a {format} picture; use PNG or JPG", name=path.name, format=probe.format)
+                    )
                 if probe.width * probe.height > MAX_PIXELS:
-                    raise InputError(Msg('{name}: is {width}×{height} pixels; pictures are limited to {value} megapixels', name=path.name, width=probe.width, height=probe.height, value=MAX_PIXELS // 1_000_000))
+                    raise InputError(
+                        Msg(
+                            "{name}: is {width}×{height} pixels; pictures are limited to {value} megapixels",
+                            name=path.name,
+                            width=probe.width,
+                            height=probe.height,
+                            value=MAX_PIXELS // 1_000_000,
+                        )
+                    )
                 probe.load()
     except InputError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise InputError(Msg('{name}: is larger than {value} megapixels, the most a picture may have', name=path.name, value=MAX_PIXELS // 1_000_000)) from None
+        raise InputError(
+            Msg(
+                "{name}: is larger than {value} megapixels, the most a picture may have",
+                name=path.name,
+                value=MAX_PIXELS // 1_000_000,
+            )
+        ) from None
     except Exception:  # noqa: BLE001 - Pillow's many errors for a broken file
-        raise InputError(Msg('{name}: not a readable PNG or JPG picture', name=path.name)) from None
+        raise InputError(Msg("{name}: not a readable PNG or JPG picture", name=path.name)) from None
     return ImageReader(io.BytesIO(data))
 
 
@@ -200,11 +239,12 @@ def check_picture(path: Path, root: Path | None) -> None:
     elif path.suffix.lower() in (".png", ".jpg", ".jpeg"):
         load_raster(path)
     else:
-        raise InputError(Msg('{name}: pictures are .svg, .png or .jpg', name=path.name))
+        raise InputError(Msg("{name}: pictures are .svg, .png or .jpg", name=path.name))
 
 
-def draw_picture(c: Canvas, path: Path, root: Path | None, x: float, y: float, w: float, h: float,
-                 fit: str = "contain") -> None:
+def draw_picture(
+    c: Canvas, path: Path, root: Path | None, x: float, y: float, w: float, h: float, fit: str = "contain"
+) -> None:
     """Draw an SVG, PNG or JPG into the box: ``contain`` (whole, in proportion, centred),
     ``cover`` (fills the box in proportion, cropped to it) or ``stretch``."""
     suffix = path.suffix.lower()
@@ -215,7 +255,7 @@ def draw_picture(c: Canvas, path: Path, root: Path | None, x: float, y: float, w
         image = load_raster(path)
         natural = image.getSize()
     else:
-        raise InputError(Msg('{name}: pictures are .svg, .png or .jpg', name=path.name))
+        raise InputError(Msg("{name}: pictures are .svg, .png or .jpg", name=path.name))
     sx, sy = w / natural[0], h / natural[1]
     if fit == "contain":
         sx = sy = min(sx, sy)

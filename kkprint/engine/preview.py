@@ -5,9 +5,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from kkprint.engine.job import BuildOptions, Target, build_targets
 from kkprint.base.outputs import atomic_file
 from kkprint.base.paths import safe_file_name
+from kkprint.engine.job import BuildOptions, Target, build_targets
 
 
 def render_pages(pdf: Path, out_dir: Path, dpi: int) -> list[Path]:

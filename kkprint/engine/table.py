@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
@@ -25,8 +25,15 @@ class Cell:
     heavy: bool = False
 
 
-def draw_table(canvas: Canvas, fonts: FontSet, x: float, top: float, widths: Sequence[float],
-               heights: Sequence[float], rows: Sequence[Sequence[Cell]]) -> float:
+def draw_table(
+    canvas: Canvas,
+    fonts: FontSet,
+    x: float,
+    top: float,
+    widths: Sequence[float],
+    heights: Sequence[float],
+    rows: Sequence[Sequence[Cell]],
+) -> float:
     """Draw ``rows`` (each a list of cells whose spans add up to ``len(widths)``) from ``top`` down.
 
     Returns the y of the table's bottom edge.
@@ -37,7 +44,7 @@ def draw_table(canvas: Canvas, fonts: FontSet, x: float, top: float, widths: Seq
         column = 0
         for cell in row:
             left = x + sum(widths[:column])
-            width = sum(widths[column:column + cell.span])
+            width = sum(widths[column : column + cell.span])
             canvas.saveState()
             if cell.fill is not None:
                 canvas.setFillColor(cell.fill)
@@ -50,8 +57,15 @@ def draw_table(canvas: Canvas, fonts: FontSet, x: float, top: float, widths: Seq
                 else:
                     canvas.setFillColorRGB(0, 0, 0)
                 box = TextBox(left + 1.5 * mm, y + 0.5 * mm, width - 3 * mm, height - 1 * mm, cell.align, "middle")
-                draw_text(canvas, cell.text, fonts.bold if cell.bold else fonts.regular, box, cell.size,
-                          min(cell.size, 5), leading=1.1)
+                draw_text(
+                    canvas,
+                    cell.text,
+                    fonts.bold if cell.bold else fonts.regular,
+                    box,
+                    cell.size,
+                    min(cell.size, 5),
+                    leading=1.1,
+                )
             canvas.restoreState()
             column += cell.span
     return y

@@ -22,10 +22,10 @@ from typing import NamedTuple
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.engine.icons import draw_icon, has_icon, icon_names
-from kkprint.engine.typesetting import PLAIN, Typesetting
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
+from kkprint.engine.icons import draw_icon, has_icon, icon_names
+from kkprint.engine.typesetting import PLAIN, Typesetting
 
 ICON_SCALE = 0.82  # icon square side, as a fraction of the font size
 ICON_DROP = 0.06  # how far below the baseline an icon sits, as a fraction of the font size
@@ -37,6 +37,7 @@ _OBJECT = "\ufffc"  # stands for an icon while line breaks are worked out
 
 
 # --- faces ------------------------------------------------------------------------------------
+
 
 class Style(NamedTuple):
     font: str
@@ -113,6 +114,7 @@ def _segments(text: str, setting: Typesetting, base_size: float) -> list[tuple[s
 
 # --- line-break opportunities -----------------------------------------------------------------
 
+
 def _is_cjk(char: str) -> bool:
     return unicodedata.east_asian_width(char) in ("W", "F")
 
@@ -165,7 +167,7 @@ def _items(segments, aliases: dict[str, str]) -> list[tuple[str, str | None, tup
         pos = 0
         for match in _ICON_TOKEN.finditer(text):
             if match.start() > pos:
-                items.append((text[pos:match.start()], None, key))
+                items.append((text[pos : match.start()], None, key))
             token = match.group(0)
             if token in ("{{", "}}"):
                 items.append((token[0], None, key))
@@ -173,7 +175,9 @@ def _items(segments, aliases: dict[str, str]) -> list[tuple[str, str | None, tup
                 name = match.group(1)
                 registered = aliases.get(name, name)
                 if not has_icon(registered):
-                    raise InputError(Msg('unknown icon {{{name}}}{hint}', name=name, hint=suggest(name, [*aliases, *icon_names()])))
+                    raise InputError(
+                        Msg("unknown icon {{{name}}}{hint}", name=name, hint=suggest(name, [*aliases, *icon_names()]))
+                    )
                 items.append((_OBJECT, registered, key))
             pos = match.end()
         if pos < len(text):
@@ -303,8 +307,11 @@ def _plain_pieces(text: str, font: str, setting: Typesetting) -> tuple[Piece, ..
     style = _plain_style(text, font, setting)
     if style is None or (not text.isascii() and any(_is_cjk(c) for c in text)):
         return None
-    return tuple("\n" if part == "\n" else _shared_atom(" " if part.isspace() else part, style)
-                 for part in _SPLIT.split(text) if part)
+    return tuple(
+        "\n" if part == "\n" else _shared_atom(" " if part.isspace() else part, style)
+        for part in _SPLIT.split(text)
+        if part
+    )
 
 
 def _plain_style(text: str, font: str, setting: Typesetting) -> Style | None:
@@ -338,6 +345,7 @@ def _atoms_in(style: Style) -> dict[str, Atom]:
 
 # --- breaking lines and fitting ---------------------------------------------------------------
 
+
 def _script(char: str) -> str:
     if "\u30a0" <= char <= "\u30ff" or char == "ー":
         return "katakana"
@@ -370,8 +378,11 @@ def _letters(atom: Atom, letters: bool = True) -> list[Atom]:
         return [Atom(tuple(piece)) for piece in pieces]
     if not letters:
         return [atom]
-    return [Atom((Frag(ch, None, frag.style),)) if frag.icon is None else Atom((frag,))
-            for frag in atom.frags for ch in (frag.text or "x")]
+    return [
+        Atom((Frag(ch, None, frag.style),)) if frag.icon is None else Atom((frag,))
+        for frag in atom.frags
+        for ch in (frag.text or "x")
+    ]
 
 
 def wrap(pieces, size: float, width: float, break_words: int = 0) -> list[list[Atom]] | None:
@@ -452,8 +463,16 @@ class FittedText(NamedTuple):
 
 
 @lru_cache(maxsize=1024)
-def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: float | None = None,
-             leading: float = 1.25, max_lines: int | None = None, setting: Typesetting = PLAIN) -> FittedText:
+def fit_text(
+    text: str,
+    font: str,
+    box: TextBox,
+    max_size: float,
+    min_size: float | None = None,
+    leading: float = 1.25,
+    max_lines: int | None = None,
+    setting: Typesetting = PLAIN,
+) -> FittedText:
     """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits ``box``."""
     min_size = min_size if min_size is not None else max_size * 0.6
     single = _single_line(text, font, box, max_size, setting)
@@ -464,7 +483,15 @@ def fit_text(text: str, font: str, box: TextBox, max_size: float, min_size: floa
         fitted = _fit(pieces, box, max_size, min_size, leading, max_lines, break_words)
         if fitted is not None:
             return fitted
-    raise InputError(Msg("text '{value}' does not fit its {value2:.0f}×{value3:.0f} mm box even at {min_size:g} pt", value=text[:40], value2=box.width / 2.8346, value3=box.height / 2.8346, min_size=min_size))
+    raise InputError(
+        Msg(
+            "text '{value}' does not fit its {value2:.0f}×{value3:.0f} mm box even at {min_size:g} pt",
+            value=text[:40],
+            value2=box.width / 2.8346,
+            value3=box.height / 2.8346,
+            min_size=min_size,
+        )
+    )
 
 
 def _single_line(text: str, font: str, box: TextBox, size: float, setting: Typesetting) -> FittedText | None:
@@ -487,8 +514,9 @@ def _base_style(setting: Typesetting, font: str) -> tuple[Style, str | None]:
     return _Builder(setting, font).style((setting.family, setting.bold, setting.italic, 1.0, None))
 
 
-def _fit(pieces, box: TextBox, max_size: float, min_size: float, leading: float,
-         max_lines: int | None, break_words: int) -> FittedText | None:
+def _fit(
+    pieces, box: TextBox, max_size: float, min_size: float, leading: float, max_lines: int | None, break_words: int
+) -> FittedText | None:
     size = max_size
     orphaned: FittedText | None = None
     while size >= min_size - 1e-6:
@@ -526,7 +554,9 @@ def _require_covered(font: str, text: str) -> None:
         missing = sorted({c for c in text if not _all_covered(font, c) and c not in "\n\r\t"})
         if missing:
             listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
-            raise InputError(Msg('cannot print {listed}: not among the characters prepared for this build', listed=listed))
+            raise InputError(
+                Msg("cannot print {listed}: not among the characters prepared for this build", listed=listed)
+            )
 
 
 def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextBox, colour_of=None) -> None:
@@ -601,8 +631,9 @@ def _runs(line: list[Atom]):
     return runs
 
 
-def _draw_coloured_run(canvas: Canvas, style: Style, text: str, x: float, baseline: float, size: float,
-                       colour_of) -> None:
+def _draw_coloured_run(
+    canvas: Canvas, style: Style, text: str, x: float, baseline: float, size: float, colour_of
+) -> None:
     """A run in its own colour, in a saved state so the canvas keeps its fill colour."""
     canvas.saveState()
     canvas.setFillColor(colour_of(style.colour) if colour_of else style.colour)
@@ -615,9 +646,18 @@ def _draw_coloured_run(canvas: Canvas, style: Style, text: str, x: float, baseli
     canvas.restoreState()
 
 
-def draw_text(canvas: Canvas, text: str, font: str, box: TextBox, max_size: float, min_size: float | None = None,
-              leading: float = 1.25, max_lines: int | None = None, setting: Typesetting = PLAIN,
-              colour_of=None) -> FittedText:
+def draw_text(
+    canvas: Canvas,
+    text: str,
+    font: str,
+    box: TextBox,
+    max_size: float,
+    min_size: float | None = None,
+    leading: float = 1.25,
+    max_lines: int | None = None,
+    setting: Typesetting = PLAIN,
+    colour_of=None,
+) -> FittedText:
     """Fit ``text`` into ``box`` and draw it; returns the fit so callers can inspect it."""
     fitted = fit_text(text, font, box, max_size, min_size, leading, max_lines, setting)
     draw_fitted(canvas, fitted, font, box, colour_of)

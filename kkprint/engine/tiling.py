@@ -9,14 +9,14 @@ sheet before gluing. Any large map can use this: the art only has to draw itself
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.engine.document import TILE_NOTE, Document
 from kkprint.base.i18n import tr
+from kkprint.engine.document import TILE_NOTE, Document
 from kkprint.engine.text import TextBox, draw_text
 
 DrawArt = Callable[[Canvas, float, float], None]
@@ -80,8 +80,9 @@ def draw_registration(canvas: Canvas, x: float, y: float) -> None:
     canvas.restoreState()
 
 
-def print_tiled(doc: Document, width: float, height: float, draw: DrawArt, *, overlap_mm: float = 12,
-                margin_mm: float = 10) -> Tiling:
+def print_tiled(
+    doc: Document, width: float, height: float, draw: DrawArt, *, overlap_mm: float = 12, margin_mm: float = 10
+) -> Tiling:
     """Print ``draw`` (a ``width × height`` drawing) 1:1 over as many sheets as it needs."""
     page_w, page_h = doc.paper.size
     margin = margin_mm * mm
@@ -112,7 +113,14 @@ def print_tiled(doc: Document, width: float, height: float, draw: DrawArt, *, ov
             c.restoreState()
             label = tr(TILE_NOTE, doc.lang, row=row + 1, column=column + 1, rows=tiling.rows, columns=tiling.columns)
             c.setFillColorRGB(0.3, 0.3, 0.3)
-            draw_text(c, label, doc.fonts.regular, TextBox(margin, margin - 1 * mm, page_w - 2 * margin, 5 * mm, "left", "middle"), 7, 5)
+            draw_text(
+                c,
+                label,
+                doc.fonts.regular,
+                TextBox(margin, margin - 1 * mm, page_w - 2 * margin, 5 * mm, "left", "middle"),
+                7,
+                5,
+            )
             doc.margin_note("bottom")
             doc.end_page()
     return tiling

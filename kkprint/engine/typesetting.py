@@ -46,7 +46,9 @@ class FontBook:
         for known, face in self.families:
             if known == name:
                 return face
-        raise InputError(Msg("unknown font family '{name}'{hint}", name=name, hint=suggest(name, [n for n, _ in self.families])))
+        raise InputError(
+            Msg("unknown font family '{name}'{hint}", name=name, hint=suggest(name, [n for n, _ in self.families]))
+        )
 
 
 @dataclass(frozen=True)
@@ -74,5 +76,11 @@ def parse_font(value: str, family: str | None = None) -> tuple[str | None, bool,
         name, face = "", name
     face = face or "regular"
     if face not in ("regular", "bold", "italic", "bold-italic"):
-        raise InputError(Msg("unknown face '{face}'{hint}", face=face, hint=suggest(face, ['regular', 'bold', 'italic', 'bold-italic'])))
+        raise InputError(
+            Msg(
+                "unknown face '{face}'{hint}",
+                face=face,
+                hint=suggest(face, ["regular", "bold", "italic", "bold-italic"]),
+            )
+        )
     return (name or None), "bold" in face, "italic" in face

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def rank_points(counts: Sequence[int], top_value: int) -> list[int]:

@@ -7,8 +7,9 @@ Game modules are imported only when a game is scored: scoring never loads the PD
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
@@ -19,7 +20,7 @@ class Scorer:
     id: str
     example: str  # the tally/state file in examples/ that `kkprint new tally` copies
     title: Msg
-    load: Callable[..., "GameScorer"]  # the game's rules, loaded when first scored
+    load: Callable[..., GameScorer]  # the game's rules, loaded when first scored
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,11 @@ def _kardinal(deck=None, check: str = "cards") -> GameScorer:
     from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
 
     game = load_game(deck or DEFAULT_PATH)
-    return GameScorer(lambda data, source: service.score(data, source, game, check),
-                      lambda result, lang: report.as_json(result, lang),
-                      lambda result, lang: report.table(game, result, lang))
+    return GameScorer(
+        lambda data, source: service.score(data, source, game, check),
+        lambda result, lang: report.as_json(result, lang),
+        lambda result, lang: report.table(game, result, lang),
+    )
 
 
 def _webofpower() -> GameScorer:
@@ -74,21 +77,25 @@ def _culdcept() -> GameScorer:
     return GameScorer(lambda data, source: state.score_state(data, source, game), state.as_json, state.as_text)
 
 
-SCORERS = {scorer.id: scorer for scorer in (
-    Scorer("kardinal", "kardinal-tally.yaml", Msg("Kardinal & König"), _kardinal),
-    Scorer("webofpower", "webofpower-state.yaml", Msg("Web of Power — trump map"), _webofpower),
-    Scorer("webofpower-board", "webofpower-board-tally.yaml", Msg("Web of Power — board game"), _webofpower_board),
-    Scorer("court", "court-final.yaml", Msg("To Court the King — final round"), _court),
-    Scorer("culdcept", "culdcept-state.yaml", Msg("Culdcept-style game"), _culdcept),
-)}
+SCORERS = {
+    scorer.id: scorer
+    for scorer in (
+        Scorer("kardinal", "kardinal-tally.yaml", Msg("Kardinal & König"), _kardinal),
+        Scorer("webofpower", "webofpower-state.yaml", Msg("Web of Power — trump map"), _webofpower),
+        Scorer("webofpower-board", "webofpower-board-tally.yaml", Msg("Web of Power — board game"), _webofpower_board),
+        Scorer("court", "court-final.yaml", Msg("To Court the King — final round"), _court),
+        Scorer("culdcept", "culdcept-state.yaml", Msg("Culdcept-style game"), _culdcept),
+    )
+}
 
 
 def scorer(name: str, source: str = "scorer") -> Scorer:
     """The scorer called ``name`` (any case), or an error with a suggestion."""
     found = SCORERS.get(str(name).strip().lower())
     if found is None:
-        raise InputError(Msg("no scorer for '{name}'{hint}", name=name, hint=suggest(str(name), SCORERS)),
-                         source=source)
+        raise InputError(
+            Msg("no scorer for '{name}'{hint}", name=name, hint=suggest(str(name), SCORERS)), source=source
+        )
     return found
 
 

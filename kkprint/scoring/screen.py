@@ -5,8 +5,8 @@ description so both always say the same."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence, Union
 
 from kkprint.scoring.textgrid import render
 
@@ -26,7 +26,7 @@ class Line:
     winner: bool = False  # the verdict line, shown in bold at a terminal
 
 
-Part = Union[Table, Line]
+Part = Table | Line
 
 
 @dataclass

@@ -20,6 +20,7 @@ def at(container: Any, key: Any, label: str | Msg) -> str | Msg:
 
 def count(value: Any, what: str | Msg, place: str | Msg, source: str, path: tuple | None = None) -> int:
     """A non-negative whole number; full-width digits ("５") are accepted, as typed on a phone."""
+
     def refuse(message: Msg):
         return InputError(message, source=source, place=place, path=path)
 
@@ -44,8 +45,11 @@ def count(value: Any, what: str | Msg, place: str | Msg, source: str, path: tupl
 
 def mapping(value: Any, what: str | Msg, place: str | Msg | None, source: str) -> dict:
     if not isinstance(value, dict):
-        raise InputError(Msg("{what} must be a mapping (key: value), not {kind}", what=what, kind=kind_of(value)),
-                         source=source, place=place)
+        raise InputError(
+            Msg("{what} must be a mapping (key: value), not {kind}", what=what, kind=kind_of(value)),
+            source=source,
+            place=place,
+        )
     return value
 
 
@@ -69,8 +73,12 @@ def player_names(entries: list, source: str, *, minimum: int, maximum: int, key:
     if not isinstance(entries, list):
         raise InputError(Msg("players must be a list"), source=source, path=("players",))
     if not minimum <= len(entries) <= maximum:
-        raise InputError(Msg("{count} players; this game is for {low}–{high}", count=len(entries), low=minimum, high=maximum),
-                         source=source, place="players", path=("players",))
+        raise InputError(
+            Msg("{count} players; this game is for {low}–{high}", count=len(entries), low=minimum, high=maximum),
+            source=source,
+            place="players",
+            path=("players",),
+        )
     names = []
     for index, entry in enumerate(entries, start=1):
         raw = entry.get(key) if isinstance(entry, dict) else entry
@@ -78,7 +86,7 @@ def player_names(entries: list, source: str, *, minimum: int, maximum: int, key:
         place = at(entry, key, label) if isinstance(entry, dict) else label
         path = ("players", index - 1, key) if isinstance(entry, dict) else ("players", index - 1)
 
-        def refuse(message: Msg):
+        def refuse(message: Msg, place=place, path=path):
             return InputError(message, source=source, place=place, path=path)
 
         if not isinstance(raw, (str, int)) or isinstance(raw, bool) or not str(raw).strip():
@@ -98,5 +106,8 @@ def reject_unknown_keys(data: dict, allowed: set[str], source: str, place: str |
     for key in data:
         if key not in allowed:
             where = at(data, key, place or Msg("top level"))
-            raise InputError(Msg("unknown key '{key}'; expected one of: {keys}", key=key, keys=", ".join(sorted(allowed))),
-                             source=source, place=where)
+            raise InputError(
+                Msg("unknown key '{key}'; expected one of: {keys}", key=key, keys=", ".join(sorted(allowed))),
+                source=source,
+                place=where,
+            )

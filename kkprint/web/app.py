@@ -71,10 +71,10 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number")
 
 
-
 def page(request: Request, name: str, lang: str, **context) -> Response:
     """The template ``name`` in the reader's language (``_`` in templates); ``?lang=`` is
     remembered in a cookie."""
+
     def gettext(msgid: str, **values) -> str:
         return tr(msgid, lang, **values)
 
@@ -87,8 +87,9 @@ def page(request: Request, name: str, lang: str, **context) -> Response:
 async def _http_error(request: Request, exc: HTTPException) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
-    return HTMLResponse(f"<!doctype html><meta charset=utf-8><p>{exc.status_code}: {exc.detail}</p>",
-                        status_code=exc.status_code)
+    return HTMLResponse(
+        f"<!doctype html><meta charset=utf-8><p>{exc.status_code}: {exc.detail}</p>", status_code=exc.status_code
+    )
 
 
 async def _unforeseen(request: Request, exc: Exception) -> Response:
@@ -96,10 +97,13 @@ async def _unforeseen(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": f"internal error ({detail})"}, status_code=500)
 
 
-def create_web_app(routes: Sequence[BaseRoute], *, hosts: Iterable[str] = LOCAL_HOSTS,
-                   middleware: Sequence[Middleware] = ()) -> Starlette:
+def create_web_app(
+    routes: Sequence[BaseRoute], *, hosts: Iterable[str] = LOCAL_HOSTS, middleware: Sequence[Middleware] = ()
+) -> Starlette:
     """An app serving ``routes`` and the shared static files, with the security rules around
     everything (the outermost middleware) and errors answered in one line."""
-    return Starlette(routes=[*routes, Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")],
-                     middleware=[Middleware(Guard, language=language, hosts=hosts), *middleware],
-                     exception_handlers={HTTPException: _http_error, Exception: _unforeseen})
+    return Starlette(
+        routes=[*routes, Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")],
+        middleware=[Middleware(Guard, language=language, hosts=hosts), *middleware],
+        exception_handlers={HTTPException: _http_error, Exception: _unforeseen},
+    )

@@ -27,9 +27,11 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-     b"font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        b"font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
@@ -78,7 +80,10 @@ class Guard:
         if method not in WRITES:
             return None
         origin = headers.get("origin")
-        if origin is not None and origin.rstrip("/").lower() not in (f"http://{host}".lower(), f"https://{host}".lower()):
+        if origin is not None and origin.rstrip("/").lower() not in (
+            f"http://{host}".lower(),
+            f"https://{host}".lower(),
+        ):
             return 403, N_("a change must come from the score pad's own page")
         if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
             return 403, N_("a change must come from the score pad's own page")
@@ -90,6 +95,11 @@ class Guard:
 
 async def _refuse(status: int, words: str, send) -> None:
     body = json.dumps({"error": words}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -3,27 +3,26 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.engine.job import BuildOptions, Target
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import N_, Msg
+from kkprint.base.paths import DATA_DIR
+from kkprint.deck.build import deck_texts, write_game_deck
+from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, lighten, tint
 from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import CardSize, card_size
 from kkprint.engine.icons import die_body, register_icon, star_path
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.text import TextBox, draw_text
-from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg
-from kkprint.deck.build import deck_texts, write_game_deck
-from kkprint.deck.load import Deck, layout_deck
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
-from kkprint.base.paths import DATA_DIR
-from kkprint.base.i18n import N_
 
 TIER_COLOURS = {None: "#8b5a2b", "I": "#4f7f52", "II": "#2f6fa8", "III": "#7d4fa0", "IV": "#b03a3a", "V": "#c9a227"}
 SUMMARY_CARD = CardSize(95, 130, corner_mm=3)
@@ -68,9 +67,13 @@ def character_fields(game: CourtGame, character: Character, lang: str) -> dict[s
     shows = character.shows(lang)
     colour_of_tier = TIER_COLOURS[character.tier]
     fields = {
-        "name": character.name(lang), "german": character.de, "tier": _tier_name(character),
-        "tier_colour": colour_of_tier, "tier_light": tint(colour_of_tier, 0.5),
-        "condition_label": game.label("condition", lang), "effect_label": game.label("effect", lang),
+        "name": character.name(lang),
+        "german": character.de,
+        "tier": _tier_name(character),
+        "tier_colour": colour_of_tier,
+        "tier_light": tint(colour_of_tier, 0.5),
+        "condition_label": game.label("condition", lang),
+        "effect_label": game.label("effect", lang),
         "condition_dice": shows if ONLY_ICONS.fullmatch(shows) else "",
         "condition_words": "" if ONLY_ICONS.fullmatch(shows) else shows,
         "effect": character.effect(lang),
@@ -83,8 +86,10 @@ def character_fields(game: CourtGame, character: Character, lang: str) -> dict[s
 
 def character_deck(game: CourtGame, lang: str, players: int | None) -> Deck:
     """The character cards as a deck: the same machinery that builds any user's deck."""
-    cards = [(character_fields(game, character, lang), game.copies(character, players), f"character {character.en}")
-             for character in game.characters]
+    cards = [
+        (character_fields(game, character, lang), game.copies(character, players), f"character {character.en}")
+        for character in game.characters
+    ]
     return layout_deck(CARD_LAYOUT, {"title": game.labels["title"](lang)}, cards)
 
 
@@ -99,8 +104,14 @@ def summary_card(game: CourtGame, lang: str, fonts: FontSet, back: bool = False)
         c.setFillGray(1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
         c.setFillGray(0)
-        draw_text(c, f"{game.labels['title'](lang)} — {game.label('summary', lang)}", fonts.bold,
-                  TextBox(4 * mm, h - 10 * mm, w - 8 * mm, 7 * mm, "left", "middle"), 11, 8)
+        draw_text(
+            c,
+            f"{game.labels['title'](lang)} — {game.label('summary', lang)}",
+            fonts.bold,
+            TextBox(4 * mm, h - 10 * mm, w - 8 * mm, 7 * mm, "left", "middle"),
+            11,
+            8,
+        )
         legend = 8 * mm
         row_h = (h - 13 * mm - legend) / len(rows)
         y = h - 12 * mm
@@ -110,13 +121,46 @@ def summary_card(game: CourtGame, lang: str, fonts: FontSet, back: bool = False)
             c.setFillColor(lighten(tint, 0.85))
             c.rect(3 * mm, y + 0.3 * mm, w - 6 * mm, row_h - 0.6 * mm, stroke=0, fill=1)
             c.setFillColor(colour(tint))
-            draw_text(c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, y, 6 * mm, row_h, "center", "middle"), 9, 7)
+            draw_text(
+                c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, y, 6 * mm, row_h, "center", "middle"), 9, 7
+            )
             c.setFillGray(0)
-            draw_text(c, character.name(lang), fonts.bold, TextBox(10 * mm, y, 17 * mm, row_h, "left", "middle"), 8.5, 7, max_lines=2)
-            draw_text(c, character.shows(lang), fonts.regular, TextBox(28 * mm, y, 29 * mm, row_h, "left", "middle"), 9, 7, leading=1.15)
-            draw_text(c, character.effect(lang), fonts.regular, TextBox(58 * mm, y, w - 61 * mm, row_h, "left", "middle"), 8, 7, leading=1.1)
+            draw_text(
+                c,
+                character.name(lang),
+                fonts.bold,
+                TextBox(10 * mm, y, 17 * mm, row_h, "left", "middle"),
+                8.5,
+                7,
+                max_lines=2,
+            )
+            draw_text(
+                c,
+                character.shows(lang),
+                fonts.regular,
+                TextBox(28 * mm, y, 29 * mm, row_h, "left", "middle"),
+                9,
+                7,
+                leading=1.15,
+            )
+            draw_text(
+                c,
+                character.effect(lang),
+                fonts.regular,
+                TextBox(58 * mm, y, w - 61 * mm, row_h, "left", "middle"),
+                8,
+                7,
+                leading=1.1,
+            )
         c.setFillColorRGB(0.25, 0.25, 0.25)
-        draw_text(c, game.label("legend", lang), fonts.regular, TextBox(4 * mm, 2 * mm, w - 8 * mm, legend - 2 * mm, "left", "middle"), 9, 7)
+        draw_text(
+            c,
+            game.label("legend", lang),
+            fonts.regular,
+            TextBox(4 * mm, 2 * mm, w - 8 * mm, legend - 2 * mm, "left", "middle"),
+            9,
+            7,
+        )
 
     return Art(draw, key=f"court-summary-{'back' if back else 'front'}-{lang}")
 
@@ -127,9 +171,23 @@ def start_marker(game: CourtGame, lang: str, fonts: FontSet) -> Art:
         c.rect(0, 0, w, h, stroke=0, fill=1)
         c.setFillColor(colour("#7a5a00"))
         c.drawPath(star_path(c, w / 2, h / 2 + 14 * mm, 22 * mm, 9 * mm), stroke=0, fill=1)
-        draw_text(c, game.label("start_player", lang), fonts.bold, TextBox(6 * mm, h / 2 - 22 * mm, w - 12 * mm, 14 * mm, "center", "middle"), 20, 10)
+        draw_text(
+            c,
+            game.label("start_player", lang),
+            fonts.bold,
+            TextBox(6 * mm, h / 2 - 22 * mm, w - 12 * mm, 14 * mm, "center", "middle"),
+            20,
+            10,
+        )
         c.setFillColorRGB(0.3, 0.3, 0.3)
-        draw_text(c, game.label("start_hint", lang), fonts.regular, TextBox(8 * mm, 10 * mm, w - 16 * mm, 18 * mm, "center", "middle"), 11, 7)
+        draw_text(
+            c,
+            game.label("start_hint", lang),
+            fonts.regular,
+            TextBox(8 * mm, 10 * mm, w - 16 * mm, 18 * mm, "center", "middle"),
+            11,
+            7,
+        )
 
     return Art(draw, key=f"court-start-{lang}")
 
@@ -142,25 +200,43 @@ def texts(options: BuildOptions) -> Iterable[str]:
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_court()
     if options.players is not None and not 2 <= options.players <= 5:
-        raise InputError(Msg('To Court the King is for 2–5 players, not {players}', players=options.players), source="--players")
+        raise InputError(
+            Msg("To Court the King is for 2–5 players, not {players}", players=options.players), source="--players"
+        )
     lang, paper = options.lang, options.paper
     suffix = f"-{options.players}p" if options.players else ""
     written = []
     deck = character_deck(game, lang, options.players)
-    written.append(write_game_deck(f"court-characters{suffix}", deck, options.layout(card_size("poker")),
-                                   options.sheet_options(), fonts, options, game.labels["title"](lang)))
+    written.append(
+        write_game_deck(
+            f"court-characters{suffix}",
+            deck,
+            options.layout(card_size("poker")),
+            options.sheet_options(),
+            fonts,
+            options,
+            game.labels["title"](lang),
+        )
+    )
     path = options.path("court-summary")
     with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:
         # five summary cards and the start marker, made the same size, fill two sheets
         summary = CardPrint(summary_card(game, lang, fonts), summary_card(game, lang, fonts, back=True))
         marker = start_marker(game, lang, fonts)
-        print_cards(doc, options.layout(SUMMARY_CARD), [summary] * 5 + [CardPrint(marker, marker)],
-                    options.sheet_options())
+        print_cards(
+            doc, options.layout(SUMMARY_CARD), [summary] * 5 + [CardPrint(marker, marker)], options.sheet_options()
+        )
     written.append(path)
     return written
 
+
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
 TARGETS = (
-    Target("court", N_("To Court the King: 60 character cards (or --players N), 5 summary cards, start marker"),
-                    ("court-characters", "court-summary"), texts, build),
+    Target(
+        "court",
+        N_("To Court the King: 60 character cards (or --players N), 5 summary cards, start marker"),
+        ("court-characters", "court-summary"),
+        texts,
+        build,
+    ),
 )

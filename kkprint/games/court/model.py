@@ -10,9 +10,9 @@ from pydantic import model_validator
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
-from kkprint.games.court.rules import CONDITION_KINDS
 from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
+from kkprint.games.court.rules import CONDITION_KINDS
 
 FOOL, CHARLATAN = "Fool", "Charlatan"
 
@@ -39,7 +39,7 @@ class CourtGame(Strict):
     labels: dict[str, Names]
 
     @model_validator(mode="after")
-    def _consistent(self) -> "CourtGame":
+    def _consistent(self) -> CourtGame:
         for character in self.characters:
             if character.condition.get("kind") not in CONDITION_KINDS:
                 raise ValueError(f"{character.en}: unknown condition kind {character.condition.get('kind')!r}")

@@ -7,8 +7,8 @@ Pure functions on lists of die values; every condition is exactly as RULES §4 w
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from kkprint.base.i18n import Joined, Msg
 
@@ -68,8 +68,18 @@ def condition_met(condition: dict, dice: Sequence[int]) -> bool:
     raise ValueError(f"unknown condition kind {kind!r}")
 
 
-CONDITION_KINDS = ("any", "with_king", "of_a_kind", "pairs", "full_house", "two_triplets", "straight",
-                   "total", "all_odd", "all_even")
+CONDITION_KINDS = (
+    "any",
+    "with_king",
+    "of_a_kind",
+    "pairs",
+    "full_house",
+    "two_triplets",
+    "straight",
+    "total",
+    "all_odd",
+    "all_even",
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -116,8 +126,11 @@ def final_round(rolls: Sequence[tuple[str, Sequence[int]]], queen: str | None) -
             best = roll
     queen_roll = next((r for r in results if r.name == queen), None)
     if queen_roll is not None and (best is None or queen_roll.strength >= best.strength):
-        reason = (Msg("the Queen's holder matches or beats the best result ({strength})", strength=str(queen_roll.strength))
-                  if best else Msg("the Queen's holder is alone ({strength})", strength=str(queen_roll.strength)))
+        reason = (
+            Msg("the Queen's holder matches or beats the best result ({strength})", strength=str(queen_roll.strength))
+            if best
+            else Msg("the Queen's holder is alone ({strength})", strength=str(queen_roll.strength))
+        )
         return FinalResult(results, order, queen_roll.name, reason)
     assert best is not None
     tied_earlier = [r.name for r in challengers if r.strength == best.strength and r is not best]
@@ -150,7 +163,12 @@ def why_not(condition: dict, dice: Sequence[int]) -> Msg:
     if kind == "total":
         return Msg("needs a total of {least}; has {total}", least=condition["at_least"], total=sum(dice))
     if kind == "all_odd":
-        return Msg("every die must be odd; {values} are even", values=", ".join(map(str, sorted({d for d in dice if d % 2 == 0}))))
+        return Msg(
+            "every die must be odd; {values} are even",
+            values=", ".join(map(str, sorted({d for d in dice if d % 2 == 0}))),
+        )
     if kind == "all_even":
-        return Msg("every die must be even; {values} are odd", values=", ".join(map(str, sorted({d for d in dice if d % 2}))))
+        return Msg(
+            "every die must be even; {values} are odd", values=", ".join(map(str, sorted({d for d in dice if d % 2})))
+        )
     return Msg("condition not met")

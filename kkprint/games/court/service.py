@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
@@ -25,11 +26,25 @@ MIN_DICE = 3  # RULES §4
 
 def parse_dice(values: Sequence[Any], place, source: str, path: tuple | None = None) -> list[int]:
     if not isinstance(values, list) or not values:
-        raise InputError(Msg('needs a list of dice, e.g. [6, 6, 3]'), source=source, place=place, path=path)
+        raise InputError(Msg("needs a list of dice, e.g. [6, 6, 3]"), source=source, place=place, path=path)
     if len(values) > MAX_DICE:
-        raise InputError(Msg('{count} dice; the game has only {MAX_DICE}', count=len(values), MAX_DICE=MAX_DICE), source=source, place=place, path=path)
+        raise InputError(
+            Msg("{count} dice; the game has only {MAX_DICE}", count=len(values), MAX_DICE=MAX_DICE),
+            source=source,
+            place=place,
+            path=path,
+        )
     if len(values) < MIN_DICE:
-        raise InputError(Msg('{count} dice; every result has at least {MIN_DICE} (each player starts with 3 and never loses one)', count=len(values), MIN_DICE=MIN_DICE), source=source, place=place, path=path)
+        raise InputError(
+            Msg(
+                "{count} dice; every result has at least {MIN_DICE} (each player starts with 3 and never loses one)",
+                count=len(values),
+                MIN_DICE=MIN_DICE,
+            ),
+            source=source,
+            place=place,
+            path=path,
+        )
     return [parse_die(v, place, source, path) for v in values]
 
 
@@ -67,8 +82,12 @@ def parse_results(data: Any, source: str) -> tuple[list[tuple[str, list[int]]], 
     if queen is not None:
         queen = str(queen).strip()
         if queen not in names:
-            raise InputError(Msg("the Queen's holder '{queen}' is not among the players", queen=queen), source=source,
-                             place=at(data, "queen", "queen"), path=("queen",))
+            raise InputError(
+                Msg("the Queen's holder '{queen}' is not among the players", queen=queen),
+                source=source,
+                place=at(data, "queen", "queen"),
+                path=("queen",),
+            )
     return rolls, queen
 
 

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.engine.job import BuildOptions, Target
+from kkprint.base.i18n import N_
 from kkprint.engine.cards import Art, CardPrint, print_cards
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import PAPERS, card_size
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.engine.tiling import print_tiled
 from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
-from kkprint.base.i18n import N_
 
 CARD_W, CARD_H, PAD = 63 * mm, 88 * mm, 2 * mm
 UP_W, UP_H = CARD_W + 2 * PAD, CARD_H + 2 * PAD  # a cell holding an upright card
@@ -63,7 +63,14 @@ def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
             c.roundRect(x + PAD, y + PAD, cw - 2 * PAD, ch - 2 * PAD, 3 * mm, stroke=1, fill=0)
             c.restoreState()
             c.setFillColor(colour(INK))
-            draw_text(c, str(number), fonts.bold, TextBox(x + PAD + 2 * mm, y + ch - PAD - 9 * mm, 12 * mm, 7 * mm, "left", "middle"), 16, 10)
+            draw_text(
+                c,
+                str(number),
+                fonts.bold,
+                TextBox(x + PAD + 2 * mm, y + ch - PAD - 9 * mm, 12 * mm, 7 * mm, "left", "middle"),
+                16,
+                10,
+            )
         _centre(c, game, lang, fonts)
 
     return draw
@@ -74,7 +81,14 @@ def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     bottom, top = FRAME + UP_H + 3 * mm, FRAME + UP_H + 3 * UP_W - 3 * mm
     width = right - left
     c.setFillColor(colour(INK))
-    draw_text(c, game.label("title", lang), fonts.bold, TextBox(left, top - 14 * mm, width, 12 * mm, "center", "middle"), 16, 9)
+    draw_text(
+        c,
+        game.label("title", lang),
+        fonts.bold,
+        TextBox(left, top - 14 * mm, width, 12 * mm, "center", "middle"),
+        16,
+        9,
+    )
     # a clockwise arrow
     cx, cy, radius = (left + right) / 2, top - 48 * mm, 22 * mm
     c.setStrokeColor(colour(INK))
@@ -91,9 +105,23 @@ def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     path.close()
     c.setFillColor(colour(INK))
     c.drawPath(path, stroke=0, fill=1)
-    draw_text(c, game.label("direction", lang), fonts.bold, TextBox(left, cy - 3 * mm, width, 6 * mm, "center", "middle"), 10, 7)
+    draw_text(
+        c,
+        game.label("direction", lang),
+        fonts.bold,
+        TextBox(left, cy - 3 * mm, width, 6 * mm, "center", "middle"),
+        10,
+        7,
+    )
     c.setFillColorRGB(0.2, 0.2, 0.2)
-    draw_text(c, game.label("setup", lang), fonts.regular, TextBox(left, cy - radius - 36 * mm, width, 30 * mm, "left", "top"), 8.5, 6)
+    draw_text(
+        c,
+        game.label("setup", lang),
+        fonts.regular,
+        TextBox(left, cy - radius - 36 * mm, width, 30 * mm, "left", "top"),
+        8.5,
+        6,
+    )
     c.saveState()
     c.setDash(3, 2)
     c.setStrokeColor(colour(INK))
@@ -101,7 +129,14 @@ def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     c.roundRect(left + 4 * mm, bottom + 4 * mm, width - 8 * mm, 60 * mm, 3 * mm, stroke=1, fill=0)
     c.restoreState()
     c.setFillColor(colour(INK))
-    draw_text(c, game.label("discard", lang), fonts.regular, TextBox(left + 6 * mm, bottom + 6 * mm, width - 12 * mm, 56 * mm, "center", "middle"), 9, 6)
+    draw_text(
+        c,
+        game.label("discard", lang),
+        fonts.regular,
+        TextBox(left + 6 * mm, bottom + 6 * mm, width - 12 * mm, 56 * mm, "center", "middle"),
+        9,
+        6,
+    )
 
 
 def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = False) -> Art:
@@ -115,15 +150,37 @@ def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = F
         c.setFillColor(colour(INK))
         c.rect(0, h - 11 * mm, w, 11 * mm, stroke=0, fill=1)
         c.setFillColorRGB(1, 1, 1)
-        draw_text(c, game.label("reference", lang), fonts.bold, TextBox(4 * mm, h - 10 * mm, w - 8 * mm, 9 * mm, "left", "middle"), 11, 7)
+        draw_text(
+            c,
+            game.label("reference", lang),
+            fonts.bold,
+            TextBox(4 * mm, h - 10 * mm, w - 8 * mm, 9 * mm, "left", "middle"),
+            11,
+            7,
+        )
         y = h - 13 * mm
         weights = [len(section["text"](lang)) + 40 for section in sections]
         for section, weight in zip(sections, weights):
             block = (h - 16 * mm) * weight / sum(weights)
             c.setFillColor(colour(INK))
-            draw_text(c, section["heading"](lang), fonts.bold, TextBox(3.5 * mm, y - 3.6 * mm, w - 7 * mm, 3.6 * mm, "left", "middle"), 8, 7)
+            draw_text(
+                c,
+                section["heading"](lang),
+                fonts.bold,
+                TextBox(3.5 * mm, y - 3.6 * mm, w - 7 * mm, 3.6 * mm, "left", "middle"),
+                8,
+                7,
+            )
             c.setFillColorRGB(0.1, 0.1, 0.1)
-            draw_text(c, section["text"](lang), fonts.regular, TextBox(3.5 * mm, y - block + 1.6 * mm, w - 7 * mm, block - 5.4 * mm), 10 if back else 8.5, 7, leading=1.2)
+            draw_text(
+                c,
+                section["text"](lang),
+                fonts.regular,
+                TextBox(3.5 * mm, y - block + 1.6 * mm, w - 7 * mm, block - 5.4 * mm),
+                10 if back else 8.5,
+                7,
+                leading=1.2,
+            )
             y -= block
 
     return Art(draw, key=f"culdcept-reference-{'back' if back else 'front'}-{lang}")
@@ -135,20 +192,37 @@ def draw_record(doc: Document, game: CuldceptGame) -> None:
     x, width = 15 * mm, page_w - 30 * mm
     label = game.label
     c.setFillColorRGB(0, 0, 0)
-    draw_text(c, f"{game.label('title', lang)} — {label('record', lang)}", fonts.bold,
-              TextBox(x, page_h - 25 * mm, width, 10 * mm, "left", "middle"), 15, 9)
+    draw_text(
+        c,
+        f"{game.label('title', lang)} — {label('record', lang)}",
+        fonts.bold,
+        TextBox(x, page_h - 25 * mm, width, 10 * mm, "left", "middle"),
+        15,
+        9,
+    )
     players = game.max_players
     first = 22 * mm
     per = (width - first) / players
     widths = [first] + [per * 0.38, per * 0.62] * players
     shade = lighten(INK, 0.85)
-    rows = [[Cell(label("player", lang), bold=True, size=9, fill=shade)] + [Cell("", span=2) for _ in range(players)],
-            [Cell(label("round", lang), bold=True, size=8.5, fill=shade)]
-            + [cell for _ in range(players) for cell in (Cell(label("squares_owned", lang), size=7.5, fill=shade),
-                                                         Cell(label("notes", lang), size=7.5, fill=shade))]]
+    rows = [
+        [Cell(label("player", lang), bold=True, size=9, fill=shade)] + [Cell("", span=2) for _ in range(players)],
+        [Cell(label("round", lang), bold=True, size=8.5, fill=shade)]
+        + [
+            cell
+            for _ in range(players)
+            for cell in (
+                Cell(label("squares_owned", lang), size=7.5, fill=shade),
+                Cell(label("notes", lang), size=7.5, fill=shade),
+            )
+        ],
+    ]
     for number in range(1, game.rounds + 1):
         rows.append([Cell(str(number), bold=True, size=11)] + [Cell("") for _ in range(2 * players)])
-    rows.append([Cell(label("reincarnation_used", lang), size=7, align="left")] + [Cell("□", span=2, size=14) for _ in range(players)])
+    rows.append(
+        [Cell(label("reincarnation_used", lang), size=7, align="left")]
+        + [Cell("□", span=2, size=14) for _ in range(players)]
+    )
     rows.append([Cell(label("winner", lang), bold=True, size=9, heavy=True)] + [Cell("", span=2 * players, heavy=True)])
     heights = [12 * mm, 9 * mm] + [17 * mm] * game.rounds + [11 * mm, 12 * mm]
     draw_table(c, fonts, x, page_h - 30 * mm, widths, heights, rows)
@@ -183,16 +257,34 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     written.append(path)
     path = options.path("culdcept-reference")
     with open_pdf(path, options.paper, fonts, title=game.label("reference", lang), lang=lang) as doc:
-        print_cards(doc, options.layout(card_size("tarot")),
-                    [CardPrint(reference_card(game, lang, fonts), reference_card(game, lang, fonts, back=True))]
-                    * game.max_players, options.sheet_options())
+        print_cards(
+            doc,
+            options.layout(card_size("tarot")),
+            [CardPrint(reference_card(game, lang, fonts), reference_card(game, lang, fonts, back=True))]
+            * game.max_players,
+            options.sheet_options(),
+        )
     written.append(path)
-    written.append(write_sheet(options.path("culdcept-record"), options.paper, fonts, title=game.label("record", lang),
-                               lang=lang, draw=lambda doc: draw_record(doc, game)))
+    written.append(
+        write_sheet(
+            options.path("culdcept-record"),
+            options.paper,
+            fonts,
+            title=game.label("record", lang),
+            lang=lang,
+            draw=lambda doc: draw_record(doc, game),
+        )
+    )
     return written
+
 
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
 TARGETS = (
-    Target("culdcept", N_("Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet"),
-                    ("culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"), texts, build),
+    Target(
+        "culdcept",
+        N_("Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet"),
+        ("culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"),
+        texts,
+        build,
+    ),
 )

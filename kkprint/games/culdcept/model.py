@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-
 from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from kkprint.base.i18n import Msg
 
@@ -61,8 +61,14 @@ def play(cards: Sequence[str] | str, support_limit: int = SUPPORT_LIMIT) -> Play
         if any(RANKS[r] > 10 for r in ranks):
             raise RuleError(Msg("support {cards}: only A–10 may support", cards="+".join(ranks)))
         if sum(RANKS[r] for r in ranks) > support_limit:
-            raise RuleError(Msg("support {cards} sums to {total}, over {limit}", cards="+".join(ranks),
-                                total=sum(RANKS[r] for r in ranks), limit=support_limit))
+            raise RuleError(
+                Msg(
+                    "support {cards} sums to {total}, over {limit}",
+                    cards="+".join(ranks),
+                    total=sum(RANKS[r] for r in ranks),
+                    limit=support_limit,
+                )
+            )
     return Play(ranks)
 
 
@@ -75,17 +81,49 @@ class Battle:
 def battle(on_square: Play, offered: Play, own_square: bool = False) -> Battle:
     """Does ``offered`` take the square holding ``on_square``?"""
     if own_square:
-        return Battle(True, Msg("your own square: you may swap {held} for {offered}, even a weaker card", held=str(on_square), offered=str(offered)))
+        return Battle(
+            True,
+            Msg(
+                "your own square: you may swap {held} for {offered}, even a weaker card",
+                held=str(on_square),
+                offered=str(offered),
+            ),
+        )
     if offered.single_ace and on_square.single_king:
         return Battle(True, Msg("a single A beats K"))
     if on_square.single_ace and offered.single_king:
         return Battle(False, Msg("a single A holds against K (A beats K on either side)"))
     if "A" in offered.cards and len(offered.cards) == 2 and on_square.single_king:
-        return Battle(False, Msg("an A inside a support never beats K ({offered} = {strength} < 13)", offered=str(offered), strength=offered.strength))
+        return Battle(
+            False,
+            Msg(
+                "an A inside a support never beats K ({offered} = {strength} < 13)",
+                offered=str(offered),
+                strength=offered.strength,
+            ),
+        )
     if offered.strength > on_square.strength:
-        return Battle(True, Msg("{offered} ({strength}) is stronger than {held} ({held_strength})", offered=str(offered), strength=offered.strength, held=str(on_square), held_strength=on_square.strength))
+        return Battle(
+            True,
+            Msg(
+                "{offered} ({strength}) is stronger than {held} ({held_strength})",
+                offered=str(offered),
+                strength=offered.strength,
+                held=str(on_square),
+                held_strength=on_square.strength,
+            ),
+        )
     if offered.strength == on_square.strength:
         return Battle(False, Msg("equal strength ({strength}) does not take a square", strength=offered.strength))
     if offered.single_ace:
         return Battle(False, Msg("a single A beats only K, not {held}", held=str(on_square)))
-    return Battle(False, Msg("{offered} ({strength}) is weaker than {held} ({held_strength})", offered=str(offered), strength=offered.strength, held=str(on_square), held_strength=on_square.strength))
+    return Battle(
+        False,
+        Msg(
+            "{offered} ({strength}) is weaker than {held} ({held_strength})",
+            offered=str(offered),
+            strength=offered.strength,
+            held=str(on_square),
+            held_strength=on_square.strength,
+        ),
+    )

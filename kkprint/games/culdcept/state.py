@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg, tr
 from kkprint.games.culdcept.model import CuldceptGame
 from kkprint.games.culdcept.rules import Play, RuleError, play
-from kkprint.base.i18n import Msg, tr
 from kkprint.scoring.screen import Line, Screen
 from kkprint.scoring.tally import at, mapping, player_names, reject_unknown_keys
 
@@ -34,8 +34,15 @@ def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], 
     entries = data.get("squares")
     if not isinstance(entries, list) or len(entries) != game.squares:
         found = len(entries) if isinstance(entries, list) else "no list of"
-        raise InputError(Msg('the map has {squares} squares in circle order; found {found} squares', squares=game.squares, found=found),
-                         source=source, place=at(data, "squares", "squares"))
+        raise InputError(
+            Msg(
+                "the map has {squares} squares in circle order; found {found} squares",
+                squares=game.squares,
+                found=found,
+            ),
+            source=source,
+            place=at(data, "squares", "squares"),
+        )
     squares = []
     used: dict[str, set[str]] = {name: set() for name in names}
     for number, entry in enumerate(entries, start=1):
@@ -48,32 +55,64 @@ def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], 
         entry = mapping(entry, Msg("a square"), place, source)
         reject_unknown_keys(entry, {"card", "cards", "owner"}, source, place)
         if "card" in entry and "cards" in entry:
-            raise InputError(Msg('give either card or cards, not both'), source=source, place=place, path=("squares", number - 1, "cards"))
+            raise InputError(
+                Msg("give either card or cards, not both"),
+                source=source,
+                place=place,
+                path=("squares", number - 1, "cards"),
+            )
         raw = entry.get("cards", entry.get("card"))
         owner = entry.get("owner")
         if owner is not None and str(owner) not in names:
-            raise InputError(Msg("owner '{owner}' is not among the players ({names})", owner=owner, names=', '.join(names)), source=source, place=place,
-                             path=("squares", number - 1, "owner"))
+            raise InputError(
+                Msg("owner '{owner}' is not among the players ({names})", owner=owner, names=", ".join(names)),
+                source=source,
+                place=place,
+                path=("squares", number - 1, "owner"),
+            )
         if raw is None:
             if owner is not None:
-                raise InputError(Msg('an owned square needs the card(s) on it'), source=source, place=place, path=("squares", number - 1, "cards"))
+                raise InputError(
+                    Msg("an owned square needs the card(s) on it"),
+                    source=source,
+                    place=place,
+                    path=("squares", number - 1, "cards"),
+                )
             squares.append(Square(None, None))
             continue
         if isinstance(raw, (str, int)) and not isinstance(raw, bool):
             raw = [str(raw)]
         if not isinstance(raw, list):
-            raise InputError(Msg("cards must be a rank or a list of ranks, not '{raw}'", raw=raw), source=source, place=place, path=("squares", number - 1, "cards"))
+            raise InputError(
+                Msg("cards must be a rank or a list of ranks, not '{raw}'", raw=raw),
+                source=source,
+                place=place,
+                path=("squares", number - 1, "cards"),
+            )
         try:
             on_square = play([str(c) for c in raw], game.support_limit)
         except RuleError as err:
             raise InputError(err.args[0], source=source, place=place, path=("squares", number - 1, "cards")) from None
         if owner is None and len(on_square.cards) > 1:
-            raise InputError(Msg('an unowned square holds only its map card'), source=source, place=place, path=("squares", number - 1, "cards"))
+            raise InputError(
+                Msg("an unowned square holds only its map card"),
+                source=source,
+                place=place,
+                path=("squares", number - 1, "cards"),
+            )
         if owner is not None:
             for card in on_square.cards:
                 if card in used[str(owner)]:
-                    raise InputError(Msg('{owner} has only one {card} (one suit each), but it lies on two squares', owner=owner, card=card),
-                                     source=source, place=place, path=("squares", number - 1, "cards"))
+                    raise InputError(
+                        Msg(
+                            "{owner} has only one {card} (one suit each), but it lies on two squares",
+                            owner=owner,
+                            card=card,
+                        ),
+                        source=source,
+                        place=place,
+                        path=("squares", number - 1, "cards"),
+                    )
                 used[str(owner)].add(card)
         squares.append(Square(str(owner) if owner is not None else None, on_square))
     return names, squares
@@ -101,8 +140,19 @@ def as_json(result: CuldceptResult, lang: str = "en") -> dict:
 
 
 def as_text(result: CuldceptResult, lang: str = "en") -> Screen:
-    lines = [tr("{name}: {count} squares ({squares})", lang, name=n, count=len(result.owned[n]),
-                squares=", ".join(map(str, result.owned[n])) or "—") for n in result.names]
-    outcome = (tr("Draw: {names}", lang, names=", ".join(result.winners)) if len(result.winners) > 1
-               else tr("Winner: {names}", lang, names=result.winners[0]))
+    lines = [
+        tr(
+            "{name}: {count} squares ({squares})",
+            lang,
+            name=n,
+            count=len(result.owned[n]),
+            squares=", ".join(map(str, result.owned[n])) or "—",
+        )
+        for n in result.names
+    ]
+    outcome = (
+        tr("Draw: {names}", lang, names=", ".join(result.winners))
+        if len(result.winners) > 1
+        else tr("Winner: {names}", lang, names=result.winners[0])
+    )
     return Screen([Line(line) for line in lines] + [Line(""), Line(outcome, winner=True)])

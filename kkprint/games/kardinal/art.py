@@ -7,7 +7,6 @@ print. All icons are registered with the engine so any text may use them (``{arm
 from __future__ import annotations
 
 import math
-
 from math import cos, radians, sin
 
 from reportlab.pdfgen.canvas import Canvas
@@ -134,7 +133,7 @@ def symbol(c: Canvas, s: float, name: str) -> None:
         c.drawPath(star_path(c, m, s * 0.47, s * 0.47, s * 0.2), stroke=1, fill=1)
 
 
-def road_tile(road) -> "callable":
+def road_tile(road) -> callable:
     """A road on a white rounded tile with a black edge, as in the top-right corner of a card."""
 
     def draw(c: Canvas, s: float) -> None:
@@ -155,6 +154,8 @@ ROAD_ART = {"ship": road_ship, "carriage": road_carriage}
 
 for _kind, _draw in ARMS_ART.items():
     register_icon(f"arms:{_kind}", _draw)
+
+
 def symbol_icon(name: str):
     def draw(c: Canvas, s: float) -> None:
         c.setFillGray(1)
@@ -170,6 +171,7 @@ for _name in ("circle", "square", "triangle", "diamond", "star"):
 
 
 # --- land marks: a shape per land, so lands are told apart without colour -----------------------
+
 
 def _polygon(c: Canvas, s: float, corners: int, start: float, inner: float | None = None) -> None:
     path = c.beginPath()
@@ -192,8 +194,11 @@ LAND_MARKS = {
     "pentagon": lambda c, s: _polygon(c, s, 5, 90),
     "hexagon": lambda c, s: _polygon(c, s, 6, 0),
     "cross": lambda c, s: _polygon(c, s, 4, 45, inner=0.45),
-    "ring": lambda c, s: (c.circle(s / 2, s / 2, s * 0.44, stroke=1, fill=1), c.setFillGray(1),
-                          c.circle(s / 2, s / 2, s * 0.22, stroke=1, fill=1)),
+    "ring": lambda c, s: (
+        c.circle(s / 2, s / 2, s * 0.44, stroke=1, fill=1),
+        c.setFillGray(1),
+        c.circle(s / 2, s / 2, s * 0.22, stroke=1, fill=1),
+    ),
 }
 
 

@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from reportlab.lib.units import mm
 
-from kkprint.engine.job import BuildOptions, Target
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import N_, Msg
+from kkprint.base.paths import DATA_DIR
 from kkprint.deck.build import card_prints, deck_card_size, deck_texts, painter_for, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
+from kkprint.engine.cards import print_cards
 from kkprint.engine.colour import colour, is_light, lighten, tint
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
-from kkprint.engine.cards import print_cards
 from kkprint.engine.geometry import card_size
 from kkprint.engine.icons import has_icon
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.text import TextBox, draw_text
-from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg
 from kkprint.games.kardinal import art
 from kkprint.games.kardinal.model import ROADS, KardinalGame, Land, load_game
-from kkprint.base.paths import DATA_DIR
-from kkprint.base.i18n import N_
 
 # --- land cards ------------------------------------------------------------------------------
 
@@ -37,9 +36,15 @@ def land_fields(game: KardinalGame, land: Land, card: list[str], lang: str) -> d
     road = next((f"road-tile:{item}" for item in card if item in ROADS), "")
     german = land.names.de if land.names.de and land.names.de != land.names(lang) else ""
     return {
-        "name": land.names(lang), "german": german, "colour": land.colour,
+        "name": land.names(lang),
+        "german": german,
+        "colour": land.colour,
         "light": tint(land.colour, 0.85),
-        "arms1": arms[0], "arms2": arms[1], "road": road, "value": str(land.value), "mark": f"land:{land.mark}",
+        "arms1": arms[0],
+        "arms2": arms[1],
+        "road": road,
+        "value": str(land.value),
+        "mark": f"land:{land.mark}",
         "count_label": f"{land.value} {game.label('cards_in_deck', lang)}",
     }
 
@@ -58,19 +63,33 @@ def land_deck(game: KardinalGame, lang: str) -> Deck:
 
 # --- rights tokens and law chips ---------------------------------------------------------------
 
+
 def rights_deck(game: KardinalGame, lang: str) -> Deck:
     """Three tokens per player colour; the symbol tells colours apart in black-and-white print."""
     cards = []
     for player in game.players:
         ink = "#000000" if is_light(player.colour) else "#ffffff"
-        fields = {"colour": player.colour, "ink": ink, "symbol": f"player:{player.symbol}",
-                  "label": game.label("rights_token", lang)}
+        fields = {
+            "colour": player.colour,
+            "ink": ink,
+            "symbol": f"player:{player.symbol}",
+            "label": game.label("rights_token", lang),
+        }
         cards.append((fields, game.rights_tokens_per_player, f"rights token {player.id}"))
     return layout_deck(DATA_DIR / "kardinal" / "rights-token.yaml", {}, cards)
 
 
-AID_KEYS = ("aid", "aid_turn_title", "aid_turn", "aid_tokens_title", "aid_tokens", "aid_laws_title", "aid_laws",
-            "aid_score_title", "aid_score")
+AID_KEYS = (
+    "aid",
+    "aid_turn_title",
+    "aid_turn",
+    "aid_tokens_title",
+    "aid_tokens",
+    "aid_laws_title",
+    "aid_laws",
+    "aid_score_title",
+    "aid_score",
+)
 
 
 def aid_deck(game: KardinalGame, lang: str, players: int = 5) -> Deck:
@@ -80,12 +99,15 @@ def aid_deck(game: KardinalGame, lang: str, players: int = 5) -> Deck:
 
 
 def law_deck(game: KardinalGame, lang: str) -> Deck:
-    cards = [({"name": chip.names(lang), "german": chip.names.de or ""}, chip.count, f"law chip {chip.id}")
-             for chip in game.law_chips]
+    cards = [
+        ({"name": chip.names(lang), "german": chip.names.de or ""}, chip.count, f"law chip {chip.id}")
+        for chip in game.law_chips
+    ]
     return layout_deck(DATA_DIR / "kardinal" / "law-chip.yaml", {"title": game.label("law_chip", lang)}, cards)
 
 
 # --- the 決算チャート --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ChartFill:
@@ -114,11 +136,21 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
     label = game.label
 
     c.setFillColorRGB(0, 0, 0)
-    draw_text(c, f"{label('chart', lang)} — {game.title(lang)}", fonts.bold,
-              TextBox(left, height - 22 * mm, width - 2 * left, 10 * mm, "center", "middle"), 16, 10)
+    draw_text(
+        c,
+        f"{label('chart', lang)} — {game.title(lang)}",
+        fonts.bold,
+        TextBox(left, height - 22 * mm, width - 2 * left, 10 * mm, "center", "middle"),
+        16,
+        10,
+    )
 
-    rows = [("player", None)] + [("header", None)] + [("land", land) for land in game.lands] + \
-           [("subtotal", None), ("roads", None), ("total", None)]
+    rows = (
+        [("player", None)]
+        + [("header", None)]
+        + [("land", land) for land in game.lands]
+        + [("subtotal", None), ("roads", None), ("total", None)]
+    )
     y = top
     c.setLineWidth(0.6)
     c.setStrokeColorRGB(0, 0, 0)
@@ -131,13 +163,24 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
         c.rect(left, y, label_w, height_here, stroke=1, fill=0)
         c.setFillColorRGB(0, 0, 0)
         text = {
-            "player": label("player", lang), "header": "", "subtotal": label("subtotal", lang),
-            "roads": label("roads_minus", lang), "total": label("total", lang),
+            "player": label("player", lang),
+            "header": "",
+            "subtotal": label("subtotal", lang),
+            "roads": label("roads_minus", lang),
+            "total": label("total", lang),
         }.get(kind, "")
         if land is not None:
             text = f"{land.names(lang)}  ({land.value})"
         if text:
-            draw_text(c, text, fonts.bold, TextBox(left + 2 * mm, y, label_w - 4 * mm, height_here, "left", "middle"), 11, 6, max_lines=1)
+            draw_text(
+                c,
+                text,
+                fonts.bold,
+                TextBox(left + 2 * mm, y, label_w - 4 * mm, height_here, "left", "middle"),
+                11,
+                6,
+                max_lines=1,
+            )
         for p in range(players):
             x = left + label_w + p * 2 * cell
             split = kind in ("header", "land", "roads")
@@ -150,11 +193,29 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
                 c.setLineWidth(0.6)
             if kind == "header":
                 for offset, key in ((0, "land"), (cell, "arms")):
-                    draw_text(c, label(key, lang), fonts.regular, TextBox(x + offset + 1 * mm, y, cell - 2 * mm, height_here, "center", "middle"), 8, 5, max_lines=1)
+                    draw_text(
+                        c,
+                        label(key, lang),
+                        fonts.regular,
+                        TextBox(x + offset + 1 * mm, y, cell - 2 * mm, height_here, "center", "middle"),
+                        8,
+                        5,
+                        max_lines=1,
+                    )
             if kind == "roads":  # a caption in each cell, so nobody writes roads under −2
                 c.setFillColorRGB(0.45, 0.45, 0.45)
                 for offset, key in ((0, "roads"), (cell, "minus_two")):
-                    draw_text(c, label(key, lang), fonts.regular, TextBox(x + offset + 0.8 * mm, y + height_here - 3.6 * mm, cell - 1.6 * mm, 3 * mm, "left", "middle"), 6.5, 5, max_lines=1)
+                    draw_text(
+                        c,
+                        label(key, lang),
+                        fonts.regular,
+                        TextBox(
+                            x + offset + 0.8 * mm, y + height_here - 3.6 * mm, cell - 1.6 * mm, 3 * mm, "left", "middle"
+                        ),
+                        6.5,
+                        5,
+                        max_lines=1,
+                    )
             if fill is None or p >= len(fill.names):
                 continue
             values: tuple = ()
@@ -173,35 +234,72 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
                 c.setFillColor(colour("#1a3d8f"))
                 # a long player name may take two lines; numbers always fit on one
                 lines, smallest = (2, 5) if kind == "player" else (1, 6)
-                draw_text(c, value, font, TextBox(x + offset + 1 * mm, y, span - 2 * mm, height_here, "center", "middle"),
-                          13, smallest, leading=1.1, max_lines=lines)
+                draw_text(
+                    c,
+                    value,
+                    font,
+                    TextBox(x + offset + 1 * mm, y, span - 2 * mm, height_here, "center", "middle"),
+                    13,
+                    smallest,
+                    leading=1.1,
+                    max_lines=lines,
+                )
                 offset += span
     c.setFillColorRGB(0.25, 0.25, 0.25)
     hint_y = y - 16 * mm
-    draw_text(c, label("chart_hint", lang), fonts.regular, TextBox(left, hint_y, label_w + players * 2 * cell, 13 * mm), 8.5, 6)
+    draw_text(
+        c,
+        label("chart_hint", lang),
+        fonts.regular,
+        TextBox(left, hint_y, label_w + players * 2 * cell, 13 * mm),
+        8.5,
+        6,
+    )
     if fill is not None and fill.winners:
         c.setFillColorRGB(0, 0, 0)
-        draw_text(c, f"{label('winner', lang)}: {', '.join(fill.winners)}", fonts.bold,
-                  TextBox(left, hint_y - 12 * mm, label_w + players * 2 * cell, 9 * mm, "left", "middle"), 14, 8)
+        draw_text(
+            c,
+            f"{label('winner', lang)}: {', '.join(fill.winners)}",
+            fonts.bold,
+            TextBox(left, hint_y - 12 * mm, label_w + players * 2 * cell, 9 * mm, "left", "middle"),
+            14,
+            8,
+        )
 
 
-def write_chart(path: Path, game: KardinalGame, options: BuildOptions, fonts: FontSet, fill: ChartFill | None = None) -> Path:
-    return write_sheet(path, options.paper, fonts, title=game.label("chart", options.lang), lang=options.lang,
-                       draw=lambda doc: draw_chart(doc, game, fill))
+def write_chart(
+    path: Path, game: KardinalGame, options: BuildOptions, fonts: FontSet, fill: ChartFill | None = None
+) -> Path:
+    return write_sheet(
+        path,
+        options.paper,
+        fonts,
+        title=game.label("chart", options.lang),
+        lang=options.lang,
+        draw=lambda doc: draw_chart(doc, game, fill),
+    )
 
 
 # --- the target ---------------------------------------------------------------------------------
 
+
 def _check_art(game: KardinalGame) -> None:
     for kind in game.arms:
         if not has_icon(f"arms:{kind}"):
-            raise InputError(Msg("no art for arms kind '{kind}'; known: {names}", kind=kind, names=', '.join(art.ARMS_ART)), source="data/kardinal/game.yaml")
+            raise InputError(
+                Msg("no art for arms kind '{kind}'; known: {names}", kind=kind, names=", ".join(art.ARMS_ART)),
+                source="data/kardinal/game.yaml",
+            )
 
 
 def texts(options: BuildOptions) -> Iterable[str]:
     game = load_game()
-    decks = (land_deck(game, options.lang), rights_deck(game, options.lang), law_deck(game, options.lang),
-             aid_deck(game, options.lang))
+    decks = (
+        land_deck(game, options.lang),
+        rights_deck(game, options.lang),
+        law_deck(game, options.lang),
+        aid_deck(game, options.lang),
+    )
     return collect_strings(game.model_dump(), set()).union(*(deck_texts(deck) for deck in decks))
 
 
@@ -212,14 +310,19 @@ def write_tokens_and_chips(game: KardinalGame, options: BuildOptions, fonts: Fon
     tokens, chips = rights_deck(game, lang), law_deck(game, lang)
     title = f"{game.title(lang)} — {game.label('tokens_chips', lang)}"
     if options.print_shop:
-        return [write_game_deck(stem, deck, options.layout(deck_card_size(deck)), options.sheet_options(), fonts,
-                                options, title) for stem, deck in (("kardinal-rights-tokens", tokens),
-                                                                   ("kardinal-law-chips", chips))]
+        return [
+            write_game_deck(
+                stem, deck, options.layout(deck_card_size(deck)), options.sheet_options(), fonts, options, title
+            )
+            for stem, deck in (("kardinal-rights-tokens", tokens), ("kardinal-law-chips", chips))
+        ]
     layout = options.layout(card_size("chip-25"), gap_mm=4, margin_mm=10)
     path = options.path("kardinal-tokens-chips")
     with open_pdf(path, options.paper, fonts, title=title, lang=lang) as doc:
-        prints = chain(card_prints(tokens, doc, painter_for(tokens, fonts), layout.card.width, layout.card.height),
-                       card_prints(chips, doc, painter_for(chips, fonts), layout.card.width, layout.card.height))
+        prints = chain(
+            card_prints(tokens, doc, painter_for(tokens, fonts), layout.card.width, layout.card.height),
+            card_prints(chips, doc, painter_for(chips, fonts), layout.card.width, layout.card.height),
+        )
         print_cards(doc, layout, prints, options.sheet_options())
     return [path]
 
@@ -232,8 +335,12 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
 
     decks = (
         ("kardinal-land-cards", land_deck(game, lang), options.layout(card_size("poker")), options.sheet_options()),
-        ("kardinal-player-aid", aid_deck(game, lang), options.layout(card_size("poker"), gap_mm=3),
-         options.sheet_options()),
+        (
+            "kardinal-player-aid",
+            aid_deck(game, lang),
+            options.layout(card_size("poker"), gap_mm=3),
+            options.sheet_options(),
+        ),
     )
     for stem, deck, layout, sheet in decks:
         part = game.label(stem.removeprefix("kardinal-").replace("-", "_"), lang)
@@ -243,11 +350,14 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     written.append(write_chart(options.path("kardinal-chart"), game, options, fonts))
     return written
 
+
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
 TARGETS = (
     Target(
         id="kardinal",
-        summary=N_("Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート"),
+        summary=N_(
+            "Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート"
+        ),
         products=("kardinal-land-cards", "kardinal-player-aid", "kardinal-tokens-chips", "kardinal-chart"),
         texts=texts,
         build=build,

@@ -79,7 +79,7 @@ class KardinalGame(Strict):
     labels: dict[str, Names]
 
     @model_validator(mode="after")
-    def _consistent(self) -> "KardinalGame":
+    def _consistent(self) -> KardinalGame:
         seen = set()
         for land in self.lands:
             if land.id in seen:

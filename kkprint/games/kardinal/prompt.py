@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import copy
 import unicodedata
-from typing import Callable
+from collections.abc import Callable
 
 from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg, text, tr
 from kkprint.games.kardinal.model import KardinalGame
 from kkprint.games.kardinal.tally import MAX_PLAYERS, MIN_PLAYERS, parse_tally
-from kkprint.base.i18n import Msg, text, tr
 
 Ask = Callable[[str], "str | None"]  # returns None at end of input
 Say = Callable[[str], None]
@@ -36,8 +36,10 @@ def counter_name(key: str, lang: str) -> str:
 
 def find_counter(word: str) -> str | None:
     folded = unicodedata.normalize("NFKC", word).strip().lower()
-    return next((key for key, words in COUNTER_WORDS.items()
-                 if folded in {unicodedata.normalize("NFKC", w) for w in words}), None)
+    return next(
+        (key for key, words in COUNTER_WORDS.items() if folded in {unicodedata.normalize("NFKC", w) for w in words}),
+        None,
+    )
 
 
 class _Ended(Exception):
@@ -54,7 +56,9 @@ def _ask(ask: Ask, question: str) -> str:
 def _numbers(answer: str, most: int) -> list[str]:
     parts = answer.replace(",", " ").replace("、", " ").replace("　", " ").split()
     if len(parts) > most:
-        raise InputError(Msg("expected at most {most} numbers, got {count}", most=most, count=len(parts)), source=SOURCE)
+        raise InputError(
+            Msg("expected at most {most} numbers, got {count}", most=most, count=len(parts)), source=SOURCE
+        )
     return parts
 
 
@@ -73,8 +77,14 @@ def _accepted(data: dict, game: KardinalGame, say: Say, lang: str) -> bool:
     return problem is None
 
 
-def collect(game: KardinalGame, ask: Ask, say: Say, lang: str = "ja", data: dict | None = None,
-            changed: Changed = lambda data: None) -> dict:
+def collect(
+    game: KardinalGame,
+    ask: Ask,
+    say: Say,
+    lang: str = "ja",
+    data: dict | None = None,
+    changed: Changed = lambda data: None,
+) -> dict:
     """Ask for names, then each land's cards and arms per player, then roads and chips — all
     that ``data`` (a tally saved half-way) does not hold yet."""
     try:
@@ -128,8 +138,14 @@ def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str, data: dict, chan
 
 
 def _names(ask: Ask, say: Say, lang: str) -> list[str]:
-    say(tr("Player names, one per line ({low}–{high}); an empty line ends the list.", lang,
-           low=MIN_PLAYERS, high=MAX_PLAYERS))
+    say(
+        tr(
+            "Player names, one per line ({low}–{high}); an empty line ends the list.",
+            lang,
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
+        )
+    )
     names: list[str] = []
     while len(names) < MAX_PLAYERS:
         name = _ask(ask, tr("player {n}: ", lang, n=len(names) + 1))
@@ -157,8 +173,14 @@ def correct(game: KardinalGame, data: dict, ask: Ask, say: Say, lang: str = "en"
     parts = answer.split()
     names = [p["name"] for p in data["players"]]
     if len(parts) < 3 or parts[0] not in names:
-        say("  ! " + tr("start with a player's name ({names}), then a land or ships/carriages/−2, then numbers", lang,
-                        names=", ".join(names)))
+        say(
+            "  ! "
+            + tr(
+                "start with a player's name ({names}), then a land or ships/carriages/−2, then numbers",
+                lang,
+                names=", ".join(names),
+            )
+        )
         return data, False, False
     trial = copy.deepcopy(data)
     player = trial["players"][names.index(parts[0])]
@@ -177,8 +199,15 @@ def correct(game: KardinalGame, data: dict, ask: Ask, say: Say, lang: str = "en"
     return data, False, False
 
 
-def walk(game: KardinalGame, ask: Ask, say: Say, show: Callable[[dict], None], lang: str,
-         data: dict | None = None, changed: Changed = lambda data: None) -> dict:
+def walk(
+    game: KardinalGame,
+    ask: Ask,
+    say: Say,
+    show: Callable[[dict], None],
+    lang: str,
+    data: dict | None = None,
+    changed: Changed = lambda data: None,
+) -> dict:
     """The whole session: the questions not answered yet, the table, then corrections until an
     empty answer. The table is shown again only after an accepted correction."""
     data = collect(game, ask, say, lang, data, changed)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from kkprint.base.i18n import text, tr
 from kkprint.games.kardinal.model import KardinalGame
 from kkprint.games.kardinal.scoring import KardinalResult
-from kkprint.base.i18n import text, tr
 from kkprint.scoring.screen import Line, Screen, Table
 
 
@@ -30,13 +30,20 @@ def table(game: KardinalGame, result: KardinalResult, lang: str = "ja") -> Scree
     rows.append(None)
     rows.append([label("total", lang)] + [str(p.total) for p in players])
     header = [tr("land (cards in deck)", lang)] + [p.name for p in players]
-    return Screen([
-        Table(header, rows, ["left", "right"], winners=winners),
-        Line(tr("cards/arms → land points + arms points. Land: most cards score the land's value, the others the "
-                "count of the player above; arms: most identical arms, first place only; ships and carriages "
-                "score their number from 5 on.", lang)),
-        Line(f"{label('winner', lang)}: {', '.join(result.winners)} — {text(result.reason, lang)}", winner=True),
-    ])
+    return Screen(
+        [
+            Table(header, rows, ["left", "right"], winners=winners),
+            Line(
+                tr(
+                    "cards/arms → land points + arms points. Land: most cards score the land's value, the others the "
+                    "count of the player above; arms: most identical arms, first place only; ships and carriages "
+                    "score their number from 5 on.",
+                    lang,
+                )
+            ),
+            Line(f"{label('winner', lang)}: {', '.join(result.winners)} — {text(result.reason, lang)}", winner=True),
+        ]
+    )
 
 
 def as_json(result: KardinalResult, lang: str = "en") -> dict:
@@ -55,8 +62,12 @@ def as_json(result: KardinalResult, lang: str = "en") -> dict:
                 "penalty": -p.penalty,
                 "land_cards": p.land_cards,
                 "lands": {
-                    land_id: {"land": s.land, "arms": s.arms, "land_reason": text(s.land_reason, lang),
-                              "arms_reason": text(s.arms_reason, lang)}
+                    land_id: {
+                        "land": s.land,
+                        "arms": s.arms,
+                        "land_reason": text(s.land_reason, lang),
+                        "arms_reason": text(s.arms_reason, lang),
+                    }
                     for land_id, s in p.lands.items()
                 },
             }

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from kkprint.base.i18n import Msg
 from kkprint.scoring.majority import leaders, rank_points
@@ -126,8 +126,20 @@ def score_game(lands: Sequence[LandRef], players: Sequence[PlayerTally]) -> Kard
         subtotal = sum(s.land + s.arms for s in land_scores.values())
         ships, carriages = road_points(player.ships), road_points(player.carriages)
         total = subtotal + ships + carriages - CHIP_PENALTY * player.minus_two
-        scores.append(PlayerScore(player.name, land_scores, subtotal, ships, carriages, player.minus_two,
-                                  total, player.land_cards, player.ships, player.carriages))
+        scores.append(
+            PlayerScore(
+                player.name,
+                land_scores,
+                subtotal,
+                ships,
+                carriages,
+                player.minus_two,
+                total,
+                player.land_cards,
+                player.ships,
+                player.carriages,
+            )
+        )
     winners, reason = decide_winners(scores)
     return KardinalResult(scores, winners, reason)
 
@@ -144,4 +156,6 @@ def decide_winners(scores: Sequence[PlayerScore]) -> tuple[list[str], Msg]:
     still = [s for s in top if s.land_cards == most_cards]
     if len(still) == 1:
         return [still[0].name], Msg("tied on {total} points; more land cards ({cards})", total=best, cards=most_cards)
-    return [s.name for s in still], Msg("draw: tied on {total} points and {cards} land cards", total=best, cards=most_cards)
+    return [s.name for s in still], Msg(
+        "draw: tied on {total} points and {cards} land cards", total=best, cards=most_cards
+    )

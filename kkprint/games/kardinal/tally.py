@@ -20,8 +20,16 @@ def land_refs(game: KardinalGame) -> list[LandRef]:
     return [LandRef(land.id, land.value) for land in game.lands]
 
 
-def _arms(game: KardinalGame, land: Land, cards: int, value: Any, place, source: str,
-          sources_only: bool = False, path: tuple = ()) -> tuple[int, dict[str, int]]:
+def _arms(
+    game: KardinalGame,
+    land: Land,
+    cards: int,
+    value: Any,
+    place,
+    source: str,
+    sources_only: bool = False,
+    path: tuple = (),
+) -> tuple[int, dict[str, int]]:
     """The player's best number of identical arms, and the per-kind counts if they were given.
 
     Checked against our card list, or — ``sources_only`` — only against what the sources say of
@@ -32,22 +40,51 @@ def _arms(game: KardinalGame, land: Land, cards: int, value: Any, place, source:
             kind = game.find_arms(str(raw_kind))
             where = at(value, raw_kind, Msg("{place}, arms '{kind}'", place=place, kind=raw_kind))
             if kind is None:
-                raise InputError(Msg("unknown kind of arms '{kind}'; known: {known}", kind=raw_kind, known=", ".join(game.arms)),
-                                 source=source, place=where, path=path)
+                raise InputError(
+                    Msg("unknown kind of arms '{kind}'; known: {known}", kind=raw_kind, known=", ".join(game.arms)),
+                    source=source,
+                    place=where,
+                    path=path,
+                )
             number = count(raw_count, Msg("arms"), where, source, path)
             possible = ARMS_PER_CARD * cards if sources_only else land.best_possible(kind, cards)
             if number > possible:
-                raise InputError(Msg("{number} {kind} arms, but {cards} {land} card(s) show at most {possible}{hint}",
-                                     number=number, kind=game.arms[kind], cards=cards, land=land.names, possible=possible,
-                                     hint="" if sources_only else OTHER_EDITION), source=source, place=where, path=path)
+                raise InputError(
+                    Msg(
+                        "{number} {kind} arms, but {cards} {land} card(s) show at most {possible}{hint}",
+                        number=number,
+                        kind=game.arms[kind],
+                        cards=cards,
+                        land=land.names,
+                        possible=possible,
+                        hint="" if sources_only else OTHER_EDITION,
+                    ),
+                    source=source,
+                    place=where,
+                    path=path,
+                )
             per_kind[kind] = per_kind.get(kind, 0) + number
         return max(per_kind.values(), default=0), per_kind
     number = count(value, Msg("arms"), place, source, path)
-    possible = ARMS_PER_CARD * cards if sources_only else max((land.best_possible(kind, cards) for kind in game.arms), default=0)
+    possible = (
+        ARMS_PER_CARD * cards
+        if sources_only
+        else max((land.best_possible(kind, cards) for kind in game.arms), default=0)
+    )
     if number > possible:
-        raise InputError(Msg("arms {number}, but {cards} {land} card(s) show at most {possible} identical arms{hint}",
-                             number=number, cards=cards, land=land.names, possible=possible,
-                             hint="" if sources_only else OTHER_EDITION), source=source, place=place, path=path)
+        raise InputError(
+            Msg(
+                "arms {number}, but {cards} {land} card(s) show at most {possible} identical arms{hint}",
+                number=number,
+                cards=cards,
+                land=land.names,
+                possible=possible,
+                hint="" if sources_only else OTHER_EDITION,
+            ),
+            source=source,
+            place=place,
+            path=path,
+        )
     return number, {}
 
 
@@ -77,16 +114,24 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
             place = at(lands, raw_land, Msg("player '{name}', land '{land}'", name=name, land=raw_land))
             land = game.find_land(str(raw_land))
             if land is None:
-                spelled = [n for l in game.lands for n in (l.names.en, l.names.ja, l.names.de) if n]
+                spelled = [n for known in game.lands for n in (known.names.en, known.names.ja, known.names.de) if n]
                 hint = suggest(str(raw_land), spelled)
                 if not (isinstance(hint, Msg) and "did you mean" in hint.msgid):
-                    hint = Msg("; known: {names}", names=", ".join(l.names.en for l in game.lands))
-                raise InputError(Msg("unknown land '{land}'{hint}", land=raw_land, hint=hint), source=source, place=place,
-                                 path=("players", index, "lands", raw_land))
+                    hint = Msg("; known: {names}", names=", ".join(known.names.en for known in game.lands))
+                raise InputError(
+                    Msg("unknown land '{land}'{hint}", land=raw_land, hint=hint),
+                    source=source,
+                    place=place,
+                    path=("players", index, "lands", raw_land),
+                )
             path = ("players", index, "lands", land.id)
             if land.id in tallies:
-                raise InputError(Msg("{land} is listed twice for this player", land=land.names), source=source,
-                                 place=place, path=path)
+                raise InputError(
+                    Msg("{land} is listed twice for this player", land=land.names),
+                    source=source,
+                    place=place,
+                    path=path,
+                )
             if isinstance(value, dict):
                 reject_unknown_keys(value, {"cards", "arms"}, source, place)
                 cards = count(value.get("cards", 0), Msg("cards"), place, source, (*path, "cards"))
@@ -94,22 +139,49 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
             else:
                 cards, raw_arms = count(value, Msg("cards"), place, source, (*path, "cards")), 0
             if cards > land.value:
-                raise InputError(Msg("{cards} {land} cards, but the deck has only {value}", cards=cards, land=land.names,
-                                     value=land.value), source=source, place=place, path=(*path, "cards"))
+                raise InputError(
+                    Msg(
+                        "{cards} {land} cards, but the deck has only {value}",
+                        cards=cards,
+                        land=land.names,
+                        value=land.value,
+                    ),
+                    source=source,
+                    place=place,
+                    path=(*path, "cards"),
+                )
             best, per_kind = _arms(game, land, cards, raw_arms, place, source, sources_only, (*path, "arms"))
             totals_cards[land.id] = totals_cards.get(land.id, 0) + cards
             if totals_cards[land.id] > land.value:
-                raise InputError(Msg("the players hold {cards} {land} cards together, but the deck has only {value}",
-                                     cards=totals_cards[land.id], land=land.names, value=land.value),
-                                 source=source, place=place, path=(*path, "cards"))
+                raise InputError(
+                    Msg(
+                        "the players hold {cards} {land} cards together, but the deck has only {value}",
+                        cards=totals_cards[land.id],
+                        land=land.names,
+                        value=land.value,
+                    ),
+                    source=source,
+                    place=place,
+                    path=(*path, "cards"),
+                )
             for kind, number in per_kind.items():
                 totals_kind[(land.id, kind)] = totals_kind.get((land.id, kind), 0) + number
                 limit = ARMS_PER_CARD * land.value if sources_only else land.kind_total(kind)
                 if totals_kind[(land.id, kind)] > limit:
-                    raise InputError(Msg("the players hold {number} {kind} arms of {land} together, but its cards show "
-                                         "only {limit}{hint}", number=totals_kind[(land.id, kind)], kind=game.arms[kind],
-                                         land=land.names, limit=limit, hint="" if sources_only else OTHER_EDITION),
-                                     source=source, place=place, path=(*path, "arms"))
+                    raise InputError(
+                        Msg(
+                            "the players hold {number} {kind} arms of {land} together, but its cards show "
+                            "only {limit}{hint}",
+                            number=totals_kind[(land.id, kind)],
+                            kind=game.arms[kind],
+                            land=land.names,
+                            limit=limit,
+                            hint="" if sources_only else OTHER_EDITION,
+                        ),
+                        source=source,
+                        place=place,
+                        path=(*path, "arms"),
+                    )
             tallies[land.id] = LandTally(cards, best)
         roads = {}
         for key, road, word in (("ships", "ship", Msg("ships")), ("carriages", "carriage", Msg("carriages"))):
@@ -119,23 +191,51 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
             if sources_only:  # one road symbol a card at most: ships and carriages share the cards held
                 possible = ROADS_PER_CARD * sum(t.cards for t in tallies.values()) - sum(roads.values())
             else:
-                possible = sum(min(tallies.get(l.id, LandTally()).cards, l.road_cards(road)) for l in game.lands)
+                possible = sum(
+                    min(tallies.get(land.id, LandTally()).cards, land.road_cards(road)) for land in game.lands
+                )
             if number > possible:
-                raise InputError(Msg("{number} {what}, but the player's cards can show at most {possible}{hint}",
-                                     number=number, what=word, possible=possible,
-                                     hint="" if sources_only else OTHER_EDITION), source=source, place=place, path=path)
+                raise InputError(
+                    Msg(
+                        "{number} {what}, but the player's cards can show at most {possible}{hint}",
+                        number=number,
+                        what=word,
+                        possible=possible,
+                        hint="" if sources_only else OTHER_EDITION,
+                    ),
+                    source=source,
+                    place=place,
+                    path=path,
+                )
             totals_roads[road] += number
             if not sources_only and totals_roads[road] > game.road_total(road):
-                raise InputError(Msg("the players hold {number} {what} together, but the deck has only {total}{hint}",
-                                     number=totals_roads[road], what=word, total=game.road_total(road),
-                                     hint=OTHER_EDITION), source=source, place=place, path=path)
+                raise InputError(
+                    Msg(
+                        "the players hold {number} {what} together, but the deck has only {total}{hint}",
+                        number=totals_roads[road],
+                        what=word,
+                        total=game.road_total(road),
+                        hint=OTHER_EDITION,
+                    ),
+                    source=source,
+                    place=place,
+                    path=path,
+                )
             roads[key] = number
         place = at(entry, "minus_two", Msg("player '{name}', {what}", name=name, what=Msg("−2 chips")))
         path = ("players", index, "minus_two")
         chips = count(entry.get("minus_two", 0), Msg("−2 chips"), place, source, path)
         total_chips += chips
         if total_chips > game.chip_count("minus_two"):
-            raise InputError(Msg("{count} −2 chips in play, but the game has only {total}", count=total_chips,
-                                 total=game.chip_count("minus_two")), source=source, place=place, path=path)
+            raise InputError(
+                Msg(
+                    "{count} −2 chips in play, but the game has only {total}",
+                    count=total_chips,
+                    total=game.chip_count("minus_two"),
+                ),
+                source=source,
+                place=place,
+                path=path,
+            )
         players.append(PlayerTally(name, tallies, roads["ships"], roads["carriages"], chips))
     return players

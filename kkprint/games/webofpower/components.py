@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.engine.job import BuildOptions, Target
+from kkprint.base.i18n import N_
+from kkprint.base.paths import DATA_DIR
 from kkprint.deck.build import write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import Document, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import card_size
-from kkprint.games.webofpower.gridmap import GridMap
+from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
+from kkprint.games.webofpower.gridmap import GridMap
 from kkprint.games.webofpower.model import BoardGame, TrumpMap, load_board, load_map
-from kkprint.base.paths import DATA_DIR
-from kkprint.base.i18n import N_
 
 CIRCLE_PITCH = 7.2 * mm
 CARDINAL_DIAMETER = 5.4 * mm  # 1.8 mm between neighbours, 2 mm from the box
@@ -51,7 +51,9 @@ def cardinal_boxes(grid: GridMap, square: float) -> list[CardinalBox]:
     for letter, cells in grid.territories.items():
         top = [c for r, c in cells if r == 0]
         bottom = [c for r, c in cells if r == grid.height - 1]
-        edge, side = (top, "top") if len(top) >= len(bottom) and top else ((bottom, "bottom") if bottom else ([], "extra"))
+        edge, side = (
+            (top, "top") if len(top) >= len(bottom) and top else ((bottom, "bottom") if bottom else ([], "extra"))
+        )
         if edge:
             left, right = min(edge) * square, (max(edge) + 1) * square
         else:
@@ -124,8 +126,16 @@ def draw_trump_map(doc: Document, game: TrumpMap) -> None:
             c.restoreState()
             if index == 0:
                 c.setFillColorRGB(0, 0, 0)
-                draw_text(c, f"{letter} {group.names(lang)}", fonts.bold,
-                          TextBox(x + 0.8 * mm, y + square - 0.6 * mm - 2.6 * mm, square - 1.6 * mm, 2.6 * mm, "left", "middle"), 6.5, 4.5)
+                draw_text(
+                    c,
+                    f"{letter} {group.names(lang)}",
+                    fonts.bold,
+                    TextBox(
+                        x + 0.8 * mm, y + square - 0.6 * mm - 2.6 * mm, square - 1.6 * mm, 2.6 * mm, "left", "middle"
+                    ),
+                    6.5,
+                    4.5,
+                )
     c.saveState()
     c.setStrokeGray(0.55)
     c.setLineWidth(0.35)
@@ -180,12 +190,19 @@ def draw_trump_map(doc: Document, game: TrumpMap) -> None:
     table_left = (page_w - table_w) / 2
     _score_table(c, fonts, game, table_left, table_top, table_w, lang)
     c.setFillColorRGB(0.3, 0.3, 0.3)
-    draw_text(c, game.label("legend", lang), fonts.regular,
-              TextBox(table_left, table_top - table_h - 8 * mm, table_w, 6 * mm, "left", "top"), 7, 5)
+    draw_text(
+        c,
+        game.label("legend", lang),
+        fonts.regular,
+        TextBox(table_left, table_top - table_h - 8 * mm, table_w, 6 * mm, "left", "top"),
+        7,
+        5,
+    )
 
 
-def _draw_cardinal_box(c: Canvas, fonts: FontSet, game: TrumpMap, box: CardinalBox, x: float, y: float,
-                       height: float, lang: str) -> None:
+def _draw_cardinal_box(
+    c: Canvas, fonts: FontSet, game: TrumpMap, box: CardinalBox, x: float, y: float, height: float, lang: str
+) -> None:
     territory = game.territories[box.letter]
     group = game.groups[territory.group]
     c.saveState()
@@ -194,8 +211,14 @@ def _draw_cardinal_box(c: Canvas, fonts: FontSet, game: TrumpMap, box: CardinalB
     c.setLineWidth(0.8)
     c.roundRect(x, y, box.width, height, 1.5 * mm, stroke=1, fill=1)
     c.setFillColorRGB(0, 0, 0)
-    draw_text(c, f"{box.letter}  {territory.names(lang)}  {group.names(lang)}", fonts.bold,
-              TextBox(x + 1.2 * mm, y + height - LABEL - 0.4 * mm, box.width - 2.4 * mm, LABEL, "left", "middle"), 7, 4.5)
+    draw_text(
+        c,
+        f"{box.letter}  {territory.names(lang)}  {group.names(lang)}",
+        fonts.bold,
+        TextBox(x + 1.2 * mm, y + height - LABEL - 0.4 * mm, box.width - 2.4 * mm, LABEL, "left", "middle"),
+        7,
+        4.5,
+    )
     squares = len(game.map.territories[box.letter])
     per_row = max(1, int((box.width - 4 * mm) // CIRCLE_PITCH))
     rows = math.ceil(squares / per_row)
@@ -218,15 +241,19 @@ def _score_table(c: Canvas, fonts: FontSet, game: TrumpMap, x: float, top: float
     shares = [3.0, 1.2, 1.5, 1.5, 1.5, 1.5, 1.6]
     widths = [width * s / sum(shares) for s in shares]
     header = [Cell(label(k, lang), bold=True, size=8.5, fill=lighten("#888888", 0.75)) for k in keys]
-    header[3] = Cell(f"{label('final', lang)}: {label('monasteries', lang)}", bold=True, size=8.5,
-                     fill=lighten("#888888", 0.75))
+    header[3] = Cell(
+        f"{label('final', lang)}: {label('monasteries', lang)}", bold=True, size=8.5, fill=lighten("#888888", 0.75)
+    )
     rows = [header]
-    for symbol in game.symbols[:game.players]:
-        rows.append([Cell(""), Cell(symbol.mark, size=16, bold=True)] + [Cell("") for _ in keys[2:-1]] + [Cell("", heavy=True)])
+    for symbol in game.symbols[: game.players]:
+        rows.append(
+            [Cell(""), Cell(symbol.mark, size=16, bold=True)] + [Cell("") for _ in keys[2:-1]] + [Cell("", heavy=True)]
+        )
     draw_table(c, fonts, x, top, widths, [8 * mm] + [9 * mm] * game.players, rows)
 
 
 # --- board game: score pad and quick reference ------------------------------------------------
+
 
 def draw_score_pad(doc: Document, game: BoardGame, blocks: int = 3) -> None:
     """Score pad: per game a row for each player (up to five) and the columns of both scorings."""
@@ -247,9 +274,22 @@ def draw_score_pad(doc: Document, game: BoardGame, blocks: int = 3) -> None:
     for block in range(blocks):
         block_top = top - block * block_h
         c.setFillColorRGB(0, 0, 0)
-        draw_text(c, label("title", lang), fonts.bold, TextBox(x, block_top - title_h, width * 0.6, title_h, "left", "middle"), 13, 9)
-        draw_text(c, f"{label('game', lang)} ____   {label('date', lang)} ______", fonts.regular,
-                  TextBox(x + width * 0.6, block_top - title_h, width * 0.4, title_h, "right", "middle"), 9, 6)
+        draw_text(
+            c,
+            label("title", lang),
+            fonts.bold,
+            TextBox(x, block_top - title_h, width * 0.6, title_h, "left", "middle"),
+            13,
+            9,
+        )
+        draw_text(
+            c,
+            f"{label('game', lang)} ____   {label('date', lang)} ______",
+            fonts.regular,
+            TextBox(x + width * 0.6, block_top - title_h, width * 0.4, title_h, "right", "middle"),
+            9,
+            6,
+        )
         header = [Cell(label(key, lang), bold=True, size=8, fill=shade if key in shaded else None) for key in columns]
         rows = [header] + [[Cell("") for _ in columns] for _ in range(game.max_players)]
         draw_table(c, fonts, x, block_top - title_h - 1 * mm, widths, [header_h] + [row_h] * game.max_players, rows)
@@ -264,29 +304,46 @@ def draw_worksheet(doc: Document, game: BoardGame) -> None:
     label = game.label
     shade = lighten("#7a1f2b", 0.85)
     c.setFillColorRGB(0, 0, 0)
-    draw_text(c, label("worksheet", lang), fonts.bold, TextBox(x, page_h - 24 * mm, width, 9 * mm, "left", "middle"), 14, 9)
+    draw_text(
+        c, label("worksheet", lang), fonts.bold, TextBox(x, page_h - 24 * mm, width, 9 * mm, "left", "middle"), 14, 9
+    )
     c.setFillColorRGB(0.25, 0.25, 0.25)
     draw_text(c, label("worksheet_hint", lang), fonts.regular, TextBox(x, page_h - 38 * mm, width, 13 * mm), 8.5, 7)
     players = game.max_players
     first = width * 0.22
     widths = [first] + [(width - first) / (2 * players)] * (2 * players)
     names = [Cell(label("player", lang), bold=True, size=8, fill=shade)] + [
-        Cell(f"{label('player', lang)} {n + 1}", span=2, size=8, fill=shade) for n in range(players)]
+        Cell(f"{label('player', lang)} {n + 1}", span=2, size=8, fill=shade) for n in range(players)
+    ]
     kinds = [Cell(label("region", lang), bold=True, size=8, fill=shade)] + [
-        Cell(label(key, lang), size=8) for _ in range(players) for key in ("monastery_short", "cardinal_short")]
-    rows = [names, kinds] + [[Cell(f"{n + 1}", size=8, align="left")] + [Cell("") for _ in range(2 * players)]
-                             for n in range(game.regions)]
-    rows.append([Cell(label("road_runs", lang), bold=True, size=8, fill=shade)] + [Cell("", span=2) for _ in range(players)])
-    bottom = draw_table(c, fonts, x, page_h - 40 * mm, widths, [7 * mm, 6 * mm] + [9 * mm] * game.regions + [12 * mm], rows)
+        Cell(label(key, lang), size=8) for _ in range(players) for key in ("monastery_short", "cardinal_short")
+    ]
+    rows = [names, kinds] + [
+        [Cell(f"{n + 1}", size=8, align="left")] + [Cell("") for _ in range(2 * players)] for n in range(game.regions)
+    ]
+    rows.append(
+        [Cell(label("road_runs", lang), bold=True, size=8, fill=shade)] + [Cell("", span=2) for _ in range(players)]
+    )
+    bottom = draw_table(
+        c, fonts, x, page_h - 40 * mm, widths, [7 * mm, 6 * mm] + [9 * mm] * game.regions + [12 * mm], rows
+    )
     per_column = (game.alliances + 1) // 2
     half = width / 2 - 2 * mm
     alliance_widths = [half * 0.16, half * 0.42, half * 0.42]
     for column in range(2):
         numbers = range(column * per_column + 1, min(game.alliances, (column + 1) * per_column) + 1)
         table = [[Cell(label("alliance", lang), bold=True, size=8, fill=shade, span=3)]] + [
-            [Cell(f"[{n}]", size=8), Cell(""), Cell("")] for n in numbers]
-        draw_table(c, fonts, x + column * (half + 4 * mm), bottom - 6 * mm, alliance_widths,
-                   [6 * mm] + [7.5 * mm] * len(numbers), table)
+            [Cell(f"[{n}]", size=8), Cell(""), Cell("")] for n in numbers
+        ]
+        draw_table(
+            c,
+            fonts,
+            x + column * (half + 4 * mm),
+            bottom - 6 * mm,
+            alliance_widths,
+            [6 * mm] + [7.5 * mm] * len(numbers),
+            table,
+        )
 
 
 def draw_reference(doc: Document, game: BoardGame) -> None:
@@ -297,14 +354,30 @@ def draw_reference(doc: Document, game: BoardGame) -> None:
     y = page_h - 14 * mm
     for lang in (doc.lang, "en" if doc.lang == "ja" else "ja"):
         c.setFillColorRGB(0, 0, 0)
-        draw_text(c, game.label("reference_title", lang), fonts.bold, TextBox(x, y - 8 * mm, width, 8 * mm, "left", "middle"), 13, 9)
+        draw_text(
+            c,
+            game.label("reference_title", lang),
+            fonts.bold,
+            TextBox(x, y - 8 * mm, width, 8 * mm, "left", "middle"),
+            13,
+            9,
+        )
         y -= 10 * mm
         for section in game.reference:
             c.setFillColor(colour("#7a1f2b"))
-            draw_text(c, section["heading"](lang), fonts.bold, TextBox(x, y - 5 * mm, width, 5 * mm, "left", "middle"), 9.5, 7)
+            draw_text(
+                c, section["heading"](lang), fonts.bold, TextBox(x, y - 5 * mm, width, 5 * mm, "left", "middle"), 9.5, 7
+            )
             y -= 5.5 * mm
             c.setFillColorRGB(0.1, 0.1, 0.1)
-            fitted = draw_text(c, section["text"](lang), fonts.regular, TextBox(x, y - 20 * mm, width, 20 * mm, "left", "top"), 8.5, 6.5)
+            fitted = draw_text(
+                c,
+                section["text"](lang),
+                fonts.regular,
+                TextBox(x, y - 20 * mm, width, 20 * mm, "left", "top"),
+                8.5,
+                6.5,
+            )
             y -= fitted.size + (len(fitted.lines) - 1) * fitted.size * fitted.leading + 3.5 * mm
         y -= 4 * mm
         c.setStrokeGray(0.6)
@@ -313,13 +386,22 @@ def draw_reference(doc: Document, game: BoardGame) -> None:
 
 # --- targets -------------------------------------------------------------------------------------
 
+
 def map_texts(options: BuildOptions) -> Iterable[str]:
     game = load_map()
     return collect_strings(game.model_dump(), set()) | {str(n) for n in range(1, 40)} | {":"}
 
 
-RULES_KEYS = ("rules", "rules_groups_title", "rules_turn_title", "rules_turn", "rules_limits_title", "rules_limits",
-              "rules_score_title", "rules_score")
+RULES_KEYS = (
+    "rules",
+    "rules_groups_title",
+    "rules_turn_title",
+    "rules_turn",
+    "rules_limits_title",
+    "rules_limits",
+    "rules_score_title",
+    "rules_score",
+)
 
 
 def rules_deck(game: TrumpMap, lang: str) -> Deck:
@@ -335,10 +417,25 @@ def rules_deck(game: TrumpMap, lang: str) -> Deck:
 def build_map(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_map()
     lang = options.lang
-    return [write_sheet(options.path("webofpower-map"), options.paper.landscape(), fonts,
-                        title=game.label("title", lang), lang=lang, draw=lambda doc: draw_trump_map(doc, game)),
-            write_game_deck("webofpower-rules", rules_deck(game, lang), options.layout(card_size("poker"), gap_mm=3),
-                            options.sheet_options(), fonts, options, game.label("rules", lang))]
+    return [
+        write_sheet(
+            options.path("webofpower-map"),
+            options.paper.landscape(),
+            fonts,
+            title=game.label("title", lang),
+            lang=lang,
+            draw=lambda doc: draw_trump_map(doc, game),
+        ),
+        write_game_deck(
+            "webofpower-rules",
+            rules_deck(game, lang),
+            options.layout(card_size("poker"), gap_mm=3),
+            options.sheet_options(),
+            fonts,
+            options,
+            game.label("rules", lang),
+        ),
+    ]
 
 
 def board_texts(options: BuildOptions) -> Iterable[str]:
@@ -349,19 +446,47 @@ def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_board()
     lang = options.lang
     return [
-        write_sheet(options.path("webofpower-board-score-pad"), options.paper, fonts, title=game.label("title", lang),
-                    lang=lang, draw=lambda doc: draw_score_pad(doc, game)),
-        write_sheet(options.path("webofpower-board-reference"), options.paper, fonts,
-                    title=game.label("reference_title", lang), lang=lang, draw=lambda doc: draw_reference(doc, game)),
-        write_sheet(options.path("webofpower-board-worksheet"), options.paper, fonts,
-                    title=game.label("worksheet", lang), lang=lang, draw=lambda doc: draw_worksheet(doc, game)),
+        write_sheet(
+            options.path("webofpower-board-score-pad"),
+            options.paper,
+            fonts,
+            title=game.label("title", lang),
+            lang=lang,
+            draw=lambda doc: draw_score_pad(doc, game),
+        ),
+        write_sheet(
+            options.path("webofpower-board-reference"),
+            options.paper,
+            fonts,
+            title=game.label("reference_title", lang),
+            lang=lang,
+            draw=lambda doc: draw_reference(doc, game),
+        ),
+        write_sheet(
+            options.path("webofpower-board-worksheet"),
+            options.paper,
+            fonts,
+            title=game.label("worksheet", lang),
+            lang=lang,
+            draw=lambda doc: draw_worksheet(doc, game),
+        ),
     ]
+
 
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
 TARGETS = (
-    Target("webofpower", N_("Web of Power with a standard deck: the 4×12 trump map with its score table, "
-                                      "3 quick-rules cards"), ("webofpower-map", "webofpower-rules"), map_texts, build_map),
-    Target("webofpower-board", N_("Web of Power board game: score pad (3–5 players), quick reference and "
-                                            "a final tally worksheet"), ("webofpower-board-score-pad", "webofpower-board-reference",
-                                              "webofpower-board-worksheet"), board_texts, build_board),
+    Target(
+        "webofpower",
+        N_("Web of Power with a standard deck: the 4×12 trump map with its score table, 3 quick-rules cards"),
+        ("webofpower-map", "webofpower-rules"),
+        map_texts,
+        build_map,
+    ),
+    Target(
+        "webofpower-board",
+        N_("Web of Power board game: score pad (3–5 players), quick reference and a final tally worksheet"),
+        ("webofpower-board-score-pad", "webofpower-board-reference", "webofpower-board-worksheet"),
+        board_texts,
+        build_board,
+    ),
 )

@@ -22,21 +22,36 @@ class GridMap:
     rows: tuple[str, ...]
 
     @classmethod
-    def parse(cls, rows: list[str], source: str = "map") -> "GridMap":
+    def parse(cls, rows: list[str], source: str = "map") -> GridMap:
         if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-            raise InputError(Msg('a map grid is a list of strings of letters'), source=source)
+            raise InputError(Msg("a map grid is a list of strings of letters"), source=source)
         width = len(rows[0])
         for index, row in enumerate(rows):
             if len(row) != width:
-                raise InputError(Msg('row {value} has {count} squares, row 1 has {width}', value=index + 1, count=len(row), width=width), source=source)
+                raise InputError(
+                    Msg(
+                        "row {value} has {count} squares, row 1 has {width}",
+                        value=index + 1,
+                        count=len(row),
+                        width=width,
+                    ),
+                    source=source,
+                )
             for column, letter in enumerate(row):
                 if not (letter.isascii() and letter.isalpha()):
-                    raise InputError(Msg("row {value}, column {value2}: '{letter}' is not a territory letter", value=index + 1, value2=column + 1, letter=letter),
-                                     source=source)
+                    raise InputError(
+                        Msg(
+                            "row {value}, column {value2}: '{letter}' is not a territory letter",
+                            value=index + 1,
+                            value2=column + 1,
+                            letter=letter,
+                        ),
+                        source=source,
+                    )
         grid = cls(tuple(rows))
         for letter, cells in grid.territories.items():
             if not grid._connected(cells):
-                raise InputError(Msg('territory {letter} is split into separate pieces', letter=letter), source=source)
+                raise InputError(Msg("territory {letter} is split into separate pieces", letter=letter), source=source)
         return grid
 
     @property

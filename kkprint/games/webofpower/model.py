@@ -7,11 +7,11 @@ from pathlib import Path
 
 from pydantic import model_validator
 
-from kkprint.games.webofpower.gridmap import GridMap
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
 from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
+from kkprint.games.webofpower.gridmap import GridMap
 
 
 class Group(Strict):
@@ -41,7 +41,7 @@ class TrumpMap(Strict):
     labels: dict[str, Names]
 
     @model_validator(mode="after")
-    def _consistent(self) -> "TrumpMap":
+    def _consistent(self) -> TrumpMap:
         grid = GridMap.parse(self.grid, "grid")
         missing = set(grid.territories) - set(self.territories)
         if missing:
@@ -93,5 +93,5 @@ class BoardGame(Strict):
 def load_board(path: Path = DATA_DIR / "webofpower" / "board.yaml") -> BoardGame:
     game = load_model(BoardGame, path)
     if game.min_players < 2 or game.max_players < game.min_players:
-        raise InputError(Msg('player limits are inconsistent'), source=str(path))
+        raise InputError(Msg("player limits are inconsistent"), source=str(path))
     return game

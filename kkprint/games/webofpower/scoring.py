@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping, Sequence
 
 from kkprint.scoring.majority import leaders, rank_points
 
@@ -13,7 +13,7 @@ ROAD_MINIMUM = 4
 
 class Phase(str, Enum):
     INTERIM = "interim"  # the deck ran out the first time: monasteries only
-    FINAL = "final"      # monasteries, alliances (cardinals) and roads
+    FINAL = "final"  # monasteries, alliances (cardinals) and roads
 
 
 @dataclass(frozen=True)
@@ -56,12 +56,15 @@ class Result:
 
 def monastery_points(monasteries: Mapping[str, Sequence[int]], players: int) -> dict[str, list[int]]:
     """Rank points (RULES §0) per area; the top value is every monastery in the area."""
-    return {area: rank_points(list(counts), sum(counts)) if sum(counts) else [0] * players
-            for area, counts in monasteries.items()}
+    return {
+        area: rank_points(list(counts), sum(counts)) if sum(counts) else [0] * players
+        for area, counts in monasteries.items()
+    }
 
 
-def alliance_points(pairs: Sequence[tuple[str, str]], cardinals: Mapping[str, Sequence[int]],
-                    players: int) -> list[AllianceScore]:
+def alliance_points(
+    pairs: Sequence[tuple[str, str]], cardinals: Mapping[str, Sequence[int]], players: int
+) -> list[AllianceScore]:
     """Each player with the most cardinals (at least 1, ties included) in both areas of a pair
     scores all cardinals of all players in the two areas."""
     scores = []
@@ -80,8 +83,9 @@ def straight_roads(owners: Sequence[Sequence[int | None]]) -> list[Road]:
     """
     roads = []
     height, width = len(owners), len(owners[0]) if owners else 0
-    lines = [("row", [(r, c) for c in range(width)]) for r in range(height)] + \
-            [("column", [(r, c) for r in range(height)]) for c in range(width)]
+    lines = [("row", [(r, c) for c in range(width)]) for r in range(height)] + [
+        ("column", [(r, c) for r in range(height)]) for c in range(width)
+    ]
     for direction, cells in lines:
         run: list[tuple[int, int]] = []
         for cell in [*cells, None]:
@@ -105,9 +109,17 @@ def winners_of(names: Sequence[str], totals: Sequence[int]) -> list[str]:
     return [name for name, total in zip(names, totals) if total == best]
 
 
-def score(game: str, phase: Phase, names: Sequence[str], monasteries: Mapping[str, Sequence[int]],
-          cardinals: Mapping[str, Sequence[int]], pairs: Sequence[tuple[str, str]],
-          road_points: Sequence[int], roads: Sequence[Road] = (), interim: Sequence[int] | None = None) -> Result:
+def score(
+    game: str,
+    phase: Phase,
+    names: Sequence[str],
+    monasteries: Mapping[str, Sequence[int]],
+    cardinals: Mapping[str, Sequence[int]],
+    pairs: Sequence[tuple[str, str]],
+    road_points: Sequence[int],
+    roads: Sequence[Road] = (),
+    interim: Sequence[int] | None = None,
+) -> Result:
     """One scoring. Interim: monasteries only. Final: monasteries, alliances and roads, and the
     game total adds the interim points."""
     count = len(names)
@@ -122,7 +134,23 @@ def score(game: str, phase: Phase, names: Sequence[str], monasteries: Mapping[st
         road_total = road_points[i] if final else 0
         total = monastery_total + cardinal_total + road_total
         game_total = total + interim[i] if final else total
-        players.append(PlayerResult(name, monastery_total, cardinal_total, road_total, interim[i] if final else 0,
-                                    total, game_total, {area: points[i] for area, points in per_area.items()}))
-    return Result(game, phase, players, winners_of(names, [p.game_total for p in players]), alliances,
-                  list(roads) if final else [])
+        players.append(
+            PlayerResult(
+                name,
+                monastery_total,
+                cardinal_total,
+                road_total,
+                interim[i] if final else 0,
+                total,
+                game_total,
+                {area: points[i] for area, points in per_area.items()},
+            )
+        )
+    return Result(
+        game,
+        phase,
+        players,
+        winners_of(names, [p.game_total for p in players]),
+        alliances,
+        list(roads) if final else [],
+    )

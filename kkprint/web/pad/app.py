@@ -24,11 +24,11 @@ from starlette.routing import Route
 from kkprint.base import i18n
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import text
-from kkprint.web.pad import forms
-from kkprint.web.app import LANGS, TEMPLATES, create_web_app, language, page, read_json
-from kkprint.web.security import LOCAL_HOSTS
-from kkprint.web.pad.store import SavedGame, Store, TallyTooLarge
 from kkprint.scoring.scorers import SCORERS, score_json
+from kkprint.web.app import LANGS, TEMPLATES, create_web_app, language, page, read_json
+from kkprint.web.pad import forms
+from kkprint.web.pad.store import SavedGame, Store, TallyTooLarge
+from kkprint.web.security import LOCAL_HOSTS
 
 KEY_COOKIE = "kkprint_key"
 
@@ -46,17 +46,24 @@ class Pad:
     async def index(self, request: Request) -> Response:
         lang = language(request)
         games = [(scorer.id, scorer.title.render(lang)) for scorer in SCORERS.values()]
-        saved = [(game, SCORERS[game.game].title.render(lang), _names(game.tally)) for game in self.store.recent()
-                 if game.game in SCORERS]
+        saved = [
+            (game, SCORERS[game.game].title.render(lang), _names(game.tally))
+            for game in self.store.recent()
+            if game.game in SCORERS
+        ]
         return self._page(request, "pad/index.html", lang, games=games, saved=saved, when=_when)
 
     async def game_page(self, request: Request) -> Response:
         saved = self._saved(request)
         lang = language(request)
         view = self._view(saved, lang)
-        context = {"saved": saved, "shape": forms.layout(saved.game, saved.tally), "view": view,
-                   "title": SCORERS[saved.game].title.render(lang),
-                   "players": forms.PLAYER_RANGE[saved.game]}
+        context = {
+            "saved": saved,
+            "shape": forms.layout(saved.game, saved.tally),
+            "view": view,
+            "title": SCORERS[saved.game].title.render(lang),
+            "players": forms.PLAYER_RANGE[saved.game],
+        }
         context.update(self._parts(saved.game, lang))
         return self._page(request, f"pad/{saved.game}.html", lang, **context)
 
@@ -71,8 +78,11 @@ class Pad:
             from kkprint.games.webofpower.model import load_map
 
             grid = load_map()
-            return {"grid": grid.grid, "symbols": [s.mark for s in grid.symbols],
-                    "territories": [(letter, t.names(lang)) for letter, t in grid.territories.items()]}
+            return {
+                "grid": grid.grid,
+                "symbols": [s.mark for s in grid.symbols],
+                "territories": [(letter, t.names(lang)) for letter, t in grid.territories.items()],
+            }
         if game == "webofpower-board":
             from kkprint.games.webofpower.model import load_board
 
@@ -107,8 +117,9 @@ class Pad:
         if isinstance(body.get("tally"), dict):
             tally = body["tally"]
         saved = self._store(lambda: self.store.create(game, tally))
-        return JSONResponse({"id": saved.id, "url": f"/g/{saved.id}", **self._view(saved, language(request))},
-                            status_code=201)
+        return JSONResponse(
+            {"id": saved.id, "url": f"/g/{saved.id}", **self._view(saved, language(request))}, status_code=201
+        )
 
     async def read(self, request: Request) -> Response:
         return JSONResponse(self._view(self._saved(request), language(request)))
@@ -138,8 +149,11 @@ class Pad:
         saved = self._saved(request)
         text = yaml.safe_dump(saved.tally, allow_unicode=True, sort_keys=False)
         header = f"# {SCORERS[saved.game].title.render('en')}: kkprint scorer {saved.game} FILE\n"
-        return Response(header + text, media_type="application/yaml; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="{saved.game}-tally.yaml"'})
+        return Response(
+            header + text,
+            media_type="application/yaml; charset=utf-8",
+            headers={"content-disposition": f'attachment; filename="{saved.game}-tally.yaml"'},
+        )
 
     async def chart(self, request: Request) -> Response:
         """The filled 決算チャート of a K&K game, as the CLI's --sheet writes it."""
@@ -162,8 +176,11 @@ class Pad:
             path = Path(folder) / "chart.pdf"
             chart.write_sheet(path, game, result, lang, paper)
             pdf = path.read_bytes()
-        return Response(pdf, media_type="application/pdf",
-                        headers={"content-disposition": f'attachment; filename="kardinal-chart-{lang}-{paper}.pdf"'})
+        return Response(
+            pdf,
+            media_type="application/pdf",
+            headers={"content-disposition": f'attachment; filename="kardinal-chart-{lang}-{paper}.pdf"'},
+        )
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -183,8 +200,15 @@ class Pad:
     def _view(self, saved: SavedGame, lang: str) -> dict:
         """A saved game as the pages and the API see it: the tally, and its scores or what is
         wrong with it (with the field's place, so a page can point at it)."""
-        view: dict[str, Any] = {"id": saved.id, "game": saved.game, "version": saved.version, "tally": saved.tally,
-                                "result": None, "error": None, "html": ""}
+        view: dict[str, Any] = {
+            "id": saved.id,
+            "game": saved.game,
+            "version": saved.version,
+            "tally": saved.tally,
+            "result": None,
+            "error": None,
+            "html": "",
+        }
         with i18n.using(lang):
             try:
                 rules = SCORERS[saved.game].load()
@@ -192,9 +216,11 @@ class Pad:
                 view["result"] = rules.as_json(result, lang)
                 view["html"] = TEMPLATES.get_template("pad/results.html").render(screen=rules.as_text(result, lang))
             except InputError as err:
-                view["error"] = {"message": err.render(lang, with_source=False),  # with the place, for the banner
-                                 "at_field": text(err.message, lang),  # without it, shown beside the field itself
-                                 "path": [str(p) for p in err.path] if err.path else None}
+                view["error"] = {
+                    "message": err.render(lang, with_source=False),  # with the place, for the banner
+                    "at_field": text(err.message, lang),  # without it, shown beside the field itself
+                    "path": [str(p) for p in err.path] if err.path else None,
+                }
         return view
 
 
@@ -233,17 +259,20 @@ class LanGuard:
             response = JSONResponse({"error": "this score pad needs the address from its QR code"}, status_code=403)
             return await response(scope, receive, send)
         if request.query_params.get("key"):
+
             async def send_with_cookie(message):
                 if message["type"] == "http.response.start":
                     cookie = f"{KEY_COOKIE}={self.pad.key}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
                     message.setdefault("headers", []).append((b"set-cookie", cookie.encode()))
                 await send(message)
+
             return await self.app(scope, receive, send_with_cookie)
         return await self.app(scope, receive, send)
 
 
-def create_app(store: Store, *, lan: bool = False, key: str | None = None,
-               hosts: Iterable[str] = LOCAL_HOSTS) -> Starlette:
+def create_app(
+    store: Store, *, lan: bool = False, key: str | None = None, hosts: Iterable[str] = LOCAL_HOSTS
+) -> Starlette:
     """The pad's app; ``hosts`` are the names it answers to (with ``--lan``, this machine's
     address on the table's network besides the local ones)."""
     pad = Pad(store, lan, key)

@@ -7,8 +7,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-PLAYER_RANGE = {"kardinal": (3, 5), "webofpower": (3, 3), "webofpower-board": (3, 5), "court": (2, 5),
-                "culdcept": (2, 3)}
+PLAYER_RANGE = {
+    "kardinal": (3, 5),
+    "webofpower": (3, 3),
+    "webofpower-board": (3, 5),
+    "court": (2, 5),
+    "culdcept": (2, 3),
+}
 BOARD_REGIONS = 9
 
 
@@ -32,7 +37,9 @@ def resize(game: str, tally: dict, players: int) -> dict:
     if game in ("kardinal", "court"):
         empty = {"name": "", "lands": {}} if game == "kardinal" else {"name": "", "dice": []}
         tally["players"] = _fit(tally.get("players"), players, empty)
-        if game == "court" and tally.get("queen") not in [p.get("name") for p in tally["players"] if isinstance(p, dict)]:
+        if game == "court" and tally.get("queen") not in [
+            p.get("name") for p in tally["players"] if isinstance(p, dict)
+        ]:
             tally.pop("queen", None)
         return tally
     tally["players"] = _fit(tally.get("players"), players, "")
@@ -50,8 +57,11 @@ def resize(game: str, tally: dict, players: int) -> dict:
         return tally
     regions = tally.get("regions") if isinstance(tally.get("regions"), dict) else {}
     regions = regions or {str(n): {} for n in range(1, BOARD_REGIONS + 1)}
-    tally["regions"] = {name: {key: _fit(counts.get(key), players, 0) for key in ("monasteries", "cardinals")}
-                        for name, counts in regions.items() if isinstance(counts, dict)}
+    tally["regions"] = {
+        name: {key: _fit(counts.get(key), players, 0) for key in ("monasteries", "cardinals")}
+        for name, counts in regions.items()
+        if isinstance(counts, dict)
+    }
     tally["roads"] = _fit(tally.get("roads"), players, 0)
     if not isinstance(tally.get("alliances"), list):
         tally["alliances"] = []
@@ -67,5 +77,10 @@ def ring(count: int = 13, size: float = 100.0) -> list[tuple[float, float]]:
     """Where the Culdcept squares sit on the page: a circle, square 1 at the top, clockwise (in
     per cent of the board's width and height)."""
     centre, radius = size / 2, size * 0.42
-    return [(round(centre + radius * math.sin(2 * math.pi * i / count), 2),
-             round(centre - radius * math.cos(2 * math.pi * i / count), 2)) for i in range(count)]
+    return [
+        (
+            round(centre + radius * math.sin(2 * math.pi * i / count), 2),
+            round(centre - radius * math.cos(2 * math.pi * i / count), 2),
+        )
+        for i in range(count)
+    ]

@@ -61,10 +61,14 @@ def _check_port(host: str, port: int) -> None:
         except OSError as err:
             import errno
 
-            reason = {errno.EADDRINUSE: Msg("another program is using it"),
-                      errno.EACCES: Msg("ports below 1024 need an administrator")}.get(err.errno, err.strerror or str(err))
-            raise InputError(Msg("port {port} cannot be used ({reason}); choose another with --port", port=port,
-                                 reason=reason), source="serve") from None
+            reason = {
+                errno.EADDRINUSE: Msg("another program is using it"),
+                errno.EACCES: Msg("ports below 1024 need an administrator"),
+            }.get(err.errno, err.strerror or str(err))
+            raise InputError(
+                Msg("port {port} cannot be used ({reason}); choose another with --port", port=port, reason=reason),
+                source="serve",
+            ) from None
 
 
 def serve(port: int, lan: bool, lang: str) -> None:
@@ -79,7 +83,9 @@ def serve(port: int, lan: bool, lang: str) -> None:
     store = open_store(folder / "scorepad.sqlite3")
     key = _key(folder) if lan else None
     shown_host = lan_address() if lan else "127.0.0.1"
-    app = create_app(store, lan=lan, key=key, hosts=(*LOCAL_HOSTS, shown_host, socket.gethostname()) if lan else LOCAL_HOSTS)
+    app = create_app(
+        store, lan=lan, key=key, hosts=(*LOCAL_HOSTS, shown_host, socket.gethostname()) if lan else LOCAL_HOSTS
+    )
     address = f"http://{shown_host}:{port}/" + (f"?key={key}" if lan else "")
     say = sys.stderr.write
     say(tr("Score pad: {address}", lang, address=address) + "\n")
@@ -90,8 +96,9 @@ def serve(port: int, lan: bool, lang: str) -> None:
         say(tr("Scan with a phone on the same Wi-Fi:", lang) + "\n")
         segno.make(address, error="m").terminal(out=sys.stderr, compact=True)
     say(tr("Ctrl-C stops it; every change is already saved.", lang) + "\n")
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                                           server_header=False))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, server_header=False)
+    )
     try:
         server.run()  # after a graceful shutdown uvicorn raises the signal that asked for it again
     except KeyboardInterrupt:

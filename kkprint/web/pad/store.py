@@ -86,37 +86,41 @@ class Store:
         now = time.time()
         saved = SavedGame(secrets.token_urlsafe(16), game, tally, 1, now, now)  # the id is the unguessable token
         with self._lock, self._connect() as db:
-            db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",
-                       (saved.id, game, _dump(tally), 1, now, now))
+            db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", (saved.id, game, _dump(tally), 1, now, now))
         return saved
 
     def get(self, game_id: str) -> SavedGame | None:
         with self._connect() as db:
-            row = db.execute("SELECT id, game, tally, version, created, updated FROM games WHERE id = ?",
-                             (game_id,)).fetchone()
+            row = db.execute(
+                "SELECT id, game, tally, version, created, updated FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
         return _saved(row) if row else None
 
     def change(self, game_id: str, patch: dict, replace: bool = False) -> SavedGame | None:
         """Merge ``patch`` into the saved tally (or put it in its place) and bump the version."""
         with self._lock, self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT id, game, tally, version, created, updated FROM games WHERE id = ?",
-                             (game_id,)).fetchone()
+            row = db.execute(
+                "SELECT id, game, tally, version, created, updated FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
             if row is None:
                 db.execute("ROLLBACK")
                 return None
             old = _saved(row)
             tally = patch if replace else merge(old.tally, patch)
             now = time.time()
-            db.execute("UPDATE games SET tally = ?, version = version + 1, updated = ? WHERE id = ?",
-                       (_dump(tally), now, game_id))
+            db.execute(
+                "UPDATE games SET tally = ?, version = version + 1, updated = ? WHERE id = ?",
+                (_dump(tally), now, game_id),
+            )
             db.execute("COMMIT")
         return SavedGame(old.id, old.game, tally, old.version + 1, old.created, now)
 
     def recent(self, limit: int = 50) -> list[SavedGame]:
         with self._connect() as db:
-            rows = db.execute("SELECT id, game, tally, version, created, updated FROM games "
-                              "ORDER BY updated DESC LIMIT ?", (limit,)).fetchall()
+            rows = db.execute(
+                "SELECT id, game, tally, version, created, updated FROM games ORDER BY updated DESC LIMIT ?", (limit,)
+            ).fetchall()
         return [_saved(row) for row in rows]
 
 
