@@ -72,11 +72,13 @@ def main(argv: list[str]) -> int:
             problems.append(f"{MO.relative_to(ROOT)} is not compiled from the .po: run python scripts/messages.py")
         print("\n".join(problems) or "catalogue complete")
         return 1 if problems else 0
+    created = catalog.creation_date  # kept: a run with nothing changed leaves the files as they were
     catalog.update(template, no_fuzzy_matching=True)
     catalog.obsolete.clear()
+    catalog.creation_date = created
     PO.parent.mkdir(parents=True, exist_ok=True)
     with PO.open("wb") as stream:
-        write_po(stream, catalog, width=0, omit_header=False, sort_output=False, no_location=True)
+        write_po(stream, catalog, width=0, omit_header=False, sort_output=True, no_location=True)  # sorted: stable, and two changes rarely touch the same lines
     MO.write_bytes(compiled(catalog))
     todo = [m.id for m in catalog if m.id and not m.string]
     print(f"{len(catalog)} messages, {len(todo)} without Japanese")
