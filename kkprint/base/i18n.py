@@ -118,7 +118,8 @@ class Joined:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Joined) and self.parts == other.parts
 
-    __hash__ = None
+    # Defining __eq__ without __hash__ leaves __hash__ None: a Joined is unhashable, like the
+    # list it holds (an explicit ``__hash__ = None`` says the same but mypy cannot type it).
 
 
 class Detail:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
@@ -112,7 +113,7 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
         raise InputError(_problem(first, location, model), source=source, place=place) from None
 
 
-def _problem(first: dict, location: tuple, model) -> Msg | str:
+def _problem(first: ErrorDetails, location: tuple, model) -> Msg | str:
     """Pydantic's finding in the catalogue's words; our own validators' messages come through
     as they were raised (already in the reader's language)."""
     kind, context = first["type"], first.get("ctx") or {}

@@ -10,6 +10,7 @@ import os
 import stat
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Literal, overload
 
 import yaml
 
@@ -94,6 +95,10 @@ def language(flag=None) -> str:
     )
 
 
+@overload
+def paper(flag: Any = None, *, fall_back: Literal[True] = True) -> str: ...
+@overload
+def paper(flag: Any = None, *, fall_back: bool) -> str | None: ...
 def paper(flag=None, *, fall_back: bool = True) -> str | None:
     """The paper size; ``fall_back=False`` gives None when only the locale would say (a deck then
     keeps its own paper)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -29,7 +29,13 @@ class LineDict(dict):
         return self.key_lines.get(key, self.line)
 
 
-class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+if TYPE_CHECKING:
+    _SafeLoader = yaml.SafeLoader
+else:  # libyaml's C parser where PyYAML was built with it; the stubs cannot know which
+    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _LineLoader(_SafeLoader):
     """The safe loader (libyaml's C parser where PyYAML has it: several times faster) whose
     mappings become :class:`LineDict` carrying their line numbers.
 

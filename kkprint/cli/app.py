@@ -8,6 +8,8 @@ import copy
 import os
 import signal
 import sys
+from collections.abc import Callable
+from typing import Any, cast
 
 import typer
 
@@ -101,7 +103,8 @@ def _click_command(args: list[str]):
     commands = [
         info
         for info in app.registered_commands
-        if (info.name or typer.main.get_command_name(info.callback.__name__)) == name
+        # (every command here is registered with its function; Typer needs one to make a command)
+        if (info.name or typer.main.get_command_name(cast(Callable[..., Any], info.callback).__name__)) == name
     ]
     groups = [info for info in app.registered_groups if info.name == name]
     if not commands and not groups:
@@ -163,7 +166,9 @@ def main(servers: Servers | None = None) -> None:
         sys.exit(2)
     except typer.TyperException as err:  # usage errors: one line naming the option, exit code 2
         if type(err).__name__ == "NoArgsIsHelpError" or not hasattr(err, "format_message"):
-            err.show()  # a bare command: its help is the most useful answer
+            # a bare command: its help is the most useful answer (Typer's NoArgsIsHelpError has show(),
+            # though the TyperException it is caught as does not declare it)
+            err.show()  # type: ignore[attr-defined]  # see above: Typer's base class lacks show()
         else:
             context = getattr(err, "ctx", None)
             command = context.command_path if context is not None else "kkprint"  # never the mistyped word

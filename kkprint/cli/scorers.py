@@ -127,7 +127,7 @@ def scorer_kardinal(
     from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
     from kkprint.scoring.scorers import scorer
 
-    lang = language(lang)
+    lang_code = language(lang)
     game = load_game(deck or DEFAULT_PATH)
     rules = scorer("kardinal").load(deck, check.value)
     if sheet is not None:  # refuse a bad destination before anything is asked or printed
@@ -136,18 +136,19 @@ def scorer_kardinal(
         raise InputError(
             Msg("--save and --resume are for the prompt; leave out the tally file"), source="scorer kardinal"
         )
+    data: object
     if tally is None:
         from kkprint.cli.prompt import prompt_kardinal
 
-        data, source = prompt_kardinal(game, rules, lang, save=save, resume=resume, read=read_input), "<prompt>"
+        data, source = prompt_kardinal(game, rules, lang_code, save=save, resume=resume, read=read_input), "<prompt>"
     else:
         data, source = read_input(tally)
     result = rules.score(data, source)
-    emit(rules.as_json(result, lang), rules.as_text(result, lang), as_json)
+    emit(rules.as_json(result, lang_code), rules.as_text(result, lang_code), as_json)
     if sheet is not None:
         from kkprint.games.kardinal import chart  # the PDF engine loads only for a sheet
 
-        written = chart.write_sheet(sheet, game, result, lang, settings.paper(paper))
+        written = chart.write_sheet(sheet, game, result, lang_code, settings.paper(paper))
         typer.echo(tr("wrote {path}", path=written), err=True)
 
 
@@ -178,10 +179,10 @@ def court_eligible(
     from kkprint.games.court import report, service
     from kkprint.games.court.model import load_court
 
-    lang = language(lang)
+    lang_code = language(lang)
     game = load_court()
     result = service.eligible(game, service.parse_dice(list(dice), Msg("dice"), Msg("arguments")))
-    emit(report.eligibility_json(result, lang), report.eligibility_text(game, result, lang), as_json)
+    emit(report.eligibility_json(result, lang_code), report.eligibility_text(game, result, lang_code), as_json)
 
 
 def scorer_court(
@@ -212,13 +213,13 @@ def culdcept_battle(
     """Does the offered card or support take the square, and why."""
     from kkprint.games.culdcept.rules import RuleError, battle, play
 
-    lang = language(lang)
+    lang_code = language(lang)
     try:
         defender, attacker = play(on_square), play(offered)
     except RuleError as err:
         raise InputError(err.args[0], source=Msg("arguments")) from None
     result = battle(defender, attacker, own)
-    reason = result.reason.render(lang)
+    reason = result.reason.render(lang_code)
     data = {"on_square": str(defender), "offered": str(attacker), "taken": result.taken, "reason": reason}
     verdict = tr("taken: {reason}", reason=reason) if result.taken else tr("not taken: {reason}", reason=reason)
     emit(data, verdict, as_json)

@@ -74,8 +74,8 @@ def usage_error(message: str, lang: str | None = None) -> str:
     return message + hint
 
 
-def _gettext(msgid: str) -> str:
-    return gettext_in(current(), msgid)
+def _gettext(message: str) -> str:  # (named as the gettext it stands in for)
+    return gettext_in(current(), message)
 
 
 def install() -> None:
@@ -127,8 +127,9 @@ def _install_vendored() -> None:
     def write_usage(self, prog, args="", prefix=None):
         return plain_usage(self, prog, args, _gettext("Usage:") + " " if prefix is None else prefix)
 
-    get_help_option.translated = True
-    core.Command.get_help_option, formatting.HelpFormatter.write_usage = get_help_option, write_usage
+    get_help_option.translated = True  # type: ignore[attr-defined]  # a mark on our patch: installed once
+    core.Command.get_help_option = get_help_option  # type: ignore[method-assign]  # patching Typer's Click on purpose
+    formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]  # the same
 
 
 def _lighter_coercion() -> None:
@@ -164,8 +165,8 @@ def _lighter_coercion() -> None:
             self._runtime_param = Lighter(descriptor.parameter_info, descriptor.annotation, descriptor)
         return self._runtime_param
 
-    get_runtime_param.lighter = True
-    core._TyperParameter.get_runtime_param = get_runtime_param
+    get_runtime_param.lighter = True  # type: ignore[attr-defined]  # a mark on our patch: installed once
+    core._TyperParameter.get_runtime_param = get_runtime_param  # type: ignore[method-assign]  # patching on purpose
 
 
 def _plain_check(annotation, info):

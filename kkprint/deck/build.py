@@ -39,6 +39,7 @@ def deck_card_size(deck: Deck) -> CardSize:
         corner = preset.corner_mm if spec.corner_mm is None else spec.corner_mm
         return CardSize(preset.width_mm, preset.height_mm, shape or preset.shape, corner)
     width, height = spec.w or spec.width_mm, spec.h or spec.height_mm
+    assert width is not None and height is not None  # CardSpec's check: without a preset, both are given
     corner = 3.0 if spec.corner_mm is None else spec.corner_mm
     return CardSize(width, height, shape or Shape.RECT, corner if shape in (None, Shape.RECT) else 0)
 
@@ -113,10 +114,10 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     back sees the card's own fields.
     """
     spec = deck.spec
-    card = deck_card_size(deck)
+    size = deck_card_size(deck)
 
     def face(layout, ident: str, section: tuple) -> Face:
-        return Face(painter, doc, layout, ident, width, height, section, stays_inside(layout, card))
+        return Face(painter, doc, layout, ident, width, height, section, stays_inside(layout, size))
 
     front = face(spec.layout, "front", ("layout",)) if spec.layout is not None else None
     fronts = {name: face(entry.regions, f"layout-{name}", ("layouts", name)) for name, entry in spec.layouts.items()}
@@ -177,7 +178,7 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
         return default.art(fields, number, Msg("{card}, back", card=card.origin), shared=True)
 
     spec_fields = {key: as_text(value) for key, value in spec.fields.items()}
-    shape = card.shape
+    shape = size.shape
     number = 0
     for card in deck.iter_cards():
         if card.count == 0:
@@ -288,9 +289,7 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
             doc,
             deck,
             layout,
-            SheetOptions(
-                duplex=mode, cut_marks=marks, back_offset_mm=tuple(offset), back_scale=scale, guides=options.guides
-            ),
+            SheetOptions(duplex=mode, cut_marks=marks, back_offset_mm=offset, back_scale=scale, guides=options.guides),
             fonts,
         )
     return [path]

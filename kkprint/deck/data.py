@@ -34,8 +34,8 @@ class CardData(NamedTuple):
     """One distinct card: its fields, how many copies, and where it was defined."""
 
     fields: dict[str, str]
-    count: int
-    origin: str
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count(); nothing counts a card's parts
+    origin: str | Msg
 
 
 def as_text(value: Any) -> str:
@@ -57,7 +57,7 @@ def as_text(value: Any) -> str:
     return str(value)
 
 
-def count_of(value: Any, source: str, place: str) -> int:
+def count_of(value: Any, source: str, place: str | Msg) -> int:
     text = as_text(value).strip() if not isinstance(value, str) else value.strip()
     try:
         number = int(text or "1")
@@ -80,7 +80,7 @@ def count_of(value: Any, source: str, place: str) -> int:
     return number
 
 
-def card_from(entry: dict, copies_field: str, source: str, place: str) -> CardData:
+def card_from(entry: dict, copies_field: str, source: str, place: str | Msg) -> CardData:
     fields: dict[str, str] = {}
     for key, value in entry.items():
         key = str(key).strip()

@@ -18,6 +18,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
@@ -26,6 +27,9 @@ from kkprint.base.paths import safe_file_name
 from kkprint.deck.build import loaded_target
 from kkprint.deck.load import CardData, load_deck, select
 from kkprint.engine.job import BuildOptions, build_targets
+
+if TYPE_CHECKING:
+    import PIL.Image
 
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 FIELD = re.compile(r"\$\{([^}]*)\}")
@@ -50,8 +54,8 @@ class Picture:
     """One distinct card: its first printed copy's front and back, and every copy's front."""
 
     card: CardData
-    front: object
-    back: object | None
+    front: PIL.Image.Image
+    back: PIL.Image.Image | None
     copies: list
 
 
@@ -217,6 +221,6 @@ def _showcase(cards, chosen: str, stem: str, out_dir: Path) -> Path:
         layer.paste(shadow, (left + 6, top + 8))
         layer = layer.filter(ImageFilter.GaussianBlur(6))
         layer.paste(card, (left, top))
-        canvas.alpha_composite(layer.rotate(-angle, center=pivot, resample=Image.BICUBIC))
+        canvas.alpha_composite(layer.rotate(-angle, center=pivot, resample=Image.Resampling.BICUBIC))
     box = canvas.getbbox() or (0, 0, *canvas.size)
     return _save(canvas.crop(box), out_dir / f"{stem}-showcase.png")

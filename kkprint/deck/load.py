@@ -59,7 +59,7 @@ class Deck:
     def total(self) -> int:
         return sum(card.count for card in self.iter_cards())
 
-    def resolve(self, name: str, what: str, place: str) -> Path:
+    def resolve(self, name: str, what: str, place: str | Msg) -> Path:
         """A file the deck names, which must stay inside the deck's folder unless allowed."""
         return confined(self.folder, name, what, self.source, place, self.allow_outside)
 
@@ -68,7 +68,7 @@ class Deck:
         return Msg("region '{name}' (line {line})", name=name, line=line) if line else Msg("region '{name}'", name=name)
 
 
-def confined(folder: Path, name: str, what: str, source: str, place: str, allow_outside: bool = False) -> Path:
+def confined(folder: Path, name: str, what: str, source: str, place: str | Msg, allow_outside: bool = False) -> Path:
     """``name`` relative to ``folder``, links resolved; outside the folder (unless allowed),
     missing, or not a regular file is an error naming the deck and the place."""
     if "\x00" in name:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
@@ -96,6 +96,8 @@ class FixedOrField(Region):
 
     fixed_key: ClassVar[str]
     field: str | None = Field(None, description="Card field holding the content")
+    if TYPE_CHECKING:  # every kind of region declares its own ``type`` literal
+        type: str
 
     @model_validator(mode="after")
     def _has_content(self):
@@ -223,15 +225,17 @@ PaperChoice = Literal["a4", "letter", "a3"] | PaperSize
 
 
 class SheetSpec(Strict):
-    paper: PaperChoice = Field("a4", description="a4, letter, a3, or {w: 300mm, h: 450mm}")
+    paper: PaperChoice = Field(default="a4", description="a4, letter, a3, or {w: 300mm, h: 450mm}")
     layout: str | None = Field(
-        None, description="A sheet layout: a built-in (templates/sheets) or a YAML file of slots next to the deck"
+        default=None,
+        description="A sheet layout: a built-in (templates/sheets) or a YAML file of slots next to the deck",
     )
     rotate: Literal["auto", "never", "always"] = Field(
-        "auto", description="Turn cards on their side when more fit that way (a landscape poker deck: 9 a sheet)"
+        default="auto",
+        description="Turn cards on their side when more fit that way (a landscape poker deck: 9 a sheet)",
     )
-    gap_mm: Length = Field(0, ge=0, le=30)
-    margin_mm: Length = Field(6, ge=0, le=40)
+    gap_mm: Length = Field(default=0, ge=0, le=30)
+    margin_mm: Length = Field(default=6, ge=0, le=40)
     cut_marks: Literal["edges", "none"] = "edges"
 
 
@@ -256,10 +260,12 @@ class SheetFile(Strict):
 
 class PrintSpec(Strict):
     backs: Literal["long-edge", "short-edge", "fold", "none"] = Field(
-        "long-edge", description="How backs are printed: duplex flipping on an edge, folded, or not at all"
+        default="long-edge", description="How backs are printed: duplex flipping on an edge, folded, or not at all"
     )
-    offset_mm: tuple[float, float] | None = Field(None, description="Printer profile: shift of the backs (x, y) in mm")
-    scale: float = Field(1.0, gt=0.8, lt=1.2, description="Printer profile: scale of the backs")
+    offset_mm: tuple[float, float] | None = Field(
+        default=None, description="Printer profile: shift of the backs (x, y) in mm"
+    )
+    scale: float = Field(default=1.0, gt=0.8, lt=1.2, description="Printer profile: scale of the backs")
 
     @model_validator(mode="after")
     def _offset(self):
@@ -269,10 +275,10 @@ class PrintSpec(Strict):
 
 
 class PrintShopSpec(Strict):
-    bleed_mm: Length = Field(3, ge=0, le=10)
-    cmyk: bool = Field(False, description="Every colour and picture in CMYK")
+    bleed_mm: Length = Field(default=3, ge=0, le=10)
+    cmyk: bool = Field(default=False, description="Every colour and picture in CMYK")
     icc: str | None = Field(
-        None,
+        default=None,
         description="The shop's CMYK ICC profile (inside the deck's folder): colours "
         "and pictures converted through it, and it becomes the PDF's output intent",
     )
@@ -289,7 +295,7 @@ class FontFamily(Strict):
 
 class DataSpec(Strict):
     file: str = Field(..., description=".csv, .xlsx or .json inside the deck's folder")
-    sheet: str | None = Field(None, description=".xlsx: the worksheet (default: the first)")
+    sheet: str | None = Field(default=None, description=".xlsx: the worksheet (default: the first)")
 
 
 CardValue = str | int | float

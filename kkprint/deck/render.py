@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
@@ -37,7 +38,7 @@ EDGE = 0.01  # mm: a region this close to the card edge bleeds past it
 STRING_KEYS = ("text", "src", "icon", "colour", "fill", "stroke", "font")
 
 
-def fill_fields(text: str, fields: dict[str, str], where: str, source: str) -> str:
+def fill_fields(text: str, fields: dict[str, str], where: str | Msg, source: str) -> str:
     def value(match: re.Match) -> str:
         name = match.group(1).strip()
         if name not in fields:
@@ -54,8 +55,9 @@ def fill_fields(text: str, fields: dict[str, str], where: str, source: str) -> s
 def refs_of(region: Region) -> frozenset[str]:
     """The card fields a region reads (through field:, ${…} anywhere, or its condition)."""
     names = set()
-    if getattr(region, "field", None):
-        names.add(region.field)
+    field = getattr(region, "field", None)  # (a shape region has none)
+    if field:
+        names.add(field)
     for key in STRING_KEYS:
         value = getattr(region, key, None)
         if isinstance(value, Gradient):
@@ -154,7 +156,7 @@ class RegionPainter:
                 y, h = y - self.bleed, h + self.bleed
         return x, y, w, h
 
-    def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str) -> None:
+    def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str | Msg) -> None:
         known = (id(region), card_w, card_h)  # (the deck's regions live as long as the painter)
         box = self._boxes.get(known)
         if box is None:  # a text region's box is where its text goes
@@ -194,9 +196,10 @@ class RegionPainter:
 
         try:
             if isinstance(region, TextRegion):
-                self._text(c, region, fields, box, text_of, paint)
+                self._text(c, region, fields, cast(TextBox, box), text_of, paint)  # a TextBox, made above
             elif isinstance(region, IconRegion):
-                icon = fields.get(region.field, "") if region.field else text_of(region.icon)
+                # FixedOrField checks that icon or field is given (though `field: ""` slips past it)
+                icon = fields.get(region.field, "") if region.field else text_of(cast(str, region.icon))
                 if icon:  # a card whose field is empty simply has no icon there
                     registered = self._icon_names.get(icon, icon)
                     if not has_icon(registered):
@@ -212,7 +215,8 @@ class RegionPainter:
             elif isinstance(region, ShapeRegion):
                 self._shape(c, region, x, y, w, h, paint)
             elif isinstance(region, ImageRegion):
-                src = fields.get(region.field, "") if region.field else text_of(region.src)
+                # as for icons: src or field is given (though `field: ""` slips past the check)
+                src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src))
                 if src:
                     path = self.deck.resolve(src, "image", place)
                     draw_picture(c, path, self._root, x, y, w, h, region.fit)
@@ -238,6 +242,7 @@ class RegionPainter:
         """How a text region's font setting reads, and its base face's registered font."""
         found = self._faces.get((font, markup))
         if found is None:
+            assert self.book is not None  # __post_init__ gave the painter a book
             family, bold, italic = parse_font(font)
             face, _ = self.book.family(family).face(
                 bold, italic
@@ -252,7 +257,7 @@ class RegionPainter:
         self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float, paint: Callable[[str], Color]
     ) -> None:
         gradient = region.fill if isinstance(region.fill, Gradient) else None
-        if region.fill and not gradient:
+        if region.fill and not isinstance(region.fill, Gradient):
             c.setFillColor(paint(region.fill))
         if region.stroke:
             c.setStrokeColor(paint(region.stroke))
@@ -382,7 +387,7 @@ class Face:
         """The same on every card: it reads no field and depends on no card number."""
         return not self.refs and not self.ranges
 
-    def _draw(self, c: Canvas, regions: Iterable, fields: dict[str, str], number: int, where: str) -> None:
+    def _draw(self, c: Canvas, regions: Iterable, fields: dict[str, str], number: int, where: str | Msg) -> None:
         bleed = self.painter.bleed
         if bleed:  # (without bleed the caller's saved state already bounds what the regions change)
             c.saveState()
@@ -405,13 +410,12 @@ class Face:
     def define_shared(self) -> None:
         for index, (static, regions) in enumerate(self.runs):
             if static:
+                # a def, not a lambda: mypy cannot type a lambda with a default argument
+                def draw(c: Canvas, w: float, h: float, regions=regions) -> None:
+                    self._draw(c, regions, {}, 0, Msg("what every card of '{face}' shares", face=self.ident))
+
                 self.shared[index] = self.doc.use_form(
-                    f"deck-{self.ident}-shared-{index}",
-                    self.width,
-                    self.height,
-                    lambda c, w, h, regions=regions: self._draw(
-                        c, regions, {}, 0, Msg("what every card of '{face}' shares", face=self.ident)
-                    ),
+                    f"deck-{self.ident}-shared-{index}", self.width, self.height, draw
                 )
 
     def key(self, fields: dict[str, str], number: int) -> str:
@@ -423,7 +427,7 @@ class Face:
         digest = hashlib.sha1(json.dumps([values, mask], ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
         return f"deck-{self.ident}-{digest}"
 
-    def art(self, fields: dict[str, str], number: int, where: str, shared: bool) -> Art:
+    def art(self, fields: dict[str, str], number: int, where: str | Msg, shared: bool) -> Art:
         def draw(c: Canvas, w: float, h: float) -> None:
             for index, (static, regions) in enumerate(self.runs):
                 if static:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
@@ -67,8 +68,10 @@ def _transform(icc: Path):
 def _icc_cmyk(icc: Path, rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
     from PIL import Image, ImageCms
 
-    pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), _transform(icc)).getpixel((0, 0))
-    return tuple(round(v / 255, 4) for v in pixel)
+    image = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), _transform(icc))
+    assert image is not None  # None only when transforming in place
+    c, m, y, k = cast(tuple[int, int, int, int], image.getpixel((0, 0)))  # a CMYK pixel: four bands
+    return (round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4))
 
 
 def convert_colour(inks: Inks, colour: Color) -> Color:

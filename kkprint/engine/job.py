@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kkprint.base.choices import LANGS
 from kkprint.base.errors import InputError
@@ -73,7 +74,7 @@ class BuildOptions:
         """Sheet options for the games' own cards: duplex long-edge unless asked otherwise,
         backs shifted by the command line's offset or else the saved printer profile."""
         profile = load_profile()
-        settings = dict(
+        settings: dict[str, Any] = dict(
             duplex=self.duplex or DuplexMode.LONG_EDGE,
             cut_marks=self.cut_marks or CutMarks.EDGES,
             back_offset_mm=self.back_offset_mm or profile.offset_mm,

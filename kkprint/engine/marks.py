@@ -36,7 +36,8 @@ def note_side(layout: SheetLayout) -> str:
 def edge_positions(layout: SheetLayout, used: int | None = None) -> tuple[list[float], list[float]]:
     """x of every card's left and right trim, y of every card's bottom and top trim — of the
     first ``used`` cards only, so a half-empty sheet gets no marks for cards it does not hold."""
-    xs, ys = set(), set()
+    xs: set[float] = set()
+    ys: set[float] = set()
     for slot in layout.slots()[:used]:
         xs.update((round(slot.x, 4), round(slot.right, 4)))
         ys.update((round(slot.y, 4), round(slot.top, 4)))

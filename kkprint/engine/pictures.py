@@ -15,6 +15,7 @@ import re
 import warnings
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
@@ -138,7 +139,7 @@ def _svg(path: Path, root: Path | None, stamp: tuple):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            kwargs = {"external_reference_root": str(root)} if root is not None else {}
+            kwargs: dict[str, Any] = {"external_reference_root": str(root)} if root is not None else {}
             try:
                 renderer = SvgRenderer(str(path), **kwargs)
             except TypeError:  # an svglib without the option; our own checks above still hold

@@ -17,7 +17,7 @@ import math
 import re
 import unicodedata
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -159,7 +159,7 @@ _SPLIT = re.compile(r"(\n|[^\S\n]+)")
 
 def _items(segments, aliases: dict[str, str]) -> list[tuple[str, str | None, tuple]]:
     """(text, icon, style key) pieces: icons cut out of the text, literal braces unescaped."""
-    items = []
+    items: list[tuple[str, str | None, tuple]] = []
     for text, key in segments:
         if "{" not in text and "}" not in text:
             items.append((text, None, key))
@@ -246,7 +246,7 @@ _COVERED: dict[str, frozenset[str] | None] = {}
 
 
 def _all_covered(font: str, text: str) -> bool:
-    covered = _COVERED.get(font, False)
+    covered: frozenset[str] | None | Literal[False] = _COVERED.get(font, False)  # False: not looked up yet
     if covered is False:
         glyphs = getattr(getattr(getFont(font), "face", None), "charToGlyph", None)
         covered = _COVERED[font] = None if glyphs is None else frozenset(map(chr, glyphs))
@@ -540,7 +540,7 @@ def _check_drawable(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
     checked at once, not word by word): a missing character is an error now, not a blank."""
     texts: dict[str, list[str]] = {}
     for piece in pieces:
-        if piece != "\n":
+        if not isinstance(piece, str):  # (the only text piece is "\n", a hard break)
             for frag in piece.frags:
                 if frag.icon is None:
                     texts.setdefault(frag.style.font, []).append(frag.text)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
+
+if TYPE_CHECKING:
+    from kkprint.scoring.screen import Screen
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ class GameScorer:
 
     score: Callable[[Any, str], Any]
     as_json: Callable[[Any, str], dict]
-    as_text: Callable[[Any, str], str]
+    as_text: Callable[[Any, str], Screen]
 
 
 def _kardinal(deck=None, check: str = "cards") -> GameScorer:

@@ -7,15 +7,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from kkprint.scoring.textgrid import render
+
+Align = Literal["left", "center", "right"]
 
 
 @dataclass
 class Table:
     header: list[str]
     rows: list  # lists of cells; None draws a rule
-    aligns: Sequence[str] = ("left", "right")
+    aligns: Sequence[Align] = ("left", "right")
     winners: set[int] = field(default_factory=set)  # columns (after the first) of winning players
     winner_rows: set[int] = field(default_factory=set)  # or rows, where players are rows
 
@@ -31,7 +34,7 @@ Part = Table | Line
 
 @dataclass
 class Screen:
-    parts: list[Part]
+    parts: Sequence[Part]
 
     def __str__(self) -> str:
         out = []

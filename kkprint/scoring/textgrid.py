@@ -19,7 +19,7 @@ def pad(text: str, width: int, align: str = "left") -> str:
     return text + " " * space
 
 
-def render(rows: Sequence[Sequence[str]], aligns: Sequence[str], gap: int = 2) -> str:
+def render(rows: Sequence[Sequence[str] | None], aligns: Sequence[str], gap: int = 2) -> str:
     """Rows of cells (first row usually a header) as aligned lines; a row of ``None`` is a rule."""
     columns = max(len(r) for r in rows if r is not None)
     widths = [0] * columns

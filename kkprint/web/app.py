@@ -105,5 +105,6 @@ def create_web_app(
     return Starlette(
         routes=[*routes, Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")],
         middleware=[Middleware(Guard, language=language, hosts=hosts), *middleware],
-        exception_handlers={HTTPException: _http_error, Exception: _unforeseen},
+        # Starlette's type says every handler takes any Exception; it calls each only with its own class
+        exception_handlers={HTTPException: _http_error, Exception: _unforeseen},  # type: ignore[dict-item]  # see above
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +13,7 @@ from kkprint.games.court.rules import MAX_DICE, FinalResult, condition_met, fina
 from kkprint.scoring.tally import at, mapping, player_names, reject_unknown_keys
 
 
-def parse_die(value: Any, place, source: str, path: tuple | None = None) -> int:
+def parse_die(value: Any, place, source: str | Msg, path: tuple | None = None) -> int:
     text = unicodedata.normalize("NFKC", str(value)).strip() if not isinstance(value, bool) else ""
     if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 6:
         raise InputError(Msg("a die shows 1 to 6, not '{value}'", value=value), source=source, place=place, path=path)
@@ -24,7 +23,7 @@ def parse_die(value: Any, place, source: str, path: tuple | None = None) -> int:
 MIN_DICE = 3  # RULES §4
 
 
-def parse_dice(values: Sequence[Any], place, source: str, path: tuple | None = None) -> list[int]:
+def parse_dice(values: Any, place, source: str | Msg, path: tuple | None = None) -> list[int]:
     if not isinstance(values, list) or not values:
         raise InputError(Msg("needs a list of dice, e.g. [6, 6, 3]"), source=source, place=place, path=path)
     if len(values) > MAX_DICE:
@@ -52,7 +51,7 @@ def parse_dice(values: Sequence[Any], place, source: str, path: tuple | None = N
 class Eligibility:
     dice: list[int]
     eligible: list[str]
-    refused: dict[str, str]  # character → why not
+    refused: dict[str, Msg]  # character → why not
 
 
 def eligible(game: CourtGame, dice: list[int]) -> Eligibility:

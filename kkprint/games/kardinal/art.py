@@ -7,6 +7,7 @@ print. All icons are registered with the engine so any text may use them (``{arm
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from math import cos, radians, sin
 
 from reportlab.pdfgen.canvas import Canvas
@@ -133,7 +134,7 @@ def symbol(c: Canvas, s: float, name: str) -> None:
         c.drawPath(star_path(c, m, s * 0.47, s * 0.47, s * 0.2), stroke=1, fill=1)
 
 
-def road_tile(road) -> callable:
+def road_tile(road) -> Callable[[Canvas, float], None]:
     """A road on a white rounded tile with a black edge, as in the top-right corner of a card."""
 
     def draw(c: Canvas, s: float) -> None:

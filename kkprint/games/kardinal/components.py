@@ -158,6 +158,7 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
         height_here = row_h * (0.6 if kind == "header" else 1)
         y -= height_here
         if kind == "land":
+            assert land is not None  # a land row carries its land
             c.setFillColor(lighten(land.colour, 0.82))
             c.rect(left, y, label_w, height_here, stroke=0, fill=1)
         c.rect(left, y, label_w, height_here, stroke=1, fill=0)
@@ -222,6 +223,7 @@ def draw_chart(doc: Document, game: KardinalGame, fill: ChartFill | None = None)
             if kind == "player":
                 values = ((fill.names[p], 2 * cell),)
             elif kind == "land":
+                assert land is not None  # a land row carries its land
                 index = game.lands.index(land)
                 values = ((str(fill.land_points[p][index]), cell), (str(fill.arms_points[p][index]), cell))
             elif kind == "roads":

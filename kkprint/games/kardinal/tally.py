@@ -35,7 +35,7 @@ def _arms(
     Checked against our card list, or — ``sources_only`` — only against what the sources say of
     any card: at most two arms on each."""
     if isinstance(value, dict):
-        per_kind = {}
+        per_kind: dict[str, int] = {}
         for raw_kind, raw_count in value.items():
             kind = game.find_arms(str(raw_kind))
             where = at(value, raw_kind, Msg("{place}, arms '{kind}'", place=place, kind=raw_kind))
@@ -124,7 +124,7 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
                     place=place,
                     path=("players", index, "lands", raw_land),
                 )
-            path = ("players", index, "lands", land.id)
+            path: tuple[str | int, ...] = ("players", index, "lands", land.id)
             if land.id in tallies:
                 raise InputError(
                     Msg("{land} is listed twice for this player", land=land.names),
@@ -183,7 +183,7 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
                         path=(*path, "arms"),
                     )
             tallies[land.id] = LandTally(cards, best)
-        roads = {}
+        roads: dict[str, int] = {}
         for key, road, word in (("ships", "ship", Msg("ships")), ("carriages", "carriage", Msg("carriages"))):
             place = at(entry, key, Msg("player '{name}', {what}", name=name, what=word))
             path = ("players", index, key)

@@ -61,7 +61,7 @@ def cardinal_boxes(grid: GridMap, square: float) -> list[CardinalBox]:
         need = math.ceil(len(cells) / 2) * CIRCLE_PITCH + 4 * mm
         width = max(right - left - 1.5 * mm, need)
         sides[side].append((letter, (left + right) / 2 - width / 2, width))
-    boxes = []
+    boxes: list[CardinalBox] = []
     map_width = grid.width * square
     for side, wanted in sides.items():
         wanted.sort(key=lambda item: item[1])

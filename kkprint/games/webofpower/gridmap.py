@@ -95,8 +95,8 @@ class GridMap:
             for c in range(self.width):
                 for n in ((r, c + 1), (r + 1, c)):
                     if self.inside(n) and self.letter((r, c)) != self.letter(n):
-                        pair = tuple(sorted((self.letter((r, c)), self.letter(n))))
-                        shared.setdefault(pair, []).append(((r, c), n))
+                        first, second = sorted((self.letter((r, c)), self.letter(n)))
+                        shared.setdefault((first, second), []).append(((r, c), n))
         return dict(sorted(shared.items()))
 
     @property

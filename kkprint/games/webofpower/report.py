@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kkprint.base.i18n import tr
 from kkprint.games.webofpower.scoring import Phase, Result
-from kkprint.scoring.screen import Line, Screen, Table
+from kkprint.scoring.screen import Line, Part, Screen, Table
 
 
 def table(result: Result, lang: str = "en") -> Screen:
@@ -21,7 +21,7 @@ def table(result: Result, lang: str = "en") -> Screen:
             + [str(p.game_total)]
         )
     winners = {index for index, p in enumerate(result.players) if p.name in result.winners}
-    parts = [
+    parts: list[Part] = [
         Line(tr("Final scoring", lang) if final else tr("Interim scoring", lang)),
         Table(header, rows, ["left", "right"], winner_rows=winners),
     ]

@@ -92,9 +92,12 @@ def straight_roads(owners: Sequence[Sequence[int | None]]) -> list[Road]:
             owner = owners[cell[0]][cell[1]] if cell else None
             if run and (owner is None or owner != owners[run[0][0]][run[0][1]]):
                 if len(run) >= ROAD_MINIMUM:
-                    roads.append(Road(owners[run[0][0]][run[0][1]], len(run), tuple(run), direction))
+                    player = owners[run[0][0]][run[0][1]]
+                    assert player is not None  # only owned squares join a run
+                    roads.append(Road(player, len(run), tuple(run), direction))
                 run = []
             if owner is not None:
+                assert cell is not None  # an owner belongs to a square (the closing None has none)
                 run.append(cell)
     return roads
 

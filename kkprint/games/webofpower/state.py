@@ -101,8 +101,9 @@ def score_trump_map(data: Any, source: str, game: TrumpMap) -> Result:
     for letter, cells in grid.territories.items():
         counts = [0] * len(names)
         for r, c in cells:
-            if owners[r][c] is not None:
-                counts[owners[r][c]] += 1
+            owner = owners[r][c]
+            if owner is not None:
+                counts[owner] += 1
         monasteries[letter] = counts
     cardinals = {letter: [0] * len(names) for letter in grid.territories}
     raw = mapping(data.get("cardinals") or {}, Msg("cardinals"), at(data, "cardinals", "cardinals"), source)
@@ -284,7 +285,7 @@ def score_board(data: Any, source: str, game: BoardGame) -> Result:
     )
 
 
-def _road_runs(value: Any, players: int, place: str, source: str) -> list[list[int]]:
+def _road_runs(value: Any, players: int, place: str | Msg, source: str) -> list[list[int]]:
     """Per player a number (one run) or a list of that player's separate runs (RULES §2: runs of
     5 and 4 score 9)."""
     if not isinstance(value, list) or len(value) != players:

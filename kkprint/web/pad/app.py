@@ -100,7 +100,8 @@ class Pad:
         game = request.path_params["game"]
         if game not in SCORERS:
             return JSONResponse({"error": f"no scorer for {game!r}"}, status_code=404)
-        lang = request.query_params.get("lang") if request.query_params.get("lang") in LANGS else "en"
+        asked = request.query_params.get("lang")
+        lang = asked if asked in LANGS else "en"
         data = await read_json(request)
         with i18n.using(lang):
             try:

@@ -52,7 +52,8 @@ def resize(game: str, tally: dict, players: int) -> dict:
         tally["monasteries"] = _fit(tally.get("monasteries"), 4, "." * 12)
         from kkprint.games.webofpower.model import load_map
 
-        given = tally.get("cardinals") if isinstance(tally.get("cardinals"), dict) else {}
+        cardinals = tally.get("cardinals")
+        given = cardinals if isinstance(cardinals, dict) else {}
         tally["cardinals"] = {letter: _fit(given.get(letter), players, 0) for letter in load_map().territories}
         return tally
     regions = tally.get("regions") if isinstance(tally.get("regions"), dict) else {}

@@ -61,10 +61,11 @@ def _check_port(host: str, port: int) -> None:
         except OSError as err:
             import errno
 
-            reason = {
+            reasons: dict[int | None, Msg] = {
                 errno.EADDRINUSE: Msg("another program is using it"),
                 errno.EACCES: Msg("ports below 1024 need an administrator"),
-            }.get(err.errno, err.strerror or str(err))
+            }
+            reason = reasons.get(err.errno, err.strerror or str(err))
             raise InputError(
                 Msg("port {port} cannot be used ({reason}); choose another with --port", port=port, reason=reason),
                 source="serve",

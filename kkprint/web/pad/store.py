@@ -51,17 +51,17 @@ def merge(base: Any, patch: Any, depth: int = 0) -> Any:
                 result[key] = merge(result.get(key), value, depth + 1)
         return result
     if isinstance(patch, list) and any(v is None or isinstance(v, (dict, list)) for v in patch):
-        result = list(base) if isinstance(base, list) else []
+        items = list(base) if isinstance(base, list) else []
         for index, value in enumerate(patch):
             if value is None:
-                if index >= len(result):
-                    result.append(None)
+                if index >= len(items):
+                    items.append(None)
                 continue
-            if index < len(result):
-                result[index] = merge(result[index], value, depth + 1)
+            if index < len(items):
+                items[index] = merge(items[index], value, depth + 1)
             else:
-                result.append(merge(None, value, depth + 1))
-        return result
+                items.append(merge(None, value, depth + 1))
+        return items
     return patch
 
 
