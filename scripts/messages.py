@@ -78,7 +78,9 @@ def main(argv: list[str]) -> int:
     catalog.creation_date = created
     PO.parent.mkdir(parents=True, exist_ok=True)
     with PO.open("wb") as stream:
-        write_po(stream, catalog, width=0, omit_header=False, sort_output=True, no_location=True)  # sorted: stable, and two changes rarely touch the same lines
+        write_po(
+            stream, catalog, width=0, omit_header=False, sort_output=True, no_location=True
+        )  # sorted: stable, and two changes rarely touch the same lines
     MO.write_bytes(compiled(catalog))
     todo = [m.id for m in catalog if m.id and not m.string]
     print(f"{len(catalog)} messages, {len(todo)} without Japanese")

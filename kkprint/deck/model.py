@@ -101,7 +101,7 @@ class FixedOrField(Region):
 
     @model_validator(mode="after")
     def _has_content(self):
-        if getattr(self, self.fixed_key) is None and self.field is None:
+        if getattr(self, self.fixed_key) is None and not self.field:  # an empty field names no column
             raise ValueError(
                 Msg("a {type} region needs {fixed_key} or field", type=self.type, fixed_key=self.fixed_key)
             )
