@@ -85,6 +85,12 @@ def as_printed(value: Any) -> str:
     return str(value)
 
 
+def case_variants(characters: set[str]) -> str:
+    """The characters upper(), lower() and title() can make of ``characters``: a font subset for
+    a deck's texts must hold them too."""
+    return "".join(c.upper() + c.lower() + c.title() for c in characters if c.upper() != c.lower())
+
+
 # --- what a value is called in a message ------------------------------------------------------
 
 
