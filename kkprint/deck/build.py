@@ -191,7 +191,7 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     )
     shape = size.shape
     number = 0
-    for row, card in enumerate(deck.iter_cards(), start=1):
+    for row, card in deck.rows():
         if card.count == 0:
             continue  # exists only as another card's back face
         fields = {**spec_fields, **card.fields, "card.row": str(row), "card.total": total}

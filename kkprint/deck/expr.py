@@ -22,6 +22,7 @@ import math
 import os
 import re
 import threading
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -473,6 +474,8 @@ _FORBIDDEN_NAMES = {
     ast.Yield: N_("yield"),
     ast.YieldFrom: N_("yield"),
     ast.keyword: N_("a named argument"),
+    ast.Is: N_("'is' (write ==)"),
+    ast.IsNot: N_("'is not' (write !=)"),
 }
 FORBIDDEN = set(_FORBIDDEN_NAMES.values()) | {N_("this operator")}
 
@@ -630,7 +633,7 @@ def compile_expression(text: str) -> Expression:
     """Check an expression once (syntax, allowed parts, sizes), when the deck is read."""
     source = text.strip()
     if not source:
-        raise InputError(Msg("an empty ${{}} holds no expression"))
+        raise InputError(Msg("an empty ${} holds no expression"))
     if len(source) > MAX_EXPRESSION:
         raise InputError(
             Msg(
@@ -640,7 +643,9 @@ def compile_expression(text: str) -> Expression:
             )
         )
     try:
-        module = ast.parse(source, mode="exec")
+        with warnings.catch_warnings():  # ("'is' with a literal" and the like: refused below, never printed)
+            warnings.simplefilter("ignore")
+            module = ast.parse(source, mode="exec")
     except SyntaxError as err:
         raise InputError(
             Msg(
@@ -661,7 +666,14 @@ def compile_expression(text: str) -> Expression:
     return Expression(source, tree.body, frozenset(names), frozenset(required), frozenset(tables), reads_all)
 
 
-compile_condition = compile_expression  # when: is an expression whose result is true or false
+def compile_condition(text: str) -> Expression:
+    """``when:``: an expression whose result is true or false. Written with ``${…}`` as values
+    are (``${cost} > 2``, ``${cost > 2}``), it means the same."""
+    if "${" in text:
+        text = "".join(
+            piece if isinstance(piece, str) else f"({piece.source})" for piece in compile_template(text).pieces
+        )
+    return compile_expression(text)
 
 
 def _clip(text: str) -> str:
@@ -760,7 +772,9 @@ class Part:
         if raw is not None:
             return raw
         if self.spec and (raw := fields.get(self.expression)) is not None:
-            result: Any = raw if self.expression in TEXT_NAMES else field_value(raw)
+            match = self.check_format()
+            numeric = match is not None and match["type"] not in (None, "s")
+            result: Any = field_value(raw) if numeric and self.expression not in TEXT_NAMES else raw
         else:
             expression = self.compiled()
             try:

@@ -4,7 +4,7 @@ drawn, and every file reference kept inside the deck's folder (links resolved)."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -50,6 +50,7 @@ class Deck:
     source: str
     allow_outside: bool = False
     chosen: tuple[CardData, ...] | None = None  # set by --only
+    chosen_rows: tuple[int, ...] = ()  # the data row (card.row) of each chosen card
     lines: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> YAML line
     tables: dict[str, LookupTable] = field(default_factory=dict, compare=False, hash=False)
     columns: frozenset[str] = frozenset()  # every field some card has (a deck's fields: included)
@@ -62,6 +63,14 @@ class Deck:
         if self.data_path is not None:
             spec = self.spec.data_file
             yield from card_data.cards_of(self.data_path, spec.sheet if spec else None, self.spec.copies_field)
+
+    def rows(self) -> Iterator[tuple[int, CardData]]:
+        """Every distinct card with its data row (``card.row``: 1 for the first card the deck
+        defines), the same whichever cards --only keeps."""
+        if self.chosen is not None:
+            yield from zip(self.chosen_rows, self.chosen)
+        else:
+            yield from enumerate(self.iter_cards(), start=1)
 
     @property
     def cards(self) -> list[CardData]:
@@ -375,7 +384,7 @@ def _added(first: Any, second: Any, source: str, place: str) -> Any:
         whole = compile_template(value).whole if isinstance(value, str) else None
         if whole is None or whole.spec:
             raise InputError(
-                Msg("this shift adds to the extended region's, so it must be a length or one ${{…}} giving mm"),
+                Msg("this shift adds to the extended region's, so it must be a length or one ${…} giving mm"),
                 source=source,
                 place=place,
             )
@@ -584,7 +593,7 @@ def select(deck: Deck, only: str | None) -> Deck:
     if not parts:
         raise InputError(Msg("--only names no card; give names or numbers like 1-3,Knight"), source="--only")
     cards = deck.cards
-    chosen: list[CardData] = []
+    rows: dict[int, None] = {}  # 1-based, in the order asked, each once
     for part in parts:
         first, dash, last = part.partition("-")
         if first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit())):
@@ -593,13 +602,14 @@ def select(deck: Deck, only: str | None) -> Deck:
                 raise InputError(
                     Msg("--only {part}: the deck has cards 1–{count}", part=part, count=len(cards)), source="--only"
                 )
-            picked = cards[start - 1 : stop]
+            picked: Iterable[int] = range(start, stop + 1)
         else:
-            picked = [c for c in cards if c.fields.get("name") == part]
+            picked = [row for row, c in enumerate(cards, start=1) if c.fields.get("name") == part]
             if not picked:
                 names = [c.fields.get("name", "") for c in cards if c.fields.get("name")]
                 raise InputError(
                     Msg("no card is named '{part}'{hint}", part=part, hint=suggest(part, names)), source="--only"
                 )
-        chosen.extend(c for c in picked if c not in chosen)
-    return replace(deck, chosen=tuple(chosen))
+        rows.update(dict.fromkeys(picked))
+    chosen = [cards[row - 1] for row in rows]
+    return replace(deck, chosen=tuple(chosen), chosen_rows=tuple(rows))

@@ -463,7 +463,8 @@ class Face:
                     if not condition.holds(fields, self.painter.deck.tables):
                         continue
                 except InputError as err:
-                    raise err.located(source=self.painter.deck.source, place=place) from None
+                    problem = Msg("{key}: {problem}", key="when", problem=err.message)
+                    raise InputError(problem, source=self.painter.deck.source, place=place) from None
             self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
         if bleed:
             c.restoreState()
