@@ -481,7 +481,10 @@ class DeckFile(Strict):
         description="The deck's own icons: {name: file.svg or file.png} or {name: {src: FILE, scale: 1.4, dy: -0.5}}; "
         "{name} in text, icon: name",
     )
-    tables: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]+$")], str | DataSpec | InlineTable] = Field(
+    tables: dict[
+        Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]+$")],
+        Annotated[str | DataSpec | InlineTable, Field(union_mode="left_to_right")],  # {file: …} is a file
+    ] = Field(
         default_factory=dict,
         description="Look-up tables for lookup(TABLE, KEY, COLUMN): {key: value} or {key: {column: value}} "
         "inline, or a .csv/.xlsx/.json file inside the deck's folder whose first column is the key",
