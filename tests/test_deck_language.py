@@ -573,21 +573,6 @@ def test_conditions_never_run_code(tmp_path):
     assert compile_condition("tag in ['a', 'b']").holds({"tag": "b"})
 
 
-def test_the_schema_accepts_every_example_deck_and_refuses_a_typo():
-    import jsonschema
-
-    from kkprint.base.yamlio import load_yaml_file
-    from kkprint.deck.load import _resolve_layouts, resolve_extends
-    from kkprint.deck.model import DeckFile
-
-    schema = DeckFile.model_json_schema(by_alias=True)
-    for deck in sorted(EXAMPLES.glob("*/*.yaml")):  # as an editor sees them once templates are applied
-        data = _resolve_layouts(resolve_extends(load_yaml_file(deck), deck), deck, False)
-        jsonschema.validate(data, schema)
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"name": "x", "card": {"size": "poker"}, "layout": {}, "copies_feild": "qty"}, schema)
-
-
 def _symbol_font(path: Path) -> None:
     """A tiny TrueType font whose only glyph (a square) sits at U+E000, which Noto lacks."""
     from fontTools.fontBuilder import FontBuilder

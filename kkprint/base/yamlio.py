@@ -99,11 +99,14 @@ def _check_expansion(root: yaml.Node, limit: int) -> None:
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
-    loader.flatten_mapping(node)
+    own = sum(1 for key_node, _ in node.value if key_node.tag != "tag:yaml.org,2002:merge")
+    loader.flatten_mapping(node)  # a merge (<<: *base) puts the base's pairs first
+    merged = len(node.value) - own
     result = LineDict()
     result.line = node.start_mark.line + 1
     result.key_lines = {}
-    for key_node, value_node in node.value:
+    from_base: set = set()
+    for index, (key_node, value_node) in enumerate(node.value):
         key = loader.construct_object(key_node, deep=True)
         try:
             hash(key)
@@ -111,10 +114,14 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
             raise InputError(
                 Msg("a mapping key must be a plain value"), place=Msg("line {line}", line=key_node.start_mark.line + 1)
             ) from None
-        if key in result:
+        if index < merged:
+            from_base.add(key)
+        elif key in result and key not in from_base:  # (a key of the mapping's own overrides its base's)
             raise InputError(
                 Msg("key '{key}' appears twice", key=key), place=Msg("line {line}", line=key_node.start_mark.line + 1)
             )
+        else:
+            from_base.discard(key)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result

@@ -125,8 +125,9 @@ def _dynamic_keys(data: dict) -> tuple[str, ...]:
     keys = []
     for key, value in data.items():
         if key in _NOT_DYNAMIC:
-            # a gradient's colours are text; its angle is a number
-            if key == "fill" and isinstance(value, dict) and mentions_expression(value.get("angle")):
+            # a gradient's colours are text; its angle (or kind) from an expression makes it dynamic
+            gradient = value if key == "fill" and isinstance(value, dict) else {}
+            if any(mentions_expression(v) for k, v in gradient.items() if k not in ("from", "to")):
                 keys.append(key)
             continue
         if mentions_expression(value):
@@ -555,8 +556,14 @@ REGION_TYPES = {"text": "TextRegion", "icon": "IconRegion", "shape": "ShapeRegio
 
 
 def _allows_expression(schema: dict) -> bool:
-    plain_text = schema.get("type") == "string" and "pattern" not in schema
-    return plain_text or _EXPRESSION_SCHEMA in schema.get("anyOf", [])
+    free_text = schema.get("type") == "string" and not {"pattern", "enum", "const"} & set(schema)
+    return free_text or _EXPRESSION_SCHEMA in schema.get("anyOf", [])
+
+
+def _with_expressions(properties: dict, fixed: frozenset[str] = frozenset()) -> None:
+    for key, value in properties.items():
+        if key not in fixed and not _allows_expression(value):
+            properties[key] = {"anyOf": [value, _EXPRESSION_SCHEMA], "description": value.get("description", "")}
 
 
 def editor_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -565,11 +572,10 @@ def editor_schema(schema: dict[str, Any]) -> dict[str, Any]:
     ref = "#/$defs/{}".format
     every_key: dict[str, Any] = {}
     typed = []
+    _with_expressions(defs["Gradient"]["properties"])
     for name in REGION_TYPES.values():
         keys = defs[name]["properties"]
-        for key, value in keys.items():
-            if key not in _NOT_DYNAMIC and not _allows_expression(value):
-                keys[key] = {"anyOf": [value, _EXPRESSION_SCHEMA], "description": value.get("description", "")}
+        _with_expressions(keys, _NOT_DYNAMIC)
         # every key may be left out (the template or the extended region has it) or null (removed)
         defs[f"{name}Keys"] = {
             "type": "object",
