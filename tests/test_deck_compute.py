@@ -308,3 +308,45 @@ def test_expressions_never_reach_files_the_deck_may_not_read(tmp_path, english):
         "  p: {type: image, x: 1, y: 1, w: 20, h: 20, src: \"${'../' * 5 + 'etc/passwd'}\"}\ncards: [{name: A}]\n",
     )
     assert_clean_error(run_cli("build", str(deck), "--out", str(tmp_path / "out")), "outside the deck's folder")
+
+
+# --- the worked examples compute what their data says ---------------------------------------------
+
+EXAMPLES = Path(__file__).parent.parent / "examples" / "decks"
+
+
+def test_summits_draws_each_mountain_from_its_row(tmp_path):
+    pdf = card_pages(EXAMPLES / "summits" / "summits.yaml", tmp_path / "out")
+    pages = texts(pdf)
+    everest = next(i for i, page in enumerate(pages) if any("EVEREST" in text for text, _, _ in page))
+    fuji = next(i for i, page in enumerate(pages) if any("MOUNT FUJI" in text for text, _, _ in page))
+    words = " ".join(text for text, _, _ in pages[everest])
+    assert "8,849 m" in words and "No. 04" in words and "Himalaya · Asia" in words and "60 days" in words
+    assert size_of(pages[everest], "EVEREST") == 15 and size_of(pages[fuji], "MOUNT FUJI") == 12  # by length
+    tall, low = picture(pdf, everest), picture(pdf, fuji)
+    for image, ink, height, peak_at in ((tall, "#7a2e3a", 8849, 0.46), (low, "#a23b2a", 3776, 0.5)):
+        summit = 4 + 55 * peak_at
+        column = (summit - 0.5, 17, summit + 0.5, 51)  # (the altitude's digits end further left)
+        snow = 4 if height >= 4000 else 0  # white over the top 4 mm of the high ones
+        assert box_of(image, ink, column)[1] == pytest.approx(51 - height / 9000 * 30 + snow, abs=0.3)
+    below = (0, 14.5, 63, 88)  # (under the title band)
+    assert box_of(tall, "#22333b", below) == pytest.approx((2.15, 15.25, 60.85, 85.85), abs=0.2)  # 8 thousand m
+    assert box_of(low, "#a7c957", below) == pytest.approx((2.15, 15.25, 60.85, 85.85), abs=0.2)  # 3 thousand
+    bar = (20, 54, 58, 58)
+    assert box_of(tall, "#7a2e3a", bar)[2] - 21 == pytest.approx(36 * 8849 / 9000, abs=0.3)
+    assert box_of(low, "#a23b2a", bar)[2] - 21 == pytest.approx(36 * 3776 / 9000, abs=0.3)
+
+
+def test_lanterns_puts_one_frame_on_every_face(tmp_path):
+    pdf = card_pages(EXAMPLES / "lanterns" / "lanterns.yaml", tmp_path / "out")
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 18  # nine cards (Long Night twice), each with its back
+    faces = [picture(pdf, page) for page in range(18)]
+    for image, ink in ((faces[0], "#27406f"), (faces[1], "#27406f"), (faces[12], "#6b2c22"), (faces[13], "#6b2c22")):
+        for corner in ((0, 0, 8, 8), (55, 0, 63, 8), (0, 80, 8, 88), (55, 80, 63, 88)):  # one star, extended thrice
+            left, top, right, bottom = box_of(image, ink, corner)
+            assert right - left == pytest.approx(6.8, abs=0.3) and bottom - top == pytest.approx(6.8, abs=0.3)
+    spell_backs = [faces[page] for page in (1, 3, 5, 7, 9, 11)]
+    assert all(ImageChops.difference(spell_backs[0], back).getbbox() is None for back in spell_backs)
+    assert "Kindle" in reader.pages[0].extract_text() and "SPELL" in reader.pages[1].extract_text()
+    assert "Light one lantern" not in reader.pages[1].extract_text()  # what the back drops

@@ -441,7 +441,8 @@ def test_the_example_decks_build(tmp_path):
         [pdf] = build(deck, tmp_path / deck.stem)
         counts[deck.stem] = len(PdfReader(pdf).pages)
         assert load_deck(deck).total > 0
-    assert counts == {"counters": 2, "heist": 6, "resources": 6}  # minis turned: 18 a sheet, not 16
+    # minis turned: 18 a sheet, not 16
+    assert counts == {"counters": 2, "heist": 6, "lanterns": 2, "resources": 6, "summits": 2}
     assert load_deck(EXAMPLES / "resources" / "resources.yaml").total == 50
     assert load_deck(EXAMPLES / "heist" / "heist.yaml").total == 21
 
@@ -457,7 +458,10 @@ def test_the_example_decks_build(tmp_path):
             ["line 5", "region 'r'", "unknown font family 'vera'"],
         ),
         ("{type: icon, x: 1, y: 1, w: 9, h: 9, icon: coinn}", ["line 5", "did you mean 'coin'"]),
-        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "cost >"}', ["line 5", "when: 'cost >' is not a valid expression"]),
+        (
+            '{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "cost >"}',
+            ["line 5", "when: 'cost >' is not a valid expression"],
+        ),
         (
             "{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"__import__('os').system('x')\"}",
             ["attribute access (.system) is not allowed"],

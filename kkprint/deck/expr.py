@@ -740,7 +740,8 @@ def _evaluator() -> _Evaluator:
 # --- ${…} inside a value ----------------------------------------------------------------------
 
 _SPEC = re.compile(
-    r"^(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?z?#?0?(?P<width>\d+)?[_,]?(?:\.(?P<precision>\d+))?"
+    r"^(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?z?#?(?P<zero>0)?(?P<width>\d+)?(?P<grouping>[_,])?"
+    r"(?:\.(?P<precision>\d+))?"
     r"(?P<type>[bcdeEfFgGnosxX%])?$",
     re.DOTALL,
 )
@@ -772,9 +773,7 @@ class Part:
         if raw is not None:
             return raw
         if self.spec and (raw := fields.get(self.expression)) is not None:
-            match = self.check_format()
-            numeric = match is not None and match["type"] not in (None, "s")
-            result: Any = field_value(raw) if numeric and self.expression not in TEXT_NAMES else raw
+            result: Any = field_value(raw) if self.numeric and self.expression not in TEXT_NAMES else raw
         else:
             expression = self.compiled()
             try:
@@ -800,10 +799,23 @@ class Part:
             )
         return match
 
+    @property
+    def numeric(self) -> bool:
+        """Whether the format is one for numbers (``:03d``, ``:,``, ``:+``, ``:.2f``): a field
+        read by it is read as a number; with any other (``:>6``) it stays as written."""
+        match = self.check_format()
+        if match is None:
+            return False
+        return (
+            match["type"] not in (None, "s")
+            or any(match[g] for g in ("sign", "zero", "grouping"))
+            or (match["align"] == "=")
+        )
+
     def formatted(self, value: Any) -> str:
         match = self.check_format()
         code = match["type"] if match else None
-        if code and code not in "s" and isinstance(value, str):
+        if self.numeric and isinstance(value, str):
             value = field_value(value)
         if code in ("d", "b", "o", "x", "X", "c", "n") and isinstance(value, float) and value.is_integer():
             value = int(value)
