@@ -312,3 +312,19 @@ def test_hostile_expressions_never_run_code_nor_grow(expression, form):
         assert len(result) <= MAX_TEXT
     if isinstance(result, int):
         assert result.bit_length() <= MAX_INT_BITS
+
+
+def test_the_guides_table_of_functions_gives_what_it_says():
+    """docs/custom-decks.md: each example with a result in its table computes that result."""
+    from conftest import ROOT
+
+    fields = {**FIELDS, "tags": "brave; loyal", "card.row": "7"}
+    lines = (ROOT / "docs" / "custom-decks.md").read_text(encoding="utf-8").splitlines()
+    rows = [line.split("|")[2:4] for line in map(str.strip, lines) if line.startswith("| `") and line.count("|") == 4]
+    checked = 0
+    for example, gives in rows:
+        example, gives = example.strip().strip("`"), gives.strip().split(" (")[0]
+        if example.startswith("${") and gives:
+            assert str(compile_template(example).expand(fields, TABLES)) == gives, example
+            checked += 1
+    assert checked >= 5
