@@ -350,3 +350,16 @@ def test_lanterns_puts_one_frame_on_every_face(tmp_path):
     assert all(ImageChops.difference(spell_backs[0], back).getbbox() is None for back in spell_backs)
     assert "Kindle" in reader.pages[0].extract_text() and "SPELL" in reader.pages[1].extract_text()
     assert "Light one lantern" not in reader.pages[1].extract_text()  # what the back drops
+
+
+def test_what_upper_and_lookup_make_is_in_the_font_subset(tmp_path):
+    """Characters no field holds as written — an upper-case é, a table's Japanese — still print."""
+    (tmp_path / "names.csv").write_text("key,ja\nknight,騎士\n", encoding="utf-8")
+    deck = write(
+        tmp_path,
+        "name: glyphs\ncard: {size: poker}\nprint: {backs: none}\ntables: {names: names.csv}\nlayout:\n"
+        "  t: {type: text, x: 2, y: 2, w: 59, h: 20, text: \"${upper(name)} ${lookup('names', role)}\"}\n"
+        "cards: [{name: élan ßø, role: knight}]\n",
+    )
+    [pdf] = build(deck, tmp_path / "out")
+    assert "ÉLAN SSØ 騎士" in PdfReader(pdf).pages[0].extract_text()

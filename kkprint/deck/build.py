@@ -16,7 +16,7 @@ from kkprint.base.paths import SHEETS_DIR, output_path
 from kkprint.base.printer import load_profile
 from kkprint.base.yamlio import load_yaml_file
 from kkprint.deck.data import CardData, as_text
-from kkprint.deck.expr import case_variants
+from kkprint.deck.expr import CHANGES_CASE, case_variants
 from kkprint.deck.load import Deck, card_place, load_deck, select
 from kkprint.deck.model import SheetFile
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
@@ -71,11 +71,11 @@ def deck_texts(deck: Deck) -> set[str]:
     strings = collect_strings(deck.spec.model_dump(exclude={"cards"}), set())
     for card in deck.iter_cards():
         strings.update(card.fields.values())
-    for table in deck.tables.values():  # what lookup() may print, and upper() … may make of it all
+    for table in deck.tables.values():  # what lookup() may print
         strings.update(table.rows)
         strings.update(cell for row in table.rows.values() for cell in row)
-    strings.update(deck.deck_names().values())
-    strings.add(case_variants(set().union(*strings)))
+    if any(CHANGES_CASE.search(text) for text in strings if "${" in text):  # and what upper() … make of it
+        strings.add(case_variants(set().union(*strings)))
     return strings
 
 

@@ -86,6 +86,9 @@ def as_printed(value: Any) -> str:
     return str(value)
 
 
+CHANGES_CASE = re.compile(r"\b(?:upper|lower|title)\s*\(")
+
+
 def case_variants(characters: set[str]) -> str:
     """The characters upper(), lower() and title() can make of ``characters``: a font subset for
     a deck's texts must hold them too."""

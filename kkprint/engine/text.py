@@ -602,8 +602,10 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
                 if icon:
                     side = size * style.scale
                     own, nudge = icon_metrics(icon)
-                    scale = own or ICON_SCALE  # any size shares the usual icon's middle, nudged down by dy pt
-                    bottom = baseline + side * (ICON_SCALE / 2 - ICON_DROP - scale / 2) - nudge
+                    scale = own or ICON_SCALE
+                    bottom = baseline - side * ICON_DROP - nudge
+                    if own is not None:  # any size shares the usual icon's middle line
+                        bottom += side * (ICON_SCALE - own) / 2
                     draw_icon(canvas, icon, x + side * 0.04, bottom, side * scale)
                     x += side * (scale + ICON_GAP)
                     continue
