@@ -246,18 +246,23 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
         book.close()
 
 
-def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
-    source = str(path)
+def _read_json(path: Path) -> Any:
+    """A JSON data or table file, within the data files' size limit."""
     try:
-        data = json.loads(read_text(path, limit=MAX_DATA_BYTES))
+        return json.loads(read_text(path, limit=MAX_DATA_BYTES))
     except json.JSONDecodeError as err:
         raise InputError(
             Msg("not valid JSON: {msg}", msg=err.msg),
-            source=source,
+            source=str(path),
             place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno),
         ) from None
     except RecursionError:
-        raise InputError(Msg("nested too deeply"), source=source) from None
+        raise InputError(Msg("nested too deeply"), source=str(path)) from None
+
+
+def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
+    source = str(path)
+    data = _read_json(path)
     if isinstance(data, dict) and isinstance(data.get("cards"), list):
         data = data["cards"]
     if not isinstance(data, list):
@@ -408,16 +413,7 @@ def _add_row(table: dict, key: str, values: tuple[str, ...], source: str, place:
 
 def _json_table(path: Path, name: str) -> LookupTable:
     source = str(path)
-    try:
-        data = json.loads(read_text(path, limit=MAX_DATA_BYTES))
-    except json.JSONDecodeError as err:
-        raise InputError(
-            Msg("not valid JSON: {msg}", msg=err.msg),
-            source=source,
-            place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno),
-        ) from None
-    except RecursionError:
-        raise InputError(Msg("nested too deeply"), source=source) from None
+    data = _read_json(path)
     if isinstance(data, dict):
         try:
             inline = {as_text(key): value for key, value in data.items()}
