@@ -180,6 +180,21 @@ def test_the_largest_results_allowed_are_made_and_one_more_is_refused():
         value("${'ab' * 5000 + 'c'}")
 
 
+@pytest.mark.parametrize(
+    "expression",
+    [
+        " or ".join(["'9' in split(s, ',')"] * 24),  # each look through 5,000 items
+        " and ".join(["split(s, ',') == split(s, ',')"] * 24),
+        "+".join(["len(replace(t, 'x', 'y'))"] * 24),  # each within the 10,000 characters, together not
+        " and ".join(["t <= t"] * 24),
+    ],
+)
+def test_an_expression_doing_too_much_work_for_one_card_is_stopped(english, expression):
+    fields = {"s": ",".join(["7"] * 5000), "t": "x" * 10000}
+    with pytest.raises(InputError, match="takes too much work for one card"):
+        compile_template("${" + expression + "}").value(fields)
+
+
 def test_conditions_speak_the_same_language():
     assert compile_condition("type == 'attack' and cost >= 3").holds(FIELDS)
     assert compile_condition("len(name) > 5 and lookup('tint', type) == '#c03030'").holds(FIELDS, TABLES)

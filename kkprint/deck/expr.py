@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import simpleeval
 
@@ -40,6 +40,7 @@ MAX_DEPTH = 32  # nesting of those nodes
 MAX_TEXT = 10_000  # characters (or list items) an expression may make: a data cell's limit
 MAX_INT_BITS = 256  # about 77 digits
 MAX_FORMAT_WIDTH = 200
+MAX_WORK = 200_000  # characters (a list item: ten) one evaluation may read and make, all its steps together
 
 # Names every card has besides its fields. The first four are numbers; the others are text.
 CARD_NAMES = ("card.number", "card.copy", "card.row", "card.total")
@@ -698,12 +699,60 @@ class _Evaluator(simpleeval.SimpleEval):
         self.nodes.update({ast.List: self._eval_sequence, ast.Tuple: self._eval_sequence})
         self.fields: Mapping[str, str] = {}
         self.tables: Mapping[str, Table] = {}
+        self.work = 0
 
     def start(self, names: dict, fields: Mapping[str, str], tables: Mapping[str, Table]) -> None:
         self.names, self.fields, self.tables = names, fields, tables
+        self.work = 0
+
+    def _spend(self, *values: Any) -> None:
+        """Count the work an operation does by the size of what it reads and makes — a list's
+        items each cost as much as ten characters — and stop an expression that does too much:
+        each operation's size is bounded, and this bounds how many big ones one card may do."""
+        for value in values:
+            if isinstance(value, str):
+                self.work += len(value)
+            elif isinstance(value, (list, tuple)):
+                self.work += 10 * len(value) + sum(len(item) for item in value if isinstance(item, str))
+            else:
+                self.work += 1
+        if self.work > MAX_WORK:
+            raise InputError(
+                Msg("takes too much work for one card (it handles more than {limit:,} characters)", limit=MAX_WORK)
+            )
+
+    def _eval_binop(self, node: ast.BinOp) -> Any:
+        left, right = self._eval(node.left), self._eval(node.right)
+        self._spend(left, right)
+        result = self.operators[type(node.op)](left, right)
+        self._spend(result)
+        return result
+
+    def _eval_unaryop(self, node: ast.UnaryOp) -> Any:
+        operand = self._eval(node.operand)
+        self._spend(operand)
+        return self.operators[type(node.op)](operand)
+
+    def _eval_compare(self, node: ast.Compare) -> Any:
+        right = self._eval(node.left)
+        for operation, comparator in zip(node.ops, node.comparators):
+            left, right = right, self._eval(comparator)
+            self._spend(left, right)
+            if not self.operators[type(operation)](left, right):
+                return False
+        return True
+
+    def _eval_call(self, node: ast.Call) -> Any:
+        values = [self._eval(argument) for argument in node.args]
+        self._spend(*values)
+        result = self.functions[cast(ast.Name, node.func).id](*values)  # (a known function: checked when compiled)
+        self._spend(result)
+        return result
 
     def _eval_sequence(self, node: ast.List | ast.Tuple) -> list:
-        return [self._eval(item) for item in node.elts]
+        items = [self._eval(item) for item in node.elts]
+        self._spend(items)
+        return items
 
     def _eval_subscript(self, node: ast.Subscript) -> Any:
         container = self._eval(node.value)
@@ -712,7 +761,9 @@ class _Evaluator(simpleeval.SimpleEval):
         key = self._eval(node.slice)
         if not isinstance(key, (int, slice)) or isinstance(key, bool):
             raise InputError(Msg("an index is a whole number, not {kind}", kind=_kind(key)))
-        return container[key]
+        result = container[key]
+        self._spend(result)
+        return result
 
     def _get(self, name, default="") -> Any:
         if not isinstance(name, str):

@@ -276,7 +276,9 @@ class ShapeRegion(Region):
     fill: OptionalColour | Gradient = Field(None, description="#rrggbb, ${field}, or a gradient")
     stroke: OptionalColour = None
     stroke_width: Points = Field(0.5, ge=0, le=20, description="pt")
-    dash: RegionLength | list[RegionLength] | None = Field(None, description="Dash length, or [dash, gap, …]")
+    dash: RegionLength | Annotated[list[RegionLength], Field(max_length=50)] | None = Field(
+        None, description="Dash length, or [dash, gap, …]"
+    )
     radius_mm: RegionLength = Field(2, ge=0, description="roundrect: corner radius")
     radius: RegionLength | None = Field(None, ge=0, description="Same as radius_mm")
     points: list[Point] | None = Field(

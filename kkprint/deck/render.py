@@ -36,7 +36,7 @@ from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_fo
 
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 EDGE = 0.01  # mm: a region this close to the card edge bleeds past it
-MAX_RESOLVED = 4096  # regions made for one card's values, kept for the cards that share them
+MAX_RESOLVED = 2048  # regions made for one card's values, kept for the cards that share them
 
 
 def refs_of(region: Region, columns: frozenset[str] = frozenset()) -> frozenset[str]:
