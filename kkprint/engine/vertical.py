@@ -1,0 +1,179 @@
+"""Vertical text (縦書き): columns from right to left, read from the top down.
+
+The text is fitted by :func:`kkprint.engine.text.fit_text` like any other (a region's
+``Typesetting(vertical=True)`` makes its lines columns as long as the box is high); this module
+draws it. Japanese stands upright, each character in its own square, with the font's vertical
+forms (its ``vert`` feature: 、。「」ー and small kana, see :func:`kkprint.engine.fonts.vertical_forms`);
+Latin words lie turned 90° clockwise; up to two digits stand side by side (縦中横); icons stand
+upright; a reading (ruby) stands in a thin column to the right of its base.
+
+Alignment follows the text's own direction, as CSS and InDesign do: ``align`` places the text
+along its column (left = top, center, right = bottom) and ``valign`` places the columns across
+the box (top = against its right edge, where vertical text starts; middle; bottom = against its
+left edge). Every character is real text in the PDF: it selects, copies and searches as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.engine.fonts import vertical_forms
+from kkprint.engine.icons import draw_icon
+from kkprint.engine.orientation import SIDEWAYS, TATECHUYOKO
+from kkprint.engine.text import (
+    ICON_SCALE,
+    SLANT,
+    FittedText,
+    Frag,
+    TextBox,
+    block_extent,
+    fit_text,
+    line_pads,
+    oriented,
+    set_width,
+)
+from kkprint.engine.typesetting import PLAIN, Typesetting
+
+EM_TOP = 0.88  # the em square's top above the baseline (Noto's ideographic em box: 0.88 up, 0.12 down)
+SIDEWAYS_DROP = 0.38  # a turned word's baseline, left of its column's centre: its em box centred
+
+
+class _Pen:
+    """Text objects that the frags of a vertical text are written into, one per colour: a
+    column of many small runs stays a few PDF text objects. ``close`` draws them."""
+
+    def __init__(self, canvas: Canvas, colour_of):
+        self.canvas, self.colour_of = canvas, colour_of
+        self.objects: dict[str | None, list] = {}  # colour -> [text object, its face]
+
+    def write(self, style, font: str, size: float, text: str, matrix: tuple, squeeze: float = 1.0) -> None:
+        entry = self.objects.get(style.colour)
+        if entry is None:
+            entry = self.objects[style.colour] = [self.canvas.beginText(), None]
+        text_object = entry[0]
+        if entry[1] != (font, size):
+            entry[1] = (font, size)
+            text_object.setFont(font, size)
+        text_object.setTextTransform(*matrix)
+        if squeeze != 1.0:
+            text_object.setHorizScale(100 * squeeze)
+        text_object.textOut(text)
+        if squeeze != 1.0:
+            text_object.setHorizScale(100)
+
+    def close(self) -> None:
+        for colour, (text_object, _) in self.objects.items():
+            if colour is None:
+                self.canvas.drawText(text_object)
+                continue
+            self.canvas.saveState()
+            self.canvas.setFillColor(self.colour_of(colour) if self.colour_of else colour)
+            self.canvas.drawText(text_object)
+            self.canvas.restoreState()
+
+
+def _placed_columns(fitted: FittedText, box: TextBox):
+    """(centre x, top y, column) of every column, placed in the box."""
+    size, leading, rooms = fitted.size, fitted.leading, fitted.rooms
+    extent = block_extent(fitted)
+    if box.valign == "middle":
+        right = box.x + (box.width + extent) / 2
+    elif box.valign == "bottom":
+        right = box.x + extent
+    else:
+        right = box.x + box.width
+    centre = right
+    for number, (column, scale) in enumerate(zip(fitted.lines, fitted.scales)):
+        centre -= size * scale * (0.5 if number == 0 else leading)
+        if rooms:
+            centre -= size * rooms[number]
+        length = set_width(column, size)
+        if box.align == "center":
+            top = box.y + (box.height + length) / 2
+        elif box.align == "right":
+            top = box.y + length
+        else:
+            top = box.y + box.height
+        yield centre, top, column
+
+
+def draw_vertical(canvas: Canvas, fitted: FittedText, box: TextBox, colour_of=None) -> None:
+    """Draw fitted columns; ``colour_of`` turns a run's ``#rrggbb`` into a fill colour (CMYK
+    in print-shop output), as for horizontal text. The canvas's own state is left alone."""
+    size = fitted.size
+    pen = _Pen(canvas, colour_of)
+    for centre, top, column in _placed_columns(fitted, box):
+        y = top
+        set_pads = line_pads(column)
+        for number, atom in enumerate(column):
+            pads = set_pads[0][number] if set_pads is not None else None
+            for index, frag in enumerate(atom.frags):
+                if pads:
+                    y -= pads[index][0] * size
+                advance = frag.width(size)
+                _draw_frag(canvas, pen, frag, centre, y, size)
+                if frag.ruby is not None:
+                    _draw_reading(canvas, pen, frag, centre, y - advance / 2, size)
+                y -= advance + (pads[index][1] * size if pads else 0.0)
+    pen.close()
+
+
+def _draw_frag(canvas: Canvas, pen: _Pen, frag: Frag, centre: float, top: float, size: float) -> float:
+    """One frag down its column from ``top``, centred on ``centre``; returns where it ends."""
+    style = frag.style
+    side = size * style.scale
+    if frag.icon:
+        square = side * ICON_SCALE
+        advance = frag.width(size)
+        draw_icon(canvas, frag.icon, centre - square / 2, top - (advance + square) / 2, square)
+        return top - advance
+    slant = SLANT if style.slant else 0.0
+    if style.turn == SIDEWAYS:  # turned a quarter clockwise: its top faces right
+        baseline = centre - SIDEWAYS_DROP * side
+        pen.write(style, style.font, side, frag.text, (0, -1, 1, -slant, baseline, top))
+        return top - frag.width(size)
+    if style.turn == TATECHUYOKO:  # side by side in one square, narrowed to fit it
+        width = stringWidth(frag.text, style.font, side)
+        squeeze = min(1.0, side / width) if width else 1.0
+        x = centre - width * squeeze / 2
+        pen.write(style, style.font, side, frag.text, (1, 0, slant, 1, x, top - EM_TOP * side), squeeze)
+        return top - side
+    forms = vertical_forms(style.font)
+    for char in frag.text:  # upright, one square each
+        width = stringWidth(char, style.font, side)
+        font = forms.font if forms is not None and char in forms.characters else style.font
+        pen.write(style, font, side, char, (1, 0, slant, 1, centre - width / 2, top - EM_TOP * side))
+        top -= width
+    return top
+
+
+def _draw_reading(canvas: Canvas, pen: _Pen, base: Frag, centre: float, middle: float, size: float) -> None:
+    """A base's reading in a thin column to the right of it, centred on the base's ``middle``."""
+    reading = base.ruby
+    assert reading is not None  # (drawn only for a base that has one)
+    reading_centre = centre + size * (base.style.scale + reading.style.scale) / 2
+    top = middle + reading.width(size) / 2
+    for frag in oriented([reading]):
+        top = _draw_frag(canvas, pen, frag, reading_centre, top, size)
+
+
+def draw_vertical_text(
+    canvas: Canvas,
+    text: str,
+    font: str,
+    box: TextBox,
+    max_size: float,
+    min_size: float | None = None,
+    leading: float = 1.25,
+    max_lines: int | None = None,
+    setting: Typesetting = PLAIN,
+    colour_of=None,
+) -> FittedText:
+    """Fit ``text`` into ``box`` as vertical columns and draw it; returns the fit (its ``lines``
+    are the columns, right to left)."""
+    fitted = fit_text(text, font, box, max_size, min_size, leading, max_lines, replace(setting, vertical=True))
+    draw_vertical(canvas, fitted, box, colour_of)
+    return fitted
