@@ -380,12 +380,13 @@ def _open_bytes(data: bytes):
 
 @dataclass(frozen=True)
 class VerticalForms:
-    """A companion face holding a font's vertical forms — what its ``vert`` feature draws for
-    、。「」（）ー〜 and small kana in vertical text — under the horizontal characters' own code
-    points: vertical text set in it still reads, copies and searches as the characters it is."""
+    """A companion face for upright characters in vertical text: a font's vertical forms — what
+    its ``vert`` feature draws for 、。「」（）ー〜 and small kana — and its usual glyphs for the
+    rest, under the characters' own code points: vertical text set in it still reads, copies
+    and searches as the characters it is."""
 
     font: str  # the registered companion face
-    characters: frozenset[str]  # the characters it holds a vertical form for
+    characters: frozenset[str]  # the characters it draws: every one of the build's its font has
 
 
 _VERTICAL: dict[str, VerticalForms | None] = {}
@@ -467,20 +468,29 @@ def _vertical_glyphs(font, characters: str) -> dict[str, str]:
 
 
 def _make_vertical(font, characters: str, name: str) -> bytes | None:
-    """The companion face of ``font``: its vertical forms of ``characters``, each under the
-    character's own code point, as TrueType named ``name``; None when it has none."""
+    """The companion face of ``font`` for ``characters``: each character under its own code
+    point, drawn by its vertical form where the font has one, else by its usual glyph (so a
+    column of Japanese stays in one face), as TrueType named ``name``; None when the font has
+    no vertical forms at all."""
     from fontTools.ttLib import newTable
     from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
 
     forms = _vertical_glyphs(font, characters)
     if not forms:
         return None
-    _subset_to_truetype(font, "", sorted(set(forms.values())))
-    table = CmapSubtable.newSubtable(4)
-    table.platformID, table.platEncID, table.language = 3, 1, 0
-    table.cmap = {ord(char): glyph for char, glyph in sorted(forms.items())}
+    best = font.getBestCmap() or {}
+    glyphs = {ord(char): forms.get(char) or best[ord(char)] for char in sorted(set(characters)) if ord(char) in best}
+    _subset_to_truetype(font, "", sorted(set(glyphs.values())))
+    tables = []
+    for format_, encoding, codes in ((4, 1, range(0x10000)), (12, 10, range(0x10000, 0x110000))):
+        mapping = {code: glyph for code, glyph in glyphs.items() if code in codes or format_ == 12}
+        if format_ == 4 or max(glyphs) > 0xFFFF:  # (characters past the BMP need the long format)
+            table = CmapSubtable.newSubtable(format_)
+            table.platformID, table.platEncID, table.language = 3, encoding, 0
+            table.cmap = mapping
+            tables.append(table)
     cmap = font["cmap"] = newTable("cmap")
-    cmap.tableVersion, cmap.tables = 0, [table]
+    cmap.tableVersion, cmap.tables = 0, tables
     for record in font["name"].names:
         if record.nameID in (4, 6):
             record.string = name

@@ -16,6 +16,7 @@ left edge). Every character is real text in the PDF: it selects, copies and sear
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -47,16 +48,20 @@ class _Pen:
 
     def __init__(self, canvas: Canvas, colour_of):
         self.canvas, self.colour_of = canvas, colour_of
-        self.objects: dict[str | None, list] = {}  # colour -> [text object, its face]
+        self.objects: dict[str | None, list] = {}  # colour -> [text object, its face, its leading]
 
-    def write(self, style, font: str, size: float, text: str, matrix: tuple, squeeze: float = 1.0) -> None:
-        entry = self.objects.get(style.colour)
+    def _object(self, colour: str | None, font: str, size: float) -> list:
+        entry = self.objects.get(colour)
         if entry is None:
-            entry = self.objects[style.colour] = [self.canvas.beginText(), None]
-        text_object = entry[0]
+            entry = self.objects[colour] = [self.canvas.beginText(), None, None]
         if entry[1] != (font, size):
             entry[1] = (font, size)
-            text_object.setFont(font, size)
+            entry[0].setFont(font, size)
+        return entry
+
+    def write(self, style, font: str, size: float, text: str, matrix: tuple, squeeze: float = 1.0) -> None:
+        """``text`` in one piece, placed by its text ``matrix`` (turned, slanted, narrowed)."""
+        text_object = self._object(style.colour, font, size)[0]
         text_object.setTextTransform(*matrix)
         if squeeze != 1.0:
             text_object.setHorizScale(100 * squeeze)
@@ -64,8 +69,20 @@ class _Pen:
         if squeeze != 1.0:
             text_object.setHorizScale(100)
 
+    def stack(self, style, font: str, size: float, x: float, baseline: float, text: str, step: float) -> None:
+        """Upright characters each ``step`` under the last, from ``baseline``: one line each,
+        the text leading doing the moving."""
+        entry = self._object(style.colour, font, size)
+        text_object = entry[0]
+        text_object.setTextOrigin(x, baseline)
+        if entry[2] != step:
+            entry[2] = step
+            text_object.setLeading(step)
+        for char in text:
+            text_object.textLine(char)
+
     def close(self) -> None:
-        for colour, (text_object, _) in self.objects.items():
+        for colour, (text_object, _, _) in self.objects.items():
             if colour is None:
                 self.canvas.drawText(text_object)
                 continue
@@ -141,13 +158,32 @@ def _draw_frag(canvas: Canvas, pen: _Pen, frag: Frag, centre: float, top: float,
         x = centre - width * squeeze / 2
         pen.write(style, style.font, side, frag.text, (1, 0, slant, 1, x, top - EM_TOP * side), squeeze)
         return top - side
-    forms = vertical_forms(style.font)
-    for char in frag.text:  # upright, one square each
-        width = stringWidth(char, style.font, side)
-        font = forms.font if forms is not None and char in forms.characters else style.font
-        pen.write(style, font, side, char, (1, 0, slant, 1, centre - width / 2, top - EM_TOP * side))
-        top -= width
+    for font, chars, unit in _stacks(frag.text, style.font):  # upright, each in its own square
+        width = unit * side
+        if slant:  # (a slanted stack would lean: each character is placed on its own)
+            for char in chars:
+                pen.write(style, font, side, char, (1, 0, slant, 1, centre - width / 2, top - EM_TOP * side))
+                top -= width
+        else:
+            pen.stack(style, font, side, centre - width / 2, top - EM_TOP * side, chars, width)
+            top -= width * len(chars)
     return top
+
+
+@lru_cache(maxsize=4096)
+def _stacks(text: str, font: str) -> tuple[tuple[str, str, float], ...]:
+    """Upright ``text`` in stacks: (face, characters, advance at 1 pt) of consecutive characters
+    drawn in one face — the vertical forms' for those that have one — and of one advance."""
+    forms = vertical_forms(font)
+    stacks: list[list] = []
+    for char in text:
+        face = forms.font if forms is not None and char in forms.characters else font
+        unit = stringWidth(char, font, 1.0)
+        if stacks and stacks[-1][0] == face and stacks[-1][2] == unit:
+            stacks[-1][1] += char
+        else:
+            stacks.append([face, char, unit])
+    return tuple((face, chars, unit) for face, chars, unit in stacks)
 
 
 def _draw_reading(canvas: Canvas, pen: _Pen, base: Frag, centre: float, middle: float, size: float) -> None:
