@@ -238,6 +238,8 @@ def test_markup_off_keeps_the_braces_short_form_and_prints_tags_as_written():
     [
         ("{漢字|か|ん|じ}", "3 readings for 2 characters"),
         ("{漢字|かん|}", "empty reading"),
+        ("{漢字|}", "empty reading"),
+        ("{|かんじ}", "no base"),
         ("<rt>かん</rt>", "<rt> belongs inside <ruby>"),
         ("<ruby><b>漢</b><rt>かん</rt></ruby>", "not <b>"),
         ("<ruby>漢<rt>かん</rt>", "<ruby> is never closed"),

@@ -286,3 +286,24 @@ def test_an_unknown_direction_is_refused_with_its_place(tmp_path, english, cli):
     result = cli("build", str(deck), "--out", str(tmp_path / "out"))
     assert_clean_error(result, "deck.yaml", "line 4", "direction")
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_decks_font_with_broken_layout_tables_is_named_when_vertical_text_asks_for_it(tmp_path, english, cli):
+    from fontTools.ttLib.tables.DefaultTable import DefaultTable
+
+    font = TTFont(ROOT / "examples/decks/heist/fonts/Vera.ttf")
+    broken = DefaultTable("GSUB")
+    broken.data = b"\x00\x01\x00\x00\x00\x0a\xff\xff\x00\x00garbage"  # a script list pointing past the table
+    font["GSUB"] = broken
+    (tmp_path / "fonts").mkdir()
+    font.save(tmp_path / "fonts" / "Broken.ttf")
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(
+        "name: t\ncard: {size: poker}\nfonts: {broken: {regular: fonts/Broken.ttf}}\nlayout:\n"
+        "  v: {type: text, x: 5, y: 5, w: 30, h: 60, font: broken, direction: vertical, text: Vera 縦}\n"
+        "cards: [{name: a}]\n",
+        encoding="utf-8",
+    )
+    result = cli("build", str(deck), "--out", str(tmp_path / "out"))
+    assert_clean_error(result, "deck.yaml", "region 'v'", "cannot use font 'fonts/Broken.ttf'")
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

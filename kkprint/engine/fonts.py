@@ -332,7 +332,7 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
                     label=label,
                 )
             )
-        _SOURCES[name] = _Source(partial(_open_bytes, data), characters)
+        _SOURCES[name] = _Source(partial(_open_bytes, data), characters, label=label)
         if "CFF " in font:
             _subset_to_truetype(font, characters)
             for record in font["name"].names:
@@ -361,6 +361,7 @@ class _Source:
     open: Callable[[], Any]  # a fresh fontTools font of the original file
     characters: str
     bundled_face: str | None = None  # the bundled face's name, whose conversions are kept on disk
+    label: str = ""  # a deck's font: its file, as the deck names it
 
 
 _SOURCES: dict[str, _Source] = {}
@@ -403,7 +404,15 @@ def vertical_forms(font: str) -> VerticalForms | None:
         key = _cache_key(source.bundled_face, "vert|" + source.characters) if source.bundled_face else None
         data = _read_cache(key) if key else None
         if data is None:
-            data = _make_vertical(source.open(), source.characters, name)
+            try:
+                data = _make_vertical(source.open(), source.characters, name)
+            except Exception as err:  # a deck's font whose layout tables fontTools cannot read  # noqa: BLE001
+                if not source.label:  # (the bundled font is ours: its failure is a bug, shown as one)
+                    raise
+                reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
+                raise InputError(
+                    Msg("cannot use font '{label}': {reason}", label=source.label, reason=reason)
+                ) from None
             if data and key:
                 _write_cache(key, data)
         if data:

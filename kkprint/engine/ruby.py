@@ -18,8 +18,9 @@ from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
 
 RUBY_SCALE = 0.5  # the reading's size, as a fraction of its base's
-# ``{base|reading}``: the bar tells ruby apart from ``{icon}``; neither part may hold a brace
-TOKEN = r"\{([^{}|\n]+)\|([^{}\n]+)\}"
+# ``{base|reading}``: the bar tells ruby apart from ``{icon}``; neither part may hold a brace (an
+# empty one is matched too, to be refused rather than printed as it was written)
+TOKEN = r"\{([^{}|\n]*)\|([^{}\n]*)\}"
 FORBIDDEN = re.compile(r"[{}|\n]")
 
 
@@ -27,6 +28,10 @@ def pairs(base: str, reading: str) -> list[tuple[str, str]]:
     """(base, reading) pairs of one ruby: the whole base with its reading, or — when the reading
     is split by bars, one part per character — each character with its own."""
     parts = [part.strip() for part in reading.split("|")]
+    if not base.strip():
+        raise InputError(
+            Msg("ruby {{{base}|{reading}}} has no base to set its reading beside", base=base, reading=reading)
+        )
     if any(not part for part in parts):
         raise InputError(Msg("ruby {{{base}|{reading}}} has an empty reading", base=base, reading=reading))
     if len(parts) == 1:
