@@ -8,12 +8,11 @@ from io import BytesIO
 
 import pdfplumber
 import pytest
-from conftest import assert_clean_error
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from test_vertical import ROOT, Char, build_card, chars_of
+from test_vertical import ROOT, Char, assert_refused, build_card, chars_of
 
 from kkprint.base.errors import InputError
 from kkprint.engine.fonts import prepare_fonts
@@ -248,12 +247,8 @@ def test_markup_off_keeps_the_braces_short_form_and_prints_tags_as_written():
     ],
 )
 def test_a_broken_ruby_is_one_clear_error_naming_its_card_and_region(tmp_path, english, cli, text, expected):
-    deck = tmp_path / "deck.yaml"
-    deck.write_text(
+    deck = (
         f"name: t\ncard: {{size: poker}}\nlayout:\n  title: {{type: text, x: 1, y: 1, w: 40, h: 20, text: '{text}'}}\n"
-        "cards: [{name: first}]\n",
-        encoding="utf-8",
+        "cards: [{name: first}]\n"
     )
-    result = cli("build", str(deck), "--out", str(tmp_path / "out"))
-    assert_clean_error(result, "deck.yaml", "title", expected)
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    assert_refused(tmp_path, cli, deck, "title", expected)

@@ -276,16 +276,22 @@ def test_vertical_builds_are_byte_identical_with_a_cold_or_a_warm_font_cache(tmp
     assert outputs[0] == outputs[1] == outputs[2]
 
 
+def assert_refused(folder: Path, cli, deck: str, *fragments: str) -> None:
+    """Building the deck ``deck`` (its YAML) ends with exit 2 and one line holding ``fragments``,
+    and writes nothing."""
+    path = folder / "deck.yaml"
+    path.write_text(deck, encoding="utf-8")
+    result = cli("build", str(path), "--out", str(folder / "out"))
+    assert_clean_error(result, "deck.yaml", *fragments)
+    assert not (folder / "out").exists() or not any((folder / "out").iterdir())
+
+
 def test_an_unknown_direction_is_refused_with_its_place(tmp_path, english, cli):
-    deck = tmp_path / "deck.yaml"
-    deck.write_text(
+    deck = (
         "name: t\ncard: {size: poker}\nlayout:\n  v: {type: text, x: 1, y: 1, w: 20, h: 20, text: x, "
-        "direction: sideways}\ncards: [{name: a}]\n",
-        encoding="utf-8",
+        "direction: sideways}\ncards: [{name: a}]\n"
     )
-    result = cli("build", str(deck), "--out", str(tmp_path / "out"))
-    assert_clean_error(result, "deck.yaml", "line 4", "direction")
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    assert_refused(tmp_path, cli, deck, "line 4", "direction")
 
 
 def test_a_decks_font_with_broken_layout_tables_is_named_when_vertical_text_asks_for_it(tmp_path, english, cli):
@@ -297,13 +303,9 @@ def test_a_decks_font_with_broken_layout_tables_is_named_when_vertical_text_asks
     font["GSUB"] = broken
     (tmp_path / "fonts").mkdir()
     font.save(tmp_path / "fonts" / "Broken.ttf")
-    deck = tmp_path / "deck.yaml"
-    deck.write_text(
+    deck = (
         "name: t\ncard: {size: poker}\nfonts: {broken: {regular: fonts/Broken.ttf}}\nlayout:\n"
         "  v: {type: text, x: 5, y: 5, w: 30, h: 60, font: broken, direction: vertical, text: Vera 縦}\n"
-        "cards: [{name: a}]\n",
-        encoding="utf-8",
+        "cards: [{name: a}]\n"
     )
-    result = cli("build", str(deck), "--out", str(tmp_path / "out"))
-    assert_clean_error(result, "deck.yaml", "region 'v'", "cannot use font 'fonts/Broken.ttf'")
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    assert_refused(tmp_path, cli, deck, "region 'v'", "cannot use font 'fonts/Broken.ttf'")

@@ -29,9 +29,9 @@ from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, register_icon
 from kkprint.engine.pictures import check_picture, draw_picture
-from kkprint.engine.text import TextBox, draw_text
+from kkprint.engine.text import TextBox, draw_text, fit_text
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
-from kkprint.engine.vertical import draw_vertical_text
+from kkprint.engine.vertical import draw_vertical
 
 FIELD = re.compile(r"\$\{([^}]*)\}")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -238,8 +238,11 @@ class RegionPainter:
         vertical = region.direction == "vertical"
         setting, font = self._face(text_of(region.font), region.markup, vertical)
         c.setFillColor(paint(region.colour))
-        draw = draw_vertical_text if vertical else draw_text
-        draw(c, text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting, HexColor)
+        fitting = (text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting)
+        if vertical:
+            draw_vertical(c, fit_text(*fitting), box, HexColor)
+        else:
+            draw_text(c, *fitting, HexColor)
 
     def _face(self, font: str, markup: bool, vertical: bool = False) -> tuple[Typesetting, str]:
         """How a text region's font setting reads, and its base face's registered font."""

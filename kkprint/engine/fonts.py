@@ -189,7 +189,11 @@ def _make_subset(face: str, characters: str) -> bytes:
     # ReportLab keeps one face per PostScript name for the whole process, so each subset gets
     # its own name; otherwise a second build would silently reuse the first build's glyphs.
     digest = hashlib.sha1(characters.encode("utf-8")).hexdigest()[:8]
-    postscript = f"{font['name'].getDebugName(6)}-{digest}"
+    return _saved_as(font, f"{font['name'].getDebugName(6)}-{digest}")
+
+
+def _saved_as(font, postscript: str) -> bytes:
+    """The font's file, under the full and PostScript name ``postscript``."""
     for record in font["name"].names:
         if record.nameID in (4, 6):
             record.string = postscript
@@ -335,12 +339,7 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
         _SOURCES[name] = _Source(partial(_open_bytes, data), characters, label=label)
         if "CFF " in font:
             _subset_to_truetype(font, characters)
-            for record in font["name"].names:
-                if record.nameID in (4, 6):
-                    record.string = name
-            out = io.BytesIO()
-            font.save(out)
-            data = out.getvalue()
+            data = _saved_as(font, name)
         pdfmetrics.registerFont(TaggedTTFont(name, io.BytesIO(data)))
     except InputError:
         raise
@@ -500,9 +499,4 @@ def _make_vertical(font, characters: str, name: str) -> bytes | None:
             tables.append(table)
     cmap = font["cmap"] = newTable("cmap")
     cmap.tableVersion, cmap.tables = 0, tables
-    for record in font["name"].names:
-        if record.nameID in (4, 6):
-            record.string = name
-    out = io.BytesIO()
-    font.save(out)
-    return out.getvalue()
+    return _saved_as(font, name)

@@ -15,7 +15,6 @@ left edge). Every character is real text in the PDF: it selects, copies and sear
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -31,15 +30,15 @@ from kkprint.engine.text import (
     Frag,
     TextBox,
     block_extent,
-    fit_text,
     line_pads,
     oriented,
     set_width,
 )
-from kkprint.engine.typesetting import PLAIN, Typesetting
 
 EM_TOP = 0.88  # the em square's top above the baseline (Noto's ideographic em box: 0.88 up, 0.12 down)
 SIDEWAYS_DROP = 0.38  # a turned word's baseline, left of its column's centre: its em box centred
+# how much of the free space goes before the text: along a column (align) and across the columns (valign)
+_SHARE = {"left": 0.0, "center": 0.5, "right": 1.0, "top": 0.0, "middle": 0.5, "bottom": 1.0}
 
 
 class _Pen:
@@ -95,25 +94,12 @@ class _Pen:
 def _placed_columns(fitted: FittedText, box: TextBox):
     """(centre x, top y, column) of every column, placed in the box."""
     size, leading, rooms = fitted.size, fitted.leading, fitted.rooms
-    extent = block_extent(fitted)
-    if box.valign == "middle":
-        right = box.x + (box.width + extent) / 2
-    elif box.valign == "bottom":
-        right = box.x + extent
-    else:
-        right = box.x + box.width
-    centre = right
+    centre = box.x + box.width - (box.width - block_extent(fitted)) * _SHARE[box.valign]
     for number, (column, scale) in enumerate(zip(fitted.lines, fitted.scales)):
         centre -= size * scale * (0.5 if number == 0 else leading)
         if rooms:
             centre -= size * rooms[number]
-        length = set_width(column, size)
-        if box.align == "center":
-            top = box.y + (box.height + length) / 2
-        elif box.align == "right":
-            top = box.y + length
-        else:
-            top = box.y + box.height
+        top = box.y + box.height - (box.height - set_width(column, size)) * _SHARE[box.align]
         yield centre, top, column
 
 
@@ -194,22 +180,3 @@ def _draw_reading(canvas: Canvas, pen: _Pen, base: Frag, centre: float, middle: 
     top = middle + reading.width(size) / 2
     for frag in oriented([reading]):
         top = _draw_frag(canvas, pen, frag, reading_centre, top, size)
-
-
-def draw_vertical_text(
-    canvas: Canvas,
-    text: str,
-    font: str,
-    box: TextBox,
-    max_size: float,
-    min_size: float | None = None,
-    leading: float = 1.25,
-    max_lines: int | None = None,
-    setting: Typesetting = PLAIN,
-    colour_of=None,
-) -> FittedText:
-    """Fit ``text`` into ``box`` as vertical columns and draw it; returns the fit (its ``lines``
-    are the columns, right to left)."""
-    fitted = fit_text(text, font, box, max_size, min_size, leading, max_lines, replace(setting, vertical=True))
-    draw_vertical(canvas, fitted, box, colour_of)
-    return fitted
