@@ -84,6 +84,20 @@ def text_of(column: list[Char]) -> str:
 SENTENCE = "縦書きの文章は右から左へ進みます。次の列に続きます。"
 
 
+def test_each_character_follows_the_last_without_gap_or_overlap(tmp_path):
+    """Down a column each character's square starts where the last one's ends, whatever the faces
+    it changes between (the vertical forms', a turned Latin word's, bold)."""
+    text = "「縦書き」のABCテスト、<b>太字</b>です。"
+    pdf = build_card(
+        tmp_path, {"v": f"type: text, x: 30, y: 5, w: 20, h: 90, size: 12, direction: vertical, text: '{text}'"}
+    )
+    [column] = columns_of(chars_of(pdf))
+    assert text_of(column) == "「縦書き」のABCテスト、太字です。"
+    for before, after in zip(column, column[1:]):
+        assert after.top == pytest.approx(before.bottom, abs=0.01), (before.text, after.text)
+    assert all(char.bottom - char.top == pytest.approx(12 / mm) for char in column if char.upright)  # squares
+
+
 def test_vertical_text_falls_in_columns_from_right_to_left(tmp_path):
     pdf = build_card(
         tmp_path, {"v": f"type: text, x: 10, y: 10, w: 40, h: 40, size: 12, direction: vertical, text: {SENTENCE}"}

@@ -54,7 +54,7 @@ class _Pen:
         if entry is None:
             entry = self.objects[colour] = [self.canvas.beginText(), None, None]
         if entry[1] != (font, size):
-            entry[1] = (font, size)
+            entry[1], entry[2] = (font, size), None  # (setting a font sets the text leading too)
             entry[0].setFont(font, size)
         return entry
 
