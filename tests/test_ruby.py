@@ -45,20 +45,19 @@ def set_horizontally(text: str, width: float = 70, height: float = 40, size: flo
         return [Char(raw, page.height) for raw in page.chars]
 
 
-def split(chars: list[Char], size: float = SIZE) -> tuple[list[Char], list[list[Char]]]:
-    """The characters at the text's size, and the readings (runs of half-size characters in drawing order)."""
-    bases, readings = [], []
-    previous_small = False
-    for char in chars:
-        small = char.size < size * 0.75
-        if small:
-            if not previous_small:
-                readings.append([])
-            readings[-1].append(char)
-        else:
-            bases.append(char)
-        previous_small = small
-    return bases, readings
+def split(chars: list[Char], readings: list[str], size: float = SIZE) -> tuple[list[Char], list[list[Char]]]:
+    """The characters at the text's size, and the half-size ones cut into ``readings``: the
+    text is drawn first, as written (so it copies and searches as one), the readings after it
+    in the text's order."""
+    bases = [char for char in chars if char.size >= size * 0.75]
+    small = [char for char in chars if char.size < size * 0.75]
+    assert chars[: len(bases)] == bases  # no reading in the middle of the text
+    assert "".join(char.text for char in small) == "".join(readings)  # real text, in order
+    cut, start = [], 0
+    for reading in readings:
+        cut.append(small[start : start + len(reading)])
+        start += len(reading)
+    return bases, cut
 
 
 def span(chars: list[Char]) -> tuple[float, float]:
@@ -72,8 +71,7 @@ def centre(chars: list[Char]) -> float:
 
 def test_a_group_reading_is_half_size_and_centred_over_its_word():
     chars = set_horizontally("{漢字|かんじ}を読む")
-    bases, [reading] = split(chars)
-    assert "".join(c.text for c in reading) == "かんじ"  # real text
+    bases, [reading] = split(chars, ["かんじ"])
     assert "".join(c.text for c in bases) == "漢字を読む"
     assert all(c.size == pytest.approx(SIZE / 2) for c in reading)
     word = bases[:2]
@@ -87,12 +85,11 @@ def test_per_character_ruby_sits_over_each_character_and_all_three_spellings_agr
     drawn = [set_horizontally(text) for text in spellings]
     placed = [[(c.text, round(c.x0, 4), round(c.origin[1], 4), c.size) for c in chars] for chars in drawn]
     assert placed[0] == placed[1] == placed[2]
-    bases, readings = split(drawn[0])
-    assert ["".join(c.text for c in r) for r in readings] == ["かん", "じ"]
+    bases, readings = split(drawn[0], ["かん", "じ"])
     for base, reading in zip(bases, readings):
         assert centre(reading) == pytest.approx((base.x0 + base.x1) / 2, abs=0.01)
-    group = split(set_horizontally("<ruby>漢字<rt>かんじ</rt></ruby>を"))[1]
-    assert ["".join(c.text for c in r) for r in group] == ["かんじ"]
+    group_bases, [group] = split(set_horizontally("<ruby>漢字<rt>かんじ</rt></ruby>を"), ["かんじ"])
+    assert centre(group) == pytest.approx(centre(group_bases[:2]), abs=0.01)
     rp = set_horizontally("<ruby>漢字<rp>（</rp><rt>かんじ</rt><rp>）</rp></ruby>")
     assert "".join(c.text for c in rp) == "漢字かんじ"  # <rp> is for readers without ruby
 
@@ -101,7 +98,7 @@ def test_lines_make_room_for_their_readings():
     plain = set_horizontally("漢字の<br>勉強")
     rubied = set_horizontally("{漢字|かんじ}の<br>{勉強|べんきょう}")
     lines = sorted({c.origin[1] for c in plain})
-    ruby_bases, readings = split(rubied)
+    ruby_bases, readings = split(rubied, ["かんじ", "べんきょう"])
     ruby_lines = sorted({c.origin[1] for c in ruby_bases})
     half = SIZE / 2 / mm
     assert ruby_lines[0] - lines[0] == pytest.approx(half, abs=0.01)  # the first line drops by a reading
@@ -122,7 +119,7 @@ def test_ruby_makes_a_tight_text_shrink():
 
 def test_a_wide_reading_reaches_over_half_a_plain_neighbour_and_no_further():
     chars = set_horizontally("よ{承|うけたまわ}る")
-    bases, [reading] = split(chars)
+    bases, [reading] = split(chars, ["うけたまわ"])
     before, base, after = bases
     start, end = span(reading)
     assert centre(reading) == pytest.approx((base.x0 + base.x1) / 2, abs=0.01)
@@ -135,8 +132,7 @@ def test_a_wide_reading_reaches_over_half_a_plain_neighbour_and_no_further():
 
 def test_two_wide_readings_side_by_side_never_touch():
     chars = set_horizontally("{承|うけたまわ}{承|うけたまわ}")
-    bases, readings = split(chars)
-    assert len(readings) == 2
+    bases, readings = split(chars, ["うけたまわ", "うけたまわ"])
     assert span(readings[0])[1] <= span(readings[1])[0] + 1e-6
     for base, reading in zip(bases, readings):
         assert centre(reading) == pytest.approx((base.x0 + base.x1) / 2, abs=0.01)
@@ -161,16 +157,15 @@ def test_readings_are_centred_over_their_bases_and_never_overlap(words):
         chars = set_horizontally(text, width=45, height=90, size=10)
     except InputError:  # (a text too long for the box is refused: not what this test is about)
         return
-    bases, readings = split(chars, 10)
-    assert ["".join(c.text for c in r) for r in readings] == [reading for _, reading in rubies]
-    drawn = iter(chars)
-    for (base_text, _), reading in zip(rubies, readings):
-        base = []
-        for char in drawn:  # the base is drawn just before its reading
-            if char is reading[0]:
-                break
-            base = (base + [char])[-len(base_text) :]
-        assert "".join(c.text for c in base) == base_text
+    bases, readings = split(chars, [reading for _, reading in rubies], 10)
+    assert "".join(c.text for c in bases) == "".join(w if isinstance(w, str) else w[0] for w in words)
+    position, found = 0, iter(readings)
+    for word in words:
+        if isinstance(word, str):
+            position += len(word)
+            continue
+        base, reading = bases[position : position + len(word[0])], next(found)
+        position += len(word[0])
         assert centre(reading) == pytest.approx(centre(base), abs=0.01)
     by_line: dict[float, list[tuple[float, float]]] = {}
     for reading in readings:
@@ -191,8 +186,7 @@ def test_vertical_readings_stand_beside_their_base_on_the_right(tmp_path):
         },
     )
     chars = chars_of(pdf)
-    bases, readings = split(chars, 14)
-    assert ["".join(c.text for c in r) for r in readings] == ["かんじ", "うけたまわ"]
+    bases, readings = split(chars, ["かんじ", "うけたまわ"], 14)
     for reading, base in ((readings[0], bases[:2]), (readings[1], bases[3:4])):
         assert all(c.size == pytest.approx(7) for c in reading)
         assert all(c.upright for c in reading)
@@ -220,7 +214,7 @@ def test_a_reading_the_decks_font_lacks_is_set_in_the_bundled_font(tmp_path):
         extra="fonts: {vera: {regular: fonts/Vera.ttf}}\n",
     )
     chars = chars_of(pdf)
-    bases, readings = split(chars, 14)
+    bases, readings = split(chars, ["とうきょう", "きょうと"], 14)
     assert all("Vera" in c.font for c in bases)
     assert all("Noto" in c.font or "KKSans" in c.font for reading in readings for c in reading)
 

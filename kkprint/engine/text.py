@@ -706,18 +706,17 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
 
     Consecutive runs in the canvas's colour — nearly all text — go into one PDF text object that
     names a font only where it changes; an icon or a run of its own colour closes it and is
-    drawn on its own. The canvas's own state is left alone."""
+    drawn on its own. Readings (ruby) are drawn last, so the text reads, copies and searches as
+    it is written, each reading after it. The canvas's own state is left alone."""
     size = fitted.size
     text_object, face = None, None
+    readings: list[tuple] = []
     for x, baseline, line in _placed_lines(fitted, box):
         runs = _runs(line)
         for index, (style, text, icon, ruby) in enumerate(runs, 1):
-            if ruby is not None:
-                if text_object is not None:
-                    canvas.drawText(text_object)
-                    text_object = None
-                x = _draw_ruby(canvas, style, text, ruby, x, baseline, size, colour_of)
-                continue
+            if ruby is not None:  # a base, after the space its reading needs
+                x += ruby[1] * size
+                readings.append(_reading_over(style, text, ruby[0], x, baseline, size))
             if not icon and style.colour is None:
                 if text_object is None:
                     text_object, face = canvas.beginText(x, baseline), None
@@ -740,9 +739,11 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
                     continue
                 _draw_coloured_run(canvas, style, text, x, baseline, size, colour_of)
             if index < len(runs):  # (where the line's last run ends matters to nothing)
-                x += stringWidth(text, style.font, size * style.scale)
+                x += stringWidth(text, style.font, size * style.scale) + (ruby[2] * size if ruby else 0.0)
     if text_object is not None:
         canvas.drawText(text_object)
+    for style, text, x, baseline in readings:
+        _draw_run(canvas, style, text, x, baseline, size, colour_of)
 
 
 def _placed_lines(fitted: FittedText, box: TextBox):
@@ -787,20 +788,13 @@ def _runs(line: list[Atom]):
     return runs
 
 
-def _draw_ruby(
-    canvas: Canvas, style: Style, text: str, ruby: tuple, x: float, baseline: float, size: float, colour_of
-) -> float:
-    """A ruby base at ``x`` (after the space its reading needs) and its reading centred over it,
-    its em box standing on the base's; returns where the next run starts."""
-    reading, before, after = ruby
-    x += before * size
+def _reading_over(style: Style, text: str, reading: Frag, x: float, baseline: float, size: float) -> tuple:
+    """(style, text, x, baseline) of the reading of a base ``text`` at ``x``: centred over it,
+    its em box standing on the base's."""
     width = stringWidth(text, style.font, size * style.scale)
-    _draw_run(canvas, style, text, x, baseline, size, colour_of)
     reading_size = size * reading.style.scale
     reading_x = x + (width - stringWidth(reading.text, reading.style.font, reading_size)) / 2
-    reading_baseline = baseline + 0.88 * size * style.scale + 0.12 * reading_size
-    _draw_run(canvas, reading.style, reading.text, reading_x, reading_baseline, size, colour_of)
-    return x + width + after * size
+    return reading.style, reading.text, reading_x, baseline + 0.88 * size * style.scale + 0.12 * reading_size
 
 
 def _draw_run(canvas: Canvas, style: Style, text: str, x: float, baseline: float, size: float, colour_of) -> None:

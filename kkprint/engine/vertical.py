@@ -105,9 +105,11 @@ def _placed_columns(fitted: FittedText, box: TextBox):
 
 def draw_vertical(canvas: Canvas, fitted: FittedText, box: TextBox, colour_of=None) -> None:
     """Draw fitted columns; ``colour_of`` turns a run's ``#rrggbb`` into a fill colour (CMYK
-    in print-shop output), as for horizontal text. The canvas's own state is left alone."""
+    in print-shop output), as for horizontal text. Readings come last, so the columns read, copy
+    and search as written. The canvas's own state is left alone."""
     size = fitted.size
     pen = _Pen(canvas, colour_of)
+    readings: list[tuple[Frag, float, float]] = []
     for centre, top, column in _placed_columns(fitted, box):
         y = top
         set_pads = line_pads(column)
@@ -119,8 +121,10 @@ def draw_vertical(canvas: Canvas, fitted: FittedText, box: TextBox, colour_of=No
                 advance = frag.width(size)
                 _draw_frag(canvas, pen, frag, centre, y, size)
                 if frag.ruby is not None:
-                    _draw_reading(canvas, pen, frag, centre, y - advance / 2, size)
+                    readings.append((frag, centre, y - advance / 2))
                 y -= advance + (pads[index][1] * size if pads else 0.0)
+    for base, centre, middle in readings:
+        _draw_reading(canvas, pen, base, centre, middle, size)
     pen.close()
 
 
