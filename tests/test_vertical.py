@@ -323,3 +323,22 @@ def test_a_decks_font_with_broken_layout_tables_is_named_when_vertical_text_asks
         "cards: [{name: a}]\n"
     )
     assert_refused(tmp_path, cli, deck, "region 'v'", "cannot use font 'fonts/Broken.ttf'")
+
+
+def test_a_pdf_viewer_finds_words_across_a_column_and_their_readings(tmp_path):
+    """PDFium (Chromium's PDF engine) searches the page as a reader would: a phrase that runs
+    down a column of ruby'd words is found whole, and so is a reading."""
+    import pypdfium2 as pdfium
+
+    text = "{地面|じめん}が{高|たか}く{盛|も}り{上|あ}がったところ。"
+    pdf = build_card(
+        tmp_path, {"v": f"type: text, x: 30, y: 5, w: 20, h: 60, size: 12, direction: vertical, text: '{text}'"}
+    )
+    document = pdfium.PdfDocument(pdf)
+    try:
+        page = document[0].get_textpage()
+        for wanted in ("地面が高く盛り上がったところ。", "じめん", "たか"):
+            assert page.search(wanted).get_next() is not None, wanted
+        assert page.search("地面じめん").get_next() is None  # the reading is not wedged into the text
+    finally:
+        document.close()
