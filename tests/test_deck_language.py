@@ -442,7 +442,7 @@ def test_the_example_decks_build(tmp_path):
         counts[deck.stem] = len(PdfReader(pdf).pages)
         assert load_deck(deck).total > 0
     # minis turned: 18 a sheet, not 16
-    assert counts == {"counters": 2, "heist": 6, "lanterns": 2, "resources": 6, "summits": 2}
+    assert counts == {"counters": 2, "heist": 6, "kanji": 4, "lanterns": 2, "resources": 6, "summits": 2}
     assert load_deck(EXAMPLES / "resources" / "resources.yaml").total == 50
     assert load_deck(EXAMPLES / "heist" / "heist.yaml").total == 21
 
