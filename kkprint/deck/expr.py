@@ -6,8 +6,9 @@ text, lists, indexing and calls of the functions below pass — no attributes (`
 ``deck.name`` are names, not attribute access), no lambdas, no comprehensions, no imports. What
 passes is evaluated by simpleeval, never by Python's ``eval``, with operators and functions of
 our own that refuse, before computing it, any result longer than :data:`MAX_TEXT` characters or
-larger than :data:`MAX_INT_BITS` bits, and every expression is bounded in length, depth and
-parts, so a deck from a stranger cannot make an expression that runs code or runs long.
+larger than :data:`MAX_INT_BITS` bits. Every expression is bounded in length, depth and parts,
+and each evaluation in the work it does (:data:`MAX_WORK`), so a deck from a stranger cannot
+make an expression that runs code, fills memory or runs long.
 
 Names are the card's fields: a field that looks like a number is a number (a spreadsheet does
 not say which it meant), and ``==`` treats ``'7'`` and ``7`` alike. ``${name}`` alone prints the
