@@ -173,26 +173,37 @@ def _table_cards(rows: Iterator[tuple[int, list]], path: Path, copies_field: str
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
-    text = read_text(path, limit=MAX_DATA_BYTES)
+    """The rows of a CSV file, read strictly: a quote that is never closed is an error naming the
+    row it opens in, not the rest of the file swallowed into one cell. Line ends may be Unix,
+    Windows or old Mac (CR only, as Excel for Mac still writes)."""
+    text = read_text(path, limit=MAX_DATA_BYTES).replace("\r\n", "\n").replace("\r", "\n")
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
     if path.suffix.lower() == ".tsv":
         delimiter = "\t"
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     old_limit = csv.field_size_limit()
     csv.field_size_limit(MAX_CELL + 1)
+    row_starts = 1  # the line the row being read begins on (a quoted cell may span lines)
     try:
         for row in reader:
             yield reader.line_num, row
+            row_starts = reader.line_num + 1
     except csv.Error as err:
-        reason = "a cell is longer than 10,000 characters" if "field larger" in str(err) else str(err)
-        raise InputError(
-            Msg("not a readable CSV file: {reason}", reason=reason),
-            source=str(path),
-            place=Msg("row {n}", n=reader.line_num),
-        ) from None
+        raise InputError(_csv_problem(str(err)), source=str(path), place=Msg("row {n}", n=row_starts)) from None
     finally:
         csv.field_size_limit(old_limit)
+
+
+def _csv_problem(reason: str) -> Msg:
+    """The csv module's complaint in the reader's words, for the ones a spreadsheet can cause."""
+    if "unexpected end of data" in reason:
+        return Msg('a quote (") opened in this row is never closed; close it, or write "" for a quote inside a cell')
+    if "expected after" in reason:
+        return Msg('a cell goes on after its closing quote ("); write "" for a quote inside a quoted cell')
+    if "field larger" in reason:
+        return Msg("a cell is longer than {MAX_CELL:,} characters", MAX_CELL=MAX_CELL)
+    return Msg("not a readable CSV file: {reason}", reason=reason)
 
 
 def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
