@@ -475,10 +475,10 @@ def test_the_example_decks_build(tmp_path):
         ),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "<b>a"}', ["<b> is never closed"]),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "a {coinz}"}', ["unknown icon {coinz}; did you mean 'coin'"]),
-        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "${nmae}"}', ["no field 'nmae'; did you mean 'name'"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "${nmae}"}', ["no card has a column 'nmae'; did you mean 'name'"]),
         (
             "{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"nmae == 'x'\"}",
-            ["no field 'nmae'; did you mean 'name'"],
+            ["region 'r' (line 5)", "no card has a column 'nmae'; did you mean 'name'"],
         ),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "name > 3"}', ["compares a number with text"]),
         ("{type: text, x: 1furlong, y: 1, w: 9, h: 9, text: a}", ["line 5", "length '1furlong'"]),

@@ -13,7 +13,8 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import cast
+from pathlib import Path
+from typing import Protocol, cast
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
@@ -29,7 +30,7 @@ from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, register_icon
 from kkprint.engine.pictures import check_picture, draw_picture
-from kkprint.engine.text import TextBox, draw_text
+from kkprint.engine.text import FittedText, TextBox, draw_text
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
 
 FIELD = re.compile(r"\$\{([^}]*)\}")
@@ -119,6 +120,16 @@ def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
 # --- painting regions -------------------------------------------------------------------------
 
 
+class RegionWatcher(Protocol):
+    """Told what each region drew, card by card: the deck's preflight (``deck.preflight``)."""
+
+    def failed(self, face: tuple[str, ...], name: str, err: InputError) -> None:
+        """Region ``name`` could not be drawn on this card; drawing goes on with the next."""
+
+    def drawn(self, face: tuple[str, ...], name: str, region: Region, drawn) -> None:
+        """What :meth:`RegionPainter.draw` returned for region ``name``."""
+
+
 @dataclass
 class RegionPainter:
     """Draws regions of one deck into a card box; knows the deck (for files), fonts and icons.
@@ -129,6 +140,7 @@ class RegionPainter:
     bleed: float = 0.0  # points
     book: FontBook | None = None
     icons: tuple[tuple[str, str], ...] = ()
+    checks: RegionWatcher | None = None  # told what each region drew; collects errors instead of stopping
 
     def __post_init__(self):
         self.book = self.book or FontBook(self.fonts.regular, self.fonts.bold)
@@ -156,7 +168,9 @@ class RegionPainter:
                 y, h = y - self.bleed, h + self.bleed
         return x, y, w, h
 
-    def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str | Msg) -> None:
+    def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str | Msg):
+        """Draw a region; returns what it drew, for the preflight: a text's fit, an image's file,
+        an icon's registered name (None for a shape, or for nothing drawn)."""
         known = (id(region), card_w, card_h)  # (the deck's regions live as long as the painter)
         box = self._boxes.get(known)
         if box is None:  # a text region's box is where its text goes
@@ -194,9 +208,10 @@ class RegionPainter:
                 colour = self._colours[value] = HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
             return colour
 
+        drawn: FittedText | Path | str | None = None
         try:
             if isinstance(region, TextRegion):
-                self._text(c, region, fields, cast(TextBox, box), text_of, paint)  # a TextBox, made above
+                drawn = self._text(c, region, fields, cast(TextBox, box), text_of, paint)  # a TextBox, made above
             elif isinstance(region, IconRegion):
                 # FixedOrField checks that icon or field is given (though `field: ""` slips past it)
                 icon = fields.get(region.field, "") if region.field else text_of(cast(str, region.icon))
@@ -212,20 +227,23 @@ class RegionPainter:
                         )
                     size = min(w, h)
                     draw_icon(c, registered, x + (w - size) / 2, y + (h - size) / 2, size)
+                    drawn = registered
             elif isinstance(region, ShapeRegion):
                 self._shape(c, region, x, y, w, h, paint)
             elif isinstance(region, ImageRegion):
                 # as for icons: src or field is given (though `field: ""` slips past the check)
                 src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src))
                 if src:
-                    path = self.deck.resolve(src, "image", place)
-                    draw_picture(c, path, self._root, x, y, w, h, region.fit)
+                    drawn = self.deck.resolve(src, "image", place)
+                    draw_picture(c, drawn, self._root, x, y, w, h, region.fit)
         except InputError as err:
             raise err.located(source=self.deck.source, place=place) from None
-        if isolated:
-            c.restoreState()
+        finally:
+            if isolated:
+                c.restoreState()
+        return drawn
 
-    def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, text_of, paint) -> None:
+    def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, text_of, paint) -> FittedText:
         if region.field:
             if region.field not in fields:
                 raise InputError(
@@ -236,7 +254,9 @@ class RegionPainter:
             text = text_of(region.text)
         setting, font = self._face(text_of(region.font), region.markup)
         c.setFillColor(paint(region.colour))
-        draw_text(c, text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting, HexColor)
+        return draw_text(
+            c, text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting, HexColor
+        )
 
     def _face(self, font: str, markup: bool) -> tuple[Typesetting, str]:
         """How a text region's font setting reads, and its base face's registered font."""
@@ -392,18 +412,23 @@ class Face:
         if bleed:  # (without bleed the caller's saved state already bounds what the regions change)
             c.saveState()
             c.translate(bleed, bleed)
+        checks = self.painter.checks
         for name, region in regions:
             if region.cards is not None and number not in parse_ranges(region.cards):
                 continue
             place = Msg("{where}, {region}", where=where, region=self.places[name])
             condition = self.conditions.get(name)
-            if condition is not None:
-                try:
-                    if not condition.holds(fields):
-                        continue
-                except InputError as err:
+            try:
+                if condition is not None and not condition.holds(fields):
+                    continue
+                drawn = self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
+            except InputError as err:
+                if checks is None:
                     raise err.located(source=self.painter.deck.source, place=place) from None
-            self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
+                checks.failed(self.section, name, err)  # the other regions and cards are still checked
+                continue
+            if checks is not None:
+                checks.drawn(self.section, name, region, drawn)
         if bleed:
             c.restoreState()
 

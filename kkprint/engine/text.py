@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -31,6 +32,7 @@ ICON_SCALE = 0.82  # icon square side, as a fraction of the font size
 ICON_DROP = 0.06  # how far below the baseline an icon sits, as a fraction of the font size
 ICON_ADVANCE = ICON_SCALE + 0.08
 SLANT = math.tan(math.radians(12))  # italic made from an upright face
+ASCENT, DESCENT = 0.88, 0.12  # how far a line's letters reach above and below its baseline, per pt
 _NO_LINE_START = set("、。，．・：；？！ー〜）」』】〕,.;:!?)]}%")
 _NO_LINE_END = set("（「『【〔([{")
 _OBJECT = "\ufffc"  # stands for an icon while line breaks are worked out
@@ -598,6 +600,32 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
         canvas.drawText(text_object)
 
 
+def set_sizes(fitted: FittedText) -> Iterator[tuple[str | None, float]]:
+    """What a reader meets in fitted text: (icon name, or None for words; the size in pt it is
+    set at) for every run — after shrinking to fit and with ``<span size=…>`` applied."""
+    for line in fitted.lines:
+        for atom in line:
+            if not atom.space:
+                for frag in atom.frags:
+                    yield frag.icon, fitted.size * frag.style.scale * (ICON_SCALE if frag.icon else 1.0)
+
+
+def ink_box(fitted: FittedText, box: TextBox) -> tuple[float, float, float, float] | None:
+    """Where the fitted lines lie, in points (left, bottom, right, top): from the first line's
+    ascent to the last line's descent, the widest line's ends — the box may be larger than its
+    text. None when there is nothing to print."""
+    left = bottom = math.inf
+    right = top = -math.inf
+    for (x, baseline, line), scale in zip(_placed_lines(fitted, box), fitted.scales):
+        width = line_width(line, fitted.size)
+        if width <= 0:
+            continue
+        left, right = min(left, x), max(right, x + width)
+        top = max(top, baseline + fitted.size * scale * ASCENT)
+        bottom = min(bottom, baseline - fitted.size * scale * DESCENT)
+    return None if left == math.inf else (left, bottom, right, top)
+
+
 def _placed_lines(fitted: FittedText, box: TextBox):
     """(x, baseline, line) of every line, aligned in the box."""
     size, leading = fitted.size, fitted.leading
@@ -609,7 +637,7 @@ def _placed_lines(fitted: FittedText, box: TextBox):
     else:
         baseline = box.y + box.height
     for number, (line, scale) in enumerate(zip(fitted.lines, fitted.scales)):
-        baseline -= size * scale * (0.88 if number == 0 else leading)
+        baseline -= size * scale * (ASCENT if number == 0 else leading)
         if box.align == "center":
             x = box.x + (box.width - line_width(line, size)) / 2
         elif box.align == "right":
