@@ -193,6 +193,7 @@ class Preflight:
         self.card: CardRef | None = None  # the card being drawn; None while shared art is drawn
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
+        self._depths: dict[tuple, tuple[float, int]] = {}
         self._fonts = len(doc.canvas._doc.fontMapping)
         self._raster_icons = self._deck_rasters()
         self.blanks = self._missing_columns()
@@ -252,13 +253,12 @@ class Preflight:
         elif isinstance(region, ImageRegion) and drawn is not None:
             self._picture(face, name, region, drawn)
         elif isinstance(region, ShapeRegion):
-            self._wholly_off(face, name, self._corners(region, _region_box(region, self.height)))
+            self._wholly_off(face, name, region)
         if len(self.doc.canvas._doc.fontMapping) != self._fonts:
             self._new_fonts(face, name)
 
     def _text(self, face, name: str, region: TextRegion, fitted: FittedText) -> None:
-        sizes = list(set_sizes(fitted))
-        smallest = min((size for icon, size in sizes if icon is None), default=None)
+        smallest = min((size for icon, size in set_sizes(fitted) if icon is None), default=None)
         least = region.min_readable or self.deck.spec.min_readable
         if smallest is not None and smallest < least - 1e-6:
             message = (
@@ -274,15 +274,18 @@ class Preflight:
                 )
             )
             self._add(SMALL_TEXT, message, face, name, self.card)
-        for icon, size in sizes:
+        for icon, size in set_sizes(fitted) if self._raster_icons else ():
             if icon in self._raster_icons:
                 path, pixels = self._raster_icons[icon]
                 self._resolution(face, name, path, pixels, (size / mm, size / mm), "contain")
-        x, y, w, h = _region_box(region, self.height)
-        ink = ink_box(fitted, TextBox(x, y, w, h, region.align, region.valign))
+        box = _region_box(region, self.height)
+        if self._depth(region, box)[0] >= (self.safe or 0.0) - TOLERANCE_MM * mm:
+            return  # text stays inside its box, and the box clear of the edge (and the safe margin)
+        ink = ink_box(fitted, TextBox(*box, region.align, region.valign))
         if ink is not None:
             left, bottom, right, top = ink
-            self._edges(face, name, self._corners(region, (left, bottom, right - left, top - bottom)), text=True)
+            corners = self._corners(region, (left, bottom, right - left, top - bottom))
+            self._edges(face, name, min(self._inside_by(point) for point in corners), text=True)
 
     def _icon(self, face, name: str, region: IconRegion, registered: str) -> None:
         x, y, w, h = _region_box(region, self.height)
@@ -291,13 +294,13 @@ class Preflight:
         if registered in self._raster_icons:
             path, pixels = self._raster_icons[registered]
             self._resolution(face, name, path, pixels, (side / mm, side / mm), "contain")
-        self._edges(face, name, self._corners(region, square), text=False)
+        self._edges(face, name, self._depth(region, square), text=False)
 
     def _picture(self, face, name: str, region: ImageRegion, path: Path) -> None:
         pixels = pixel_size(path)
         if pixels is not None:
             self._resolution(face, name, path, pixels, (region.w, region.h), region.fit)
-        self._wholly_off(face, name, self._corners(region, _region_box(region, self.height)))
+        self._wholly_off(face, name, region)
 
     def _resolution(self, face, name: str, path: Path, pixels: tuple[int, int], box_mm, fit: str) -> None:
         """A raster picture's resolution at the size it prints: fit into its box (contain),
@@ -355,9 +358,18 @@ class Preflight:
         side = min(range(4), key=distances.__getitem__)
         return distances[side], side
 
-    def _edges(self, face, name: str, corners: list[tuple[float, float]], text: bool) -> None:
+    def _depth(self, region, box: tuple[float, float, float, float]) -> tuple[float, int]:
+        """:meth:`_inside_by` of the box's shallowest corner, turned with its region; worked out
+        once for each box (a region's box is the same card after card)."""
+        key = (box, region.rotation, region.x, region.y, region.w, region.h)
+        found = self._depths.get(key)
+        if found is None:
+            found = self._depths[key] = min(self._inside_by(point) for point in self._corners(region, box))
+        return found
+
+    def _edges(self, face, name: str, depth_and_side: tuple[float, int], text: bool) -> None:
         """Text or an icon over the card's edge (cut off), or text in the safe margin."""
-        depth, side = min(self._inside_by(point) for point in corners)
+        depth, side = depth_and_side
         if depth < -TOLERANCE_MM * mm:
             past = round(-depth / mm, 1)
             edge = EDGES[side] if side >= 0 else Msg("the card's outline")
@@ -380,8 +392,9 @@ class Preflight:
                 self.card,
             )
 
-    def _wholly_off(self, face, name: str, corners: list[tuple[float, float]]) -> None:
+    def _wholly_off(self, face, name: str, region) -> None:
         """A picture or shape none of which is on the card: surely a slip of a number."""
+        corners = self._corners(region, _region_box(region, self.height))
         xs, ys = [x for x, _ in corners], [y for _, y in corners]
         if min(xs) >= self.width or max(xs) <= 0 or min(ys) >= self.height or max(ys) <= 0:
             self._add(OFF_CARD, Msg("the region lies wholly off the card: nothing of it prints"), face, name, self.card)
