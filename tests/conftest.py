@@ -19,6 +19,25 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> su
     )
 
 
+def run_main(args: list[str], capsys, monkeypatch, lang: str = "en", stdin: str = "") -> tuple[int, str, str]:
+    """The command line in this process, as ``kkprint ARGS`` in ``lang``: (exit code, stdout,
+    stderr). Fast enough to run a whole corpus; a whole process is for what needs one."""
+    import io
+
+    from kkprint.cli.app import main
+
+    monkeypatch.setenv("KKPRINT_LANG", lang)
+    monkeypatch.setattr(sys, "argv", ["kkprint", *args])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = 0
+    try:
+        main()
+    except SystemExit as exit_:
+        code = exit_.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 @pytest.fixture(autouse=True)
 def stable_defaults(monkeypatch, tmp_path_factory):
     """Every test starts from the same defaults (Japanese, A4) whatever the machine's locale, and

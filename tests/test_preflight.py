@@ -4,17 +4,13 @@ that warning — card, region, kind — in both languages, from `kkprint check` 
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_main
 from pypdf import PdfReader
-
-from kkprint.cli.app import main
 
 CORPUS = Path(__file__).parent / "preflight"
 EXAMPLES = sorted((ROOT / "examples" / "decks").glob("*/*.yaml"))
@@ -23,18 +19,9 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 def run(args: list[str], capsys, monkeypatch, lang: str = "en") -> tuple[int, str, str]:
     """The command line in this process (a whole process costs a second each; the corpus is
-    run many times over)."""
-    monkeypatch.setenv("KKPRINT_LANG", lang)
+    run many times over), one process's worth of work at a time."""
     monkeypatch.setenv("KKPRINT_JOBS", "1")
-    monkeypatch.setattr(sys, "argv", ["kkprint", *args])
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    code = 0
-    try:
-        main()
-    except SystemExit as exit_:
-        code = exit_.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(args, capsys, monkeypatch, lang)
 
 
 def expectation(path: Path) -> tuple[dict | None, list[str]]:
@@ -127,15 +114,14 @@ def test_check_json_lists_what_the_build_says(tmp_path, capsys, monkeypatch):
 
 
 def test_thirty_cards_too_long_are_all_found_in_one_run(tmp_path, capsys, monkeypatch):
-    rows = ["name,rules"]
-    for number in range(1, 41):  # every fourth card fits; thirty do not
-        words = "word " * (5 if number % 4 == 0 else 60)
-        rows.append(f"Card {number},{words.strip()} {number}")
-    (tmp_path / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    cards = [  # every fourth card fits; thirty do not
+        {"name": f"Card {number}", "rules": " ".join(["word"] * (5 if number % 4 == 0 else 60))}
+        for number in range(1, 41)
+    ]
+    (tmp_path / "cards.json").write_text(json.dumps(cards), encoding="utf-8")
     deck = tmp_path / "long.yaml"
     deck.write_text(
-        "name: long\ncard: {size: poker}\ndata: cards.csv\nlayout:\n"
-        "  title: {type: text, x: 5, y: 5, w: 53, h: 8, field: name, size: 12}\n"
+        "name: long\ncard: {size: poker}\ndata: cards.json\nlayout:\n"
         "  rules: {type: text, x: 5, y: 60, w: 53, h: 10, field: rules, size: 9}\n",
         encoding="utf-8",
     )
@@ -146,8 +132,8 @@ def test_thirty_cards_too_long_are_all_found_in_one_run(tmp_path, capsys, monkey
     assert len(lines) == 22, err
     failing = [n for n in range(1, 41) if n % 4]
     for line, number in zip(lines[:20], failing):
-        assert line.startswith(f"kkprint: error: {deck}: card {number} 'Card {number}', cards.csv row {number + 1}")
-        assert "region 'rules' (line 6)" in line and "does not fit" in line
+        assert line.startswith(f"kkprint: error: {deck}: card {number} 'Card {number}', cards.json card {number}, ")
+        assert "region 'rules' (line 5)" in line and "does not fit" in line
     assert lines[20] == "kkprint: … and 10 more"
     assert lines[21] == f"kkprint: 30 errors: nothing was written for {deck}"
     code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)

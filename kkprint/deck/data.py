@@ -12,7 +12,6 @@ import datetime as dt
 import io
 import json
 import math
-import sys
 import zipfile
 from collections.abc import Iterator
 from functools import lru_cache
@@ -27,6 +26,7 @@ MAX_CARDS = 50_000
 MAX_CELL = 10_000  # characters: far more than a card can print
 MAX_DATA_BYTES = 20 * 1024 * 1024
 MAX_XLSX_UNPACKED = 200 * 1024 * 1024
+# names a column of copies goes by: one of them that is not the deck's copies_field is said (deck.preflight)
 COPIES_LIKE = ("count", "qty", "quantity", "copies", "number", "amount", "枚数", "数")
 
 
@@ -276,17 +276,3 @@ def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
         if not isinstance(entry, dict):
             raise InputError(Msg("each card is an object of fields"), source=source, place=Msg("card {n}", n=index + 1))
         yield card_from(entry, copies_field, source, Msg("{file} card {n}", file=path.name, n=index + 1))
-
-
-_warned: set[tuple[str, str]] = set()
-
-
-def warn_about_copies(columns: set[str], copies_field: str, source: str) -> None:
-    """A column that looks like copies but is not the one in use is said once, not ignored."""
-    for name in columns:
-        if name.strip().lower() in COPIES_LIKE and name != copies_field and (source, name) not in _warned:
-            _warned.add((source, name))
-            sys.stderr.write(
-                f"kkprint: warning: {source}: column {name!r} looks like a number of copies, but "
-                f"copies come from {copies_field!r}; add copies_field: {name} to use it\n"
-            )

@@ -304,11 +304,9 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
         data_path = confined(path.parent, data_spec.file, "data file", source, "data", allow_outside)
     deck = Deck(spec, tuple(cards), data_path, path.parent, source, allow_outside, lines=_region_lines(raw))
     _check_regions(deck)
-    columns: set[str] = set()
     total = 0
     for card in deck.iter_cards():  # one pass that checks every row and the total
         total += card.count
-        columns.update(card.fields)
         if total > MAX_CARDS:
             break
     if total > MAX_CARDS:
@@ -318,7 +316,6 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
         )
     if total == 0:
         raise InputError(Msg("the deck has no cards (add cards: or data:)"), source=source)
-    card_data.warn_about_copies(columns, spec.copies_field, source)
     return deck
 
 

@@ -38,6 +38,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg, text, tr
+from kkprint.deck.data import COPIES_LIKE
 from kkprint.deck.load import Deck, faces_of
 from kkprint.deck.model import IconRegion, ImageRegion, Region, ShapeRegion, TextRegion
 from kkprint.deck.render import RegionPainter, refs_of
@@ -55,8 +56,9 @@ OFF_CARD = "off-card"
 SAFE_MARGIN = "safe-margin"
 MISSING_COLUMN = "missing-column"
 FONT_NOT_EMBEDDED = "font-not-embedded"
+COPIES_COLUMN = "copies-column"
 ERROR = "error"  # anything else that stops a card from printing (text that does not fit, a bad icon…)
-KINDS = (SMALL_TEXT, LOW_RESOLUTION, OFF_CARD, SAFE_MARGIN, MISSING_COLUMN, FONT_NOT_EMBEDDED, ERROR)
+KINDS = (SMALL_TEXT, LOW_RESOLUTION, OFF_CARD, SAFE_MARGIN, MISSING_COLUMN, FONT_NOT_EMBEDDED, COPIES_COLUMN, ERROR)
 
 HOME_DPI, SHOP_DPI = 150, 300  # the least resolution that prints sharp at home, and at a print shop
 TOLERANCE_MM = 0.1  # nearer than this to an edge counts as on it
@@ -196,16 +198,28 @@ class Preflight:
         self._depths: dict[tuple, tuple[float, int]] = {}
         self._fonts = len(doc.canvas._doc.fontMapping)
         self._raster_icons = self._deck_rasters()
-        self.blanks = self._missing_columns()
+        self.blanks = self._columns()
 
     # the deck as a whole, before any card
 
-    def _missing_columns(self) -> dict[str, str]:
-        """A column no card has, named by any region: an error, said once per region. The build
-        goes on reading it as empty, so that each card's other problems are still found."""
+    def _columns(self) -> dict[str, str]:
+        """The deck's columns: one that looks like copies but is not the deck's ``copies_field``
+        is a warning (the copies would silently be 1 each); a column no card has, named by any
+        region, an error, said once per region — the build goes on reading it as empty, so that
+        each card's other problems are still found."""
         columns = set(self.deck.spec.fields)
         for card in self.deck.iter_cards():
             columns.update(card.fields)
+        copies = self.deck.spec.copies_field
+        for column in sorted(columns):
+            if column.strip().lower() in COPIES_LIKE and column != copies:
+                message = Msg(
+                    "column '{name}' looks like a number of copies, but copies come from '{field}'; add "
+                    "copies_field: {name} to use it",
+                    name=column,
+                    field=copies,
+                )
+                self._add(COPIES_COLUMN, message, (), None, None)
         missing: dict[str, str] = {}
         for section, layout in faces_of(self.deck.spec):
             for name, region in layout.items():
