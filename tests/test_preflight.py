@@ -141,11 +141,13 @@ def test_thirty_cards_too_long_are_all_found_in_one_run(tmp_path, capsys, monkey
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.parent.name)
-def test_the_examples_check_clean(path, capsys, monkeypatch):
+def test_the_examples_check_clean_and_nothing_is_written(path, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where a build would make output/
     code, out, err = run(["check", str(path), "--json"], capsys, monkeypatch)
     assert code == 0 and json.loads(out) == [] and err == ""
     code, out, err = run(["check", str(path)], capsys, monkeypatch, lang="ja")
     assert code == 0 and out.strip().endswith("警告0件") and err == ""
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
