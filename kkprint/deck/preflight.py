@@ -49,6 +49,7 @@ from kkprint.engine.geometry import CardSize, Paper, Shape
 from kkprint.engine.job import BUILD_OPTIONS, BuildOptions, notice
 from kkprint.engine.pictures import pixel_size
 from kkprint.engine.text import FittedText, TextBox, ink_box, set_sizes
+from kkprint.engine.vertical import column_ink
 
 SMALL_TEXT = "small-text"
 LOW_RESOLUTION = "low-resolution"
@@ -58,7 +59,6 @@ MISSING_COLUMN = "missing-column"
 FONT_NOT_EMBEDDED = "font-not-embedded"
 COPIES_COLUMN = "copies-column"
 ERROR = "error"  # anything else that stops a card from printing (text that does not fit, a bad icon…)
-KINDS = (SMALL_TEXT, LOW_RESOLUTION, OFF_CARD, SAFE_MARGIN, MISSING_COLUMN, FONT_NOT_EMBEDDED, COPIES_COLUMN, ERROR)
 
 HOME_DPI, SHOP_DPI = 150, 300  # the least resolution that prints sharp at home, and at a print shop
 TOLERANCE_MM = 0.1  # nearer than this to an edge counts as on it
@@ -77,7 +77,7 @@ class Finding:
     message: Msg | str
     card: int | None = None
     name: str | None = None
-    origin: str | Msg | None = None  # the card's data row: "items.csv row 5", "cards[2] (line 40)"
+    origin: str | Msg | None = None  # the card's data row ("items.csv row 5"); a game's card: its id
     face: tuple[str, ...] = ()
     region: str | None = None
     line: int | None = None
@@ -123,7 +123,7 @@ class Finding:
             "message": text(self.message, lang),
             "severity": "error" if self.error else "warning",
             "name": self.name,
-            "row": text(self.origin, lang) if self.origin is not None else None,
+            "row": text(self.origin, lang) if isinstance(self.origin, Msg) else None,
             "face": ".".join(self.face) or None,
             "line": self.line,
             "file": self.source,
@@ -175,6 +175,8 @@ _COLLECTING: ContextVar[list[Preflight] | None] = ContextVar("PREFLIGHT_COLLECTI
 
 @dataclass(frozen=True)
 class CardRef:
+    """The card being drawn, as findings name it."""
+
     number: int  # the printed number of its first copy
     name: str | None
     origin: str | Msg
@@ -272,7 +274,26 @@ class Preflight:
             self._new_fonts(face, name)
 
     def _text(self, face, name: str, region: TextRegion, fitted: FittedText) -> None:
-        smallest = min((size for icon, size in set_sizes(fitted) if icon is None), default=None)
+        sizes = list(set_sizes(fitted))
+        self._small_text(face, name, region, fitted, min((size for icon, size in sizes if icon is None), default=None))
+        for icon, size in sizes if self._raster_icons else ():
+            if icon in self._raster_icons:
+                path, pixels = self._raster_icons[icon]
+                self._resolution(face, name, path, pixels, (size / mm, size / mm), "contain")
+        box = _region_box(region, self.height)
+        if self._depth(region, box)[0] >= (self.safe or 0.0) - TOLERANCE_MM * mm:
+            return  # text stays inside its box, and the box clear of the edge (and the safe margin)
+        ink = (column_ink if region.direction == "vertical" else ink_box)(
+            fitted, TextBox(*box, region.align, region.valign)
+        )
+        if ink is not None:
+            left, bottom, right, top = ink
+            corners = self._corners(region, (left, bottom, right - left, top - bottom))
+            self._edges(face, name, min(self._inside_by(point) for point in corners), text=True)
+
+    def _small_text(self, face, name: str, region: TextRegion, fitted: FittedText, smallest: float | None) -> None:
+        """Words set under the region's (or the deck's) ``min_readable``. A reading (ruby) is half
+        its base by custom, and is not held to it on its own."""
         least = region.min_readable or self.deck.spec.min_readable
         if smallest is not None and smallest < least - 1e-6:
             message = (
@@ -284,22 +305,12 @@ class Preflight:
                 )
                 if fitted.size < region.size
                 else Msg(
-                    "text is set at {size:g} pt, below the {least:g} pt that still reads", size=smallest, least=least
+                    "text is set at {size:g} pt, below the {least:g} pt that still reads",
+                    size=round(smallest, 2),
+                    least=least,
                 )
             )
             self._add(SMALL_TEXT, message, face, name, self.card)
-        for icon, size in set_sizes(fitted) if self._raster_icons else ():
-            if icon in self._raster_icons:
-                path, pixels = self._raster_icons[icon]
-                self._resolution(face, name, path, pixels, (size / mm, size / mm), "contain")
-        box = _region_box(region, self.height)
-        if self._depth(region, box)[0] >= (self.safe or 0.0) - TOLERANCE_MM * mm:
-            return  # text stays inside its box, and the box clear of the edge (and the safe margin)
-        ink = ink_box(fitted, TextBox(*box, region.align, region.valign))
-        if ink is not None:
-            left, bottom, right, top = ink
-            corners = self._corners(region, (left, bottom, right - left, top - bottom))
-            self._edges(face, name, min(self._inside_by(point) for point in corners), text=True)
 
     def _icon(self, face, name: str, region: IconRegion, registered: str) -> None:
         x, y, w, h = _region_box(region, self.height)
