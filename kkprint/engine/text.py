@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -759,21 +759,36 @@ def set_sizes(fitted: FittedText) -> Iterator[tuple[str | None, float]]:
                     yield frag.icon, fitted.size * frag.style.scale * (ICON_SCALE if frag.icon else 1.0)
 
 
-def ink_box(fitted: FittedText, box: TextBox) -> tuple[float, float, float, float] | None:
+def ink_box(fitted: FittedText, box: TextBox) -> Bounds | None:
     """Where the fitted lines lie, in points (left, bottom, right, top): from the first line's
     ascent to the last line's descent, the widest line's ends — the box may be larger than its
     text. None when there is nothing to print."""
     size = fitted.size
+
+    def lines():
+        for number, ((x, baseline, line), scale) in enumerate(zip(_placed_lines(fitted, box), fitted.scales)):
+            width = set_width(line, size)
+            if width > 0:
+                reading = size * fitted.rooms[number] if fitted.rooms else 0.0  # a line's ruby stands over it
+                yield x, baseline - size * scale * DESCENT, x + width, baseline + size * scale * ASCENT + reading
+
+    return enclosing(lines())
+
+
+Bounds = tuple[float, float, float, float]  # left, bottom, right, top
+
+
+def enclosing(boxes: Iterable[Bounds]) -> Bounds | None:
+    """The smallest box around ``boxes`` (each left, bottom, right, top); None around none."""
     left = bottom = math.inf
     right = top = -math.inf
-    for number, ((x, baseline, line), scale) in enumerate(zip(_placed_lines(fitted, box), fitted.scales)):
-        width = set_width(line, size)
-        if width <= 0:
-            continue
-        left, right = min(left, x), max(right, x + width)
-        reading = size * fitted.rooms[number] if fitted.rooms else 0.0  # a line's ruby stands over it
-        top = max(top, baseline + size * scale * ASCENT + reading)
-        bottom = min(bottom, baseline - size * scale * DESCENT)
+    for box_left, box_bottom, box_right, box_top in boxes:
+        left, bottom, right, top = (
+            min(left, box_left),
+            min(bottom, box_bottom),
+            max(right, box_right),
+            max(top, box_top),
+        )
     return None if left == math.inf else (left, bottom, right, top)
 
 

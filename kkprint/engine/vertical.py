@@ -15,7 +15,6 @@ left edge). Every character is real text in the PDF: it selects, copies and sear
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -27,10 +26,12 @@ from kkprint.engine.orientation import SIDEWAYS, TATECHUYOKO
 from kkprint.engine.text import (
     ICON_SCALE,
     SLANT,
+    Bounds,
     FittedText,
     Frag,
     TextBox,
     block_extent,
+    enclosing,
     line_pads,
     oriented,
     set_width,
@@ -104,21 +105,20 @@ def _placed_columns(fitted: FittedText, box: TextBox):
         yield centre, top, column
 
 
-def column_ink(fitted: FittedText, box: TextBox) -> tuple[float, float, float, float] | None:
+def column_ink(fitted: FittedText, box: TextBox) -> Bounds | None:
     """Where fitted columns lie, in points (left, bottom, right, top), as
     :func:`kkprint.engine.text.ink_box` says it of lines: the columns' squares and their
     readings beside them, from the longest column's top to its foot. None when nothing prints."""
     size = fitted.size
-    left = bottom = math.inf
-    right = top = -math.inf
-    for number, ((centre, column_top, column), scale) in enumerate(zip(_placed_columns(fitted, box), fitted.scales)):
-        length = set_width(column, size)
-        if length <= 0:
-            continue
-        reading = size * fitted.rooms[number] if fitted.rooms else 0.0  # a column's ruby stands right of it
-        left, right = min(left, centre - size * scale / 2), max(right, centre + size * scale / 2 + reading)
-        top, bottom = max(top, column_top), min(bottom, column_top - length)
-    return None if left == math.inf else (left, bottom, right, top)
+
+    def columns():
+        for number, ((centre, top, column), scale) in enumerate(zip(_placed_columns(fitted, box), fitted.scales)):
+            length = set_width(column, size)
+            if length > 0:
+                reading = size * fitted.rooms[number] if fitted.rooms else 0.0  # a column's ruby stands right of it
+                yield centre - size * scale / 2, top - length, centre + size * scale / 2 + reading, top
+
+    return enclosing(columns())
 
 
 def draw_vertical(canvas: Canvas, fitted: FittedText, box: TextBox, colour_of=None) -> None:
