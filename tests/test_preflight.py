@@ -138,6 +138,13 @@ def test_thirty_cards_too_long_are_all_found_in_one_run(tmp_path, capsys, monkey
     assert lines[21] == f"kkprint: 30 errors: nothing was written for {deck}"
     code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
     assert code == 2 and [f["card"] for f in json.loads(out)] == failing
+    code, out, err = run(["check", str(deck)], capsys, monkeypatch)
+    assert code == 2 and out.splitlines()[20:] == [
+        "kkprint: … and 10 more",
+        "(kkprint check --json lists every one)",
+        f"{deck}: 40 cards checked, 30 errors",
+    ]
+    assert err == f"kkprint: error: {deck}: 30 errors; it would not print\n"
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.parent.name)

@@ -89,11 +89,11 @@ def build(
     for outcome in outcomes:  # every file written, those of a target that failed half-way too
         for path in outcome.paths:
             typer.echo(str(path))
-    if report(outcomes, strict):
+    if report(outcomes):
         raise typer.Exit(2)
 
 
-def report(outcomes, strict: bool) -> bool:
+def report(outcomes) -> bool:
     """What the build noticed and what failed, on stderr: each deck's problems (at most
     ``LISTED``, then how many more), a summary line, and which targets were not built. True when
     one failed."""
@@ -101,8 +101,8 @@ def report(outcomes, strict: bool) -> bool:
 
     noticed = [note for outcome in outcomes for note in outcome.notes]
     failed = [outcome for outcome in outcomes if outcome.error is not None]
-    if noticed:
-        say(finding_lines(noticed, strict))
+    if noticed:  # (only warnings: with --strict they would have failed their target)
+        say(finding_lines(noticed, strict=False))
     for outcome in failed:
         error = outcome.error
         if isinstance(error, PreflightError):
@@ -127,12 +127,11 @@ def report(outcomes, strict: bool) -> bool:
     return bool(failed)
 
 
-def finding_lines(findings, strict: bool, limit: int | None = None) -> list[str]:
+def finding_lines(findings, strict: bool) -> list[str]:
     """One line a finding, errors first (with ``--strict`` every warning is one); after
-    ``limit`` (20) lines, how many more there are."""
-    from kkprint.deck.preflight import LISTED
+    ``LISTED`` (20) lines, how many more there are."""
+    from kkprint.deck.preflight import LISTED as limit
 
-    limit = LISTED if limit is None else limit
     ordered = sorted(findings, key=lambda finding: not (finding.error or strict))
     lines = [
         tr("kkprint: error: {message}", message=finding.render())

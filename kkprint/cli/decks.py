@@ -116,7 +116,7 @@ def check(
     from kkprint.cli.build import finding_lines
     from kkprint.deck.build import check_deck
     from kkprint.deck.load import load_deck, select
-    from kkprint.deck.preflight import counted
+    from kkprint.deck.preflight import LISTED, counted
     from kkprint.engine.job import BuildOptions
 
     lang_code = language(lang)
@@ -129,6 +129,8 @@ def check(
     else:
         for line in finding_lines(findings, strict):
             typer.echo(line)
+        if len(findings) > LISTED:
+            typer.echo(tr("(kkprint check --json lists every one)"))
         cards = sum(card.count for card in loaded.iter_cards())
         checked = Msg("{count} card checked", count=cards) if cards == 1 else Msg("{count} cards checked", count=cards)
         typer.echo(tr("{deck}: {cards}, {count}", deck=deck, cards=checked, count=counted(findings, strict)))
