@@ -11,7 +11,7 @@ import typer
 from kkprint.base import settings
 from kkprint.base.choices import Lang
 from kkprint.base.i18n import Msg, tr
-from kkprint.cli.common import AsJson, LangOption, language
+from kkprint.cli.common import LangOption, language
 
 
 def new_deck(
@@ -103,7 +103,9 @@ def watch(
 
 def check(
     deck: Path = typer.Argument(..., help="The deck file to check."),
-    as_json: AsJson = False,
+    as_json: bool = typer.Option(
+        False, "--json", help="Print every finding as one JSON list on stdout: `{card, region, kind, message, …}`."
+    ),
     strict: bool = typer.Option(False, "--strict", help="Warnings count as errors: exit code 2 if there is any."),
     print_shop: bool = typer.Option(
         False, "--print-shop", help="Check as for a print shop: pictures at 300 dpi, text 3 mm inside the trim."
