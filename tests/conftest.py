@@ -1,3 +1,4 @@
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,25 @@ def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> su
         cwd=cwd or ROOT,
         timeout=120,
     )
+
+
+def run_main(args: list[str], capsys, monkeypatch, lang: str = "en", stdin: str = "") -> tuple[int, str, str]:
+    """The command line in this process, as ``kkprint ARGS`` in ``lang``: (exit code, stdout,
+    stderr). Fast enough to run a whole corpus; a whole process is for what needs one."""
+    import io
+
+    from kkprint.cli.app import main
+
+    monkeypatch.setenv("KKPRINT_LANG", lang)
+    monkeypatch.setattr(sys, "argv", ["kkprint", *args])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = 0
+    try:
+        main()
+    except SystemExit as exit_:
+        code = exit_.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 @pytest.fixture(autouse=True)
@@ -57,6 +77,23 @@ def assert_clean_error(result: subprocess.CompletedProcess, *fragments: str) -> 
     assert len(lines) == 1, result.stderr
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
+
+
+def assert_deck_refused(result: subprocess.CompletedProcess, *fragments: str) -> list[str]:
+    """A deck build its preflight refused: exit 2, nothing on stdout, no traceback; its problems
+    one line each (collected over the whole deck), the first holding ``fragments``, and — when
+    there are several — a last line counting them and saying nothing was written. Returns the
+    problem lines."""
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    if len(lines) > 1:
+        assert re.fullmatch(r"kkprint: \d+ errors?(, \d+ warnings?)?: nothing was written for .+", lines[-1]), lines
+        lines = lines[:-1]
+    assert all(line.startswith("kkprint: error: ") for line in lines), lines
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines
 
 
 def free_port() -> int:

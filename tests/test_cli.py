@@ -43,7 +43,7 @@ def test_scorer_json_contract(cli):
     data = json.loads(result.stdout)
     assert data["game"] == "kardinal"
     assert [p["name"] for p in data["players"]] == ["Aki", "Ben", "Chie"]
-    assert [p["total"] for p in data["players"]] == [39, 32, 15]
+    assert [p["total"] for p in data["players"]] == [39, 32, 16]
     assert data["winners"] == ["Aki"]
 
 
@@ -78,7 +78,7 @@ def test_scorer_writes_the_filled_sheet(cli, tmp_path):
     assert result.returncode == 0, result.stderr
     json.loads(result.stdout)  # stdout stays pure JSON
     text = PdfReader(sheet).pages[0].extract_text()
-    for value in ("Aki", "Ben", "Chie", "39", "32", "15", "36"):
+    for value in ("Aki", "Ben", "Chie", "39", "32", "16", "36"):
         assert value in text
 
 

@@ -120,7 +120,7 @@ def test_huge_counts_are_refused(tmp_path):
         ("layout:\n  title: {colr: '#000000'}\n", "unknown key 'colr'"),
         ("layout:\n  title: {colour: red}\n", "#1a2b3c"),
         ("card: {size: huge}\n", "unknown card size"),
-        ("layout:\n  text: {text: '${nosuch}', field: null}\n", "no field 'nosuch'"),
+        ("layout:\n  text: {text: '${nosuch}', field: null}\n", "no card has a column 'nosuch'"),
         (
             "layout:\n  pic: {type: image, x: 0, y: 0, w: 10, h: 10, src: ../../outside.png}\n",
             "outside the deck's folder",

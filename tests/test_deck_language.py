@@ -20,6 +20,7 @@ from reportlab.lib.units import mm
 
 from kkprint.base.errors import InputError
 from kkprint.cli.targets import resolve
+from kkprint.deck.build import check_deck
 from kkprint.deck.load import load_deck
 from kkprint.engine.job import BuildOptions, build_targets
 
@@ -309,7 +310,7 @@ def test_xlsx_and_csv_give_the_same_pdf(tmp_path, delimiter):
     assert text.count("Wood 1") == 12 and "Stone 2" in text and "Stone 2.0" not in text
 
 
-def test_a_copies_like_column_that_is_not_used_is_a_warning(tmp_path, capsys):
+def test_a_copies_like_column_that_is_not_used_is_a_warning(tmp_path):
     (tmp_path / "cards.csv").write_text("name,qty\nA,3\nB,2\n", encoding="utf-8")
     write(
         tmp_path,
@@ -321,7 +322,9 @@ def test_a_copies_like_column_that_is_not_used_is_a_warning(tmp_path, capsys):
     )
     deck = load_deck(tmp_path / "d.yaml")
     assert deck.total == 2
-    assert "column 'qty' looks like a number of copies" in capsys.readouterr().err
+    [finding] = check_deck(deck)  # the preflight says it: in the build's warnings and `kkprint check`
+    assert (finding.kind, finding.card, finding.region) == ("copies-column", None, None)
+    assert "column 'qty' looks like a number of copies" in finding.render("en")
 
 
 def test_xlsx_picks_a_named_sheet_and_names_a_missing_one(tmp_path):
@@ -480,10 +483,10 @@ def test_the_example_decks_build(tmp_path):
         ),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "<b>a"}', ["<b> is never closed"]),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "a {coinz}"}', ["unknown icon {coinz}; did you mean 'coin'"]),
-        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "${nmae}"}', ["no field 'nmae'; did you mean 'name'"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: "${nmae}"}', ["no card has a column 'nmae'; did you mean 'name'"]),
         (
             "{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"nmae == 'x'\"}",
-            ["no field 'nmae'; did you mean 'name'"],
+            ["region 'r' (line 5)", "no card has a column 'nmae'; did you mean 'name'"],
         ),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "name > 3"}', ["compares a number with text"]),
         ("{type: text, x: 1furlong, y: 1, w: 9, h: 9, text: a}", ["line 5", "length '1furlong'"]),

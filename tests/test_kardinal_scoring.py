@@ -54,11 +54,11 @@ def test_game_1_tie_on_points_broken_by_land_cards(kardinal_game):
         "players": [
             {"name": "A", "lands": {"France": {"cards": 3, "arms": 2}, "Saxony": {"cards": 2, "arms": 1}}},
             {"name": "B", "lands": {"France": {"cards": 3, "arms": 2}, "Hungary": {"cards": 1, "arms": 1}}},
-            {"name": "C", "lands": {"Saxony": {"cards": 2, "arms": 2}, "Denmark": {"cards": 1, "arms": 0}}},
+            {"name": "C", "lands": {"Saxony": {"cards": 2, "arms": 2}, "Denmark": {"cards": 1, "arms": 1}}},
         ]
-    }
+    }  # (every Denmark card shows arms: holding one forces a best of at least 1)
     result = score(data, "test", kardinal_game)
-    assert totals(result) == {"A": 17, "B": 17, "C": 13}
+    assert totals(result) == {"A": 17, "B": 17, "C": 14}
     assert result.winners == ["A"]
     assert "more land cards" in result.reason.render("en")
 
@@ -124,9 +124,10 @@ def test_game_5_ships_and_carriages_each_on_their_own(kardinal_game):
             {
                 "name": "A",
                 "lands": {
+                    # every card of a land: the best arms are what all of them show (RULES §1)
                     "France": {"cards": 8, "arms": 5},
-                    "Saxony": {"cards": 7, "arms": 3},
-                    "Hungary": {"cards": 6, "arms": 2},
+                    "Saxony": {"cards": 7, "arms": 4},
+                    "Hungary": {"cards": 6, "arms": 3},
                     "Castile": {"cards": 7, "arms": 4},
                 },
                 "ships": 5,
@@ -135,11 +136,11 @@ def test_game_5_ships_and_carriages_each_on_their_own(kardinal_game):
             {
                 "name": "B",
                 "lands": {
-                    "Franconia": {"cards": 7, "arms": 2},
-                    "Bavaria": {"cards": 6, "arms": 2},
-                    "Italy": {"cards": 6, "arms": 2},
-                    "England": {"cards": 5, "arms": 2},
-                    "Denmark": {"cards": 4, "arms": 2},
+                    "Franconia": {"cards": 7, "arms": 4},
+                    "Bavaria": {"cards": 6, "arms": 3},
+                    "Italy": {"cards": 6, "arms": 4},
+                    "England": {"cards": 5, "arms": 3},
+                    "Denmark": {"cards": 4, "arms": 3},
                 },
                 "ships": 5,
                 "carriages": 3,
@@ -148,7 +149,7 @@ def test_game_5_ships_and_carriages_each_on_their_own(kardinal_game):
         ]
     }
     result = score(data, "test", kardinal_game)
-    assert totals(result) == {"A": 52, "B": 43, "C": 0}
+    assert totals(result) == {"A": 54, "B": 50, "C": 0}
     assert result.players[0].roads == 10 and result.players[1].roads == 5
 
 

@@ -27,7 +27,10 @@ def error(data, game) -> str:
 def test_a_valid_tally_reads_all_three_languages(kardinal_game):
     players = parse(
         tally(
-            {"name": "A", "lands": {"France": {"cards": 2}, "ザクセン": 1, "Dänemark": {"cards": 1, "arms": 1}}},
+            {
+                "name": "A",
+                "lands": {"France": {"cards": 2, "arms": 1}, "ザクセン": 1, "Dänemark": {"cards": 1, "arms": 1}},
+            },
             {"name": "B"},
             {"name": "C"},
         ),
@@ -67,7 +70,12 @@ def test_ninth_france_card_for_one_player(kardinal_game):
 
 def test_ninth_france_card_among_all_players(kardinal_game):
     message = error(
-        tally({"name": "A", "lands": {"France": 5}}, {"name": "B", "lands": {"フランス": 4}}, THREE[2]), kardinal_game
+        tally(
+            {"name": "A", "lands": {"France": {"cards": 5, "arms": 2}}},
+            {"name": "B", "lands": {"フランス": {"cards": 4, "arms": 1}}},
+            THREE[2],
+        ),
+        kardinal_game,
     )
     assert "player 'B', land 'フランス'" in message and "9 France cards together" in message
 
@@ -119,7 +127,9 @@ def test_arms_per_kind(kardinal_game):
 
 
 def test_roads_and_chips_limits(kardinal_game):
-    message = error(tally({"name": "A", "lands": {"France": 2}, "ships": 3}, *THREE[1:]), kardinal_game)
+    message = error(
+        tally({"name": "A", "lands": {"France": {"cards": 2, "arms": 1}}, "ships": 3}, *THREE[1:]), kardinal_game
+    )
     assert "player 'A', ships" in message and "at most 2" in message
     message = error(tally({"name": "A", "minus_two": 2}, {"name": "B", "minus_two": 1}, THREE[2]), kardinal_game)
     assert "player 'B', −2 chips" in message and "only 2" in message

@@ -91,8 +91,8 @@ def test_parts_from_two_phones_merge(client):
     made = client.post("/api/games", json={"game": "kardinal"}).json()
     url = f"/api/games/{made['id']}"
     client.put(url, json={"players": [{"name": "Aki"}, None, None]})
-    client.put(url, json={"players": [None, {"name": "Ben", "lands": {"france": {"cards": 2}}}, None]})
-    client.put(url, json={"players": [{"lands": {"france": {"cards": 5}}}, None, {"name": "Chie"}]})
+    client.put(url, json={"players": [None, {"name": "Ben", "lands": {"france": {"cards": 2, "arms": 1}}}, None]})
+    client.put(url, json={"players": [{"lands": {"france": {"cards": 5, "arms": 2}}}, None, {"name": "Chie"}]})
     view = client.get(url + "?lang=en").json()
     names = [p["name"] for p in view["tally"]["players"]]
     assert names == ["Aki", "Ben", "Chie"]
@@ -142,7 +142,7 @@ def test_the_filled_chart_downloads(client):
     answer = client.get(f"/g/{made['id']}/chart.pdf?lang=en&paper=letter")
     assert answer.status_code == 200 and answer.headers["content-type"] == "application/pdf"
     text = PdfReader(BytesIO(answer.content)).pages[0].extract_text()
-    assert all(value in text for value in ("Aki", "Ben", "Chie", "39", "32", "15"))
+    assert all(value in text for value in ("Aki", "Ben", "Chie", "39", "32", "16"))
 
 
 def test_lan_mode_needs_the_key_for_the_list_but_not_for_a_game(store):
@@ -246,7 +246,7 @@ def test_random_bytes_never_give_a_500(client):
 
 @pytest.mark.parametrize("game", sorted(SCORERS))
 def test_a_new_game_only_lacks_names(client, game):
-    """A blank game is the scorer's own format: once the names are typed, it scores."""
+    """A blank game is the scorer's own format: once the names (and Court's Queen) are typed, it scores."""
     from kkprint.web.pad import forms
 
     made = client.post("/api/games", json={"game": game}).json()
@@ -254,8 +254,9 @@ def test_a_new_game_only_lacks_names(client, game):
     low = forms.PLAYER_RANGE[game][0]
     names = ["Aki", "Ben", "Chie", "Dan", "Eri"][:low]
     tally["players"] = [{**p, "name": n} if isinstance(p, dict) else n for p, n in zip(tally["players"], names)]
-    if game == "court":
+    if game == "court":  # (and the Queen's holder: the final round always has one)
         tally["players"] = [{"name": n, "dice": [1, 2, 3]} for n in names]
+        tally["queen"] = names[-1]
     view = client.put(f"/api/games/{made['id']}?replace=1&lang=en", json=tally).json()
     assert view["error"] is None, view["error"]
     assert view["result"]["game"] == game

@@ -38,7 +38,7 @@ GAME = {
         "carriages": 5,
     },
     "Chie": {
-        "lands": {"france": (1, 1), "hungary": (6, 2), "england": (3, 2)},
+        "lands": {"france": (1, 1), "hungary": (6, 3), "england": (3, 2)},  # all 6 Hungary cards force 3
         "ships": 1,
         "carriages": 1,
         "minus_two": 1,

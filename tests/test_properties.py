@@ -11,6 +11,7 @@ from kkprint.games.culdcept.model import load_culdcept
 from kkprint.games.culdcept.state import score_state
 from kkprint.games.kardinal.model import load_game
 from kkprint.games.kardinal.service import score as kardinal_score
+from kkprint.games.kardinal.tally import forced_arms
 from kkprint.games.webofpower.model import load_board, load_map
 from kkprint.games.webofpower.state import score_board, score_trump_map
 
@@ -34,9 +35,9 @@ def kardinal_tallies(draw):
         for entry in entries:
             cards = draw(st.integers(0, left))
             left -= cards
-            if cards:
+            if cards:  # best arms between what the cards force and what they allow (RULES §1)
                 best = max(land.best_possible(kind, cards) for kind in GAME.arms)
-                entry["lands"][land.id] = {"cards": cards, "arms": draw(st.integers(0, best))}
+                entry["lands"][land.id] = {"cards": cards, "arms": draw(st.integers(forced_arms(land, cards), best))}
     for road, key in (("ship", "ships"), ("carriage", "carriages")):
         left = GAME.road_total(road)
         for entry in entries:
@@ -93,7 +94,9 @@ def test_kardinal_a_card_more_never_lowers_the_leader(data, extra):
     land = extra.draw(st.sampled_from(free))
     more = copy.deepcopy(data)
     entry = next(e for e in more["players"] if e["name"] == leader.name)
-    entry["lands"].setdefault(land.id, {"cards": 0, "arms": 0})["cards"] += 1
+    held_here = entry["lands"].setdefault(land.id, {"cards": 0, "arms": 0})
+    held_here["cards"] += 1
+    held_here["arms"] = max(held_here["arms"], forced_arms(land, held_here["cards"]))  # a card more may force more arms
     assert kardinal_totals(more)[leader.name] >= leader.total
 
 

@@ -8,10 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_main
 from pypdf import PdfReader
-
-from kkprint.cli.app import main
 
 CORPUS = Path(__file__).parent / "corpus"
 COMMANDS = {
@@ -27,18 +25,7 @@ COMMANDS = {
 def run(args, capsys, monkeypatch, stdin=""):
     """The CLI in this process (fast enough to run the whole corpus), in English: the corpus names
     the English words it expects; the Japanese of every message is checked by test_messages."""
-    import io
-
-    monkeypatch.setenv("KKPRINT_LANG", "en")
-    monkeypatch.setattr(sys, "argv", ["kkprint", *args])
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = 0
-    try:
-        main()
-    except SystemExit as exit_:
-        code = exit_.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(args, capsys, monkeypatch, "en", stdin)
 
 
 def assert_one_line_error(code, out, err, *fragments):

@@ -57,10 +57,13 @@ def build(
         False, "--greyscale", help="Every colour and picture in grey: an ink-saving proof (files end in -grey)."
     ),
     guides: bool = typer.Option(False, "--guides", help="Draw trim (red), bleed (blue) and safe-zone (green) lines."),
+    strict: bool = typer.Option(
+        False, "--strict", help="A preflight warning (small text, a blurry picture…) fails the build: nothing written."
+    ),
 ) -> None:
     """Build PDFs for games (all by default) or deck files into the output folder; prints each file written."""
     from kkprint.cli.targets import resolve
-    from kkprint.engine.job import BuildOptions, build_targets
+    from kkprint.engine.job import BuildOptions, run_targets
 
     offset = None if offset_x is None and offset_y is None else (offset_x or 0.0, offset_y or 0.0)
     if offset is not None and not all(math.isfinite(v) and abs(v) <= 20 for v in offset):
@@ -80,9 +83,70 @@ def build(
         greyscale=greyscale,
         guides=guides,
         jobs=jobs(),
+        strict=strict,
     )
-    for path in build_targets(resolve(target or ["all"]), options):
-        typer.echo(str(path))
+    outcomes = run_targets(resolve(target or ["all"]), options)
+    for outcome in outcomes:  # every file written, those of a target that failed half-way too
+        for path in outcome.paths:
+            typer.echo(str(path))
+    if report(outcomes):
+        raise typer.Exit(2)
+
+
+def report(outcomes) -> bool:
+    """What the build noticed and what failed, on stderr: each deck's problems (at most
+    ``LISTED``, then how many more), a summary line, and which targets were not built. True when
+    one failed."""
+    from kkprint.deck.preflight import PreflightError, counted
+
+    noticed = [note for outcome in outcomes for note in outcome.notes]
+    failed = [outcome for outcome in outcomes if outcome.error is not None]
+    if noticed:  # (only warnings: with --strict they would have failed their target)
+        say(finding_lines(noticed, strict=False))
+    for outcome in failed:
+        error = outcome.error
+        if isinstance(error, PreflightError):
+            say(finding_lines(error.findings, error.strict))
+            if len(error.findings) > 1:
+                say(
+                    [
+                        tr(
+                            "kkprint: {count}: nothing was written for {target}",
+                            count=counted(error.findings, error.strict),
+                            target=outcome.target,
+                        )
+                    ]
+                )
+        else:
+            say([tr("kkprint: error: {message}", message=error)])
+    if noticed:
+        say([tr("kkprint: {count}", count=counted(noticed))])
+    if failed and len(outcomes) > 1:
+        names = ", ".join(outcome.target for outcome in failed)
+        say([tr("kkprint: not built: {names}; the files listed were written", names=names)])
+    return bool(failed)
+
+
+def finding_lines(findings, strict: bool) -> list[str]:
+    """One line a finding, errors first (with ``--strict`` every warning is one); after
+    ``LISTED`` (20) lines, how many more there are."""
+    from kkprint.deck.preflight import LISTED as limit
+
+    ordered = sorted(findings, key=lambda finding: not (finding.error or strict))
+    lines = [
+        tr("kkprint: error: {message}", message=finding.render())
+        if finding.error or strict
+        else tr("kkprint: warning: {message}", message=finding.render())
+        for finding in ordered[:limit]
+    ]
+    if len(ordered) > limit:
+        lines.append(tr("kkprint: … and {count} more", count=len(ordered) - limit))
+    return lines
+
+
+def say(lines: list[str]) -> None:
+    for line in lines:
+        typer.echo(line, err=True)
 
 
 def preview(

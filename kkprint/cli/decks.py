@@ -10,6 +10,8 @@ import typer
 
 from kkprint.base import settings
 from kkprint.base.choices import Lang
+from kkprint.base.i18n import Msg, tr
+from kkprint.cli.common import LangOption, language
 
 
 def new_deck(
@@ -97,3 +99,46 @@ def watch(
     options = BuildOptions(lang=settings.language(lang), out_dir=out, guides=guides, allow_outside=allow_outside)
     gc.enable()  # runs for hours; see kkprint.__main__
     watch_deck(deck, options, out / "preview" if previews else None)
+
+
+def check(
+    deck: Path = typer.Argument(..., help="The deck file to check."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print every finding as one JSON list on stdout: `{card, region, kind, message, …}`."
+    ),
+    strict: bool = typer.Option(False, "--strict", help="Warnings count as errors: exit code 2 if there is any."),
+    print_shop: bool = typer.Option(
+        False, "--print-shop", help="Check as for a print shop: pictures at 300 dpi, text 3 mm inside the trim."
+    ),
+    only: str | None = typer.Option(None, "--only", help="Only these cards (names or numbers, e.g. 1-3,Knight)."),
+    lang: LangOption = None,
+    allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
+) -> None:
+    """Preflight a deck without writing anything: small text, blurry pictures, text off the card, missing columns."""
+    from kkprint.cli.build import finding_lines
+    from kkprint.deck.build import check_deck
+    from kkprint.deck.load import load_deck, select
+    from kkprint.deck.preflight import LISTED, counted
+    from kkprint.engine.job import BuildOptions
+
+    lang_code = language(lang)
+    loaded = select(load_deck(deck, allow_outside=allow_outside), only)
+    options = BuildOptions(lang=lang_code, print_shop=print_shop, allow_outside=allow_outside, strict=strict)
+    findings = check_deck(loaded, options)
+    failed = any(finding.error or strict for finding in findings)
+    if as_json:
+        typer.echo(json.dumps([finding.as_json(lang_code) for finding in findings], ensure_ascii=False, indent=2))
+    else:
+        for line in finding_lines(findings, strict):
+            typer.echo(line)
+        if len(findings) > LISTED:
+            typer.echo(tr("(kkprint check --json lists every one)"))
+        cards = sum(card.count for card in loaded.iter_cards())
+        checked = Msg("{count} card checked", count=cards) if cards == 1 else Msg("{count} cards checked", count=cards)
+        typer.echo(tr("{deck}: {cards}, {count}", deck=deck, cards=checked, count=counted(findings, strict)))
+    if failed:
+        typer.echo(
+            tr("kkprint: error: {deck}: {count}; it would not print", deck=deck, count=counted(findings, strict)),
+            err=True,
+        )
+        raise typer.Exit(2)

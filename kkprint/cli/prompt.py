@@ -21,6 +21,7 @@ from kkprint.base.i18n import Msg, tr
 
 SAVED_HEADER = "# kkprint tally, saved at the prompt"
 MAGIC = SAVED_HEADER.encode("utf-8")[:16]
+UNFINISHED, FINISHED = "unfinished", "finished"  # the state a save's second line records
 
 
 def _readline() -> bool:
@@ -97,24 +98,77 @@ def unfinished_path(game: str) -> Path:
 
 
 class TallySaver:
-    """Writes the tally after every accepted answer, atomically, to one file."""
+    """Writes the tally after every accepted answer, atomically, to one file; its second line
+    says which game it is and whether the prompt got to the end, so that ``--save`` can tell a
+    game to go on with from one it must not replace."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, game: str):
         from kkprint.base.outputs import check_destination
 
         check_destination(path, MAGIC)  # a bad destination is refused before anything is asked
         self.path = path
+        self.game = game
         self.saved = False
 
-    def __call__(self, data: dict) -> None:
+    def __call__(self, data: dict, *, finished: bool = False) -> None:
         from kkprint.base.outputs import atomic_file
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
         plain = json.loads(json.dumps(data, ensure_ascii=False))  # a resumed tally's dicts know their YAML lines
         text = yaml.safe_dump(plain, allow_unicode=True, sort_keys=False)
+        state = f"# game: {self.game}, {FINISHED if finished else UNFINISHED}"
         with atomic_file(self.path, magic=MAGIC) as temp:
-            Path(temp).write_text(f"{SAVED_HEADER}\n{text}", encoding="utf-8")
+            Path(temp).write_text(f"{SAVED_HEADER}\n{state}\n{text}", encoding="utf-8")
         self.saved = True
+
+
+def saved_state(path: Path) -> tuple[str, str] | None:
+    """(game, unfinished or finished) of a tally the prompt saved; None for any other file (or a
+    save from before saves said so)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            first, second = handle.readline(), handle.readline()
+    except OSError:
+        return None
+    game, _, state = second.removeprefix("# game: ").strip().partition(", ")
+    if first.rstrip("\n") != SAVED_HEADER or not second.startswith("# game: ") or state not in (UNFINISHED, FINISHED):
+        return None
+    return game, state
+
+
+def claim_save(path: Path, game: str, resume: Path | None) -> bool:
+    """May ``--save PATH`` be written? A new file, yes. An existing one only when it is an
+    unfinished save of the same game — and then the prompt goes on from it (True), so nothing
+    typed before is lost. Anything else is refused with how to go on or what to do instead."""
+    if not os.path.lexists(path) or (resume is not None and os.path.abspath(path) == os.path.abspath(resume)):
+        return False
+    state = saved_state(path)
+    if state == (game, UNFINISHED) and resume is None:
+        return True
+    if state is None and saved_by_us(path):  # saved before saves said whether they were finished
+        reason = Msg(
+            "already holds a tally saved at the prompt; go on with it with --resume {path}, or choose another name "
+            "for --save",
+            path=path,
+        )
+    elif state is None:
+        reason = Msg("already exists and is not a tally saved at this prompt; choose another name for --save")
+    elif state[0] != game:
+        reason = Msg("holds a saved {other} tally; choose another name for --save", other=state[0])
+    elif state[1] == FINISHED:
+        reason = Msg(
+            "already holds a finished {game} tally; to change it use --resume {path}, or choose another name for --save",
+            game=game,
+            path=path,
+        )
+    else:
+        reason = Msg(
+            "already holds an unfinished {game} tally; go on with it with --resume {path}, or choose another name "
+            "for --save",
+            game=game,
+            path=path,
+        )
+    raise InputError(reason, source=str(path))
 
 
 def resume_from(path: Path, source_reader) -> dict:
@@ -137,14 +191,17 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
     wrote it, or to the data folder) and resumable; Ctrl-C saves, says where, and exits 130."""
     from kkprint.games.kardinal import prompt
 
+    def say(text: str) -> None:
+        sys.stderr.write(text + "\n")
+
+    if save is not None and claim_save(save, "kardinal", resume):
+        say(tr("going on from the unfinished tally in {path}", lang, path=save))
+        resume = save
     data = resume_from(resume, read) if resume is not None else None
     if data is not None:  # a saved tally that the rules refuse is refused now, not at the end
         rules.score(data, str(resume))
     named = save or (resume if resume is not None and saved_by_us(resume) else None)
-    saver = TallySaver(named or unfinished_path("kardinal"))
-
-    def say(text: str) -> None:
-        sys.stderr.write(text + "\n")
+    saver = TallySaver(named or unfinished_path("kardinal"), "kardinal")
 
     def show(tally: dict) -> None:
         rules.as_text(rules.score(tally, "<prompt>"), lang).print(sys.stderr)
@@ -166,7 +223,7 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
             say("\n" + tr("interrupted before anything was typed", lang))
         raise SystemExit(130) from None
     if named:
-        saver(data)
+        saver(data, finished=True)
     elif saver.saved:  # finished: the safety copy in the data folder has done its job
         saver.path.unlink(missing_ok=True)
     return data

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from itertools import repeat
 from pathlib import Path
 
@@ -19,10 +19,11 @@ from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import CHANGES_CASE, case_variants
 from kkprint.deck.load import Deck, card_place, load_deck, select
 from kkprint.deck.model import SheetFile
+from kkprint.deck.preflight import CardRef, Finding, attach, collecting, scratch
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
-from kkprint.engine.document import open_pdf
-from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, collect_strings
+from kkprint.engine.document import ENGINE_TEXTS, Document, open_pdf
+from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, collect_strings, prepare_fonts
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, PlacedSlot, Shape, SheetLayout, card_size
 from kkprint.engine.inks import Inks
 from kkprint.engine.job import BuildOptions, Target
@@ -118,9 +119,14 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     ``layout``); its back is, in this order: the front of the card its ``back_face_field`` names
     (double-faced cards), the named back its ``back`` field picks, or the deck's ``back`` — and a
     back sees the card's own fields.
+
+    The deck's preflight watches the drawing (:mod:`kkprint.deck.preflight`): a card that cannot
+    be drawn is noted and the others are still drawn, so one build finds every card's problems.
     """
     spec = deck.spec
     size = deck_card_size(deck)
+    trimmed = CardSize((width - 2 * painter.bleed) / mm, (height - 2 * painter.bleed) / mm, size.shape, size.corner_mm)
+    checks = attach(deck, doc, painter, trimmed)
 
     def face(layout, ident: str, section: tuple) -> Face:
         return Face(painter, doc, layout, ident, width, height, section, stays_inside(layout, size))
@@ -153,7 +159,9 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
             place=card.origin,
         )
 
-    def back_of(card: CardData, fields: dict[str, str], number: int, where: str | Msg) -> Art | None:
+    def back_for(card: CardData) -> Callable[[dict[str, str], int, str | Msg], Art | None]:
+        """The card's back, chosen now (a back that names nothing is an error of this card):
+        a function giving its art for the card's fields, printed number and place in errors."""
         other = card.fields.get(spec.back_face_field) if spec.back_face_field else None
         if other:
             if other not in faces_by_name:
@@ -167,8 +175,13 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
                     place=card.origin,
                 )
             twin = faces_by_name[other]
-            names = {key: value for key, value in fields.items() if key.startswith("card.")}
-            return front_of(twin).art({**spec_fields, **twin.fields, **names}, number, twin.origin, shared=True)
+            twin_face, twin_fields = front_of(twin), {**spec_fields, **twin.fields}
+
+            def twin_art(fields: dict[str, str], number: int, where: str | Msg) -> Art:
+                names = {key: value for key, value in fields.items() if key.startswith("card.")}
+                return twin_face.art({**twin_fields, **names}, number, twin.origin, shared=True)
+
+            return twin_art
         chosen = card.fields.get("back")
         if chosen and spec.backs:
             if chosen not in named:
@@ -177,13 +190,38 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
                     source=deck.source,
                     place=card.origin,
                 )
-            return named[chosen].art(fields, number, Msg("{card}, back '{name}'", card=where, name=chosen), shared=True)
+            back = named[chosen]
+            return lambda fields, number, where: back.art(
+                fields, number, Msg("{card}, back '{name}'", card=where, name=chosen), shared=True
+            )
         if default is None:
-            return None
-        return default.art(fields, number, Msg("{card}, back", card=where), shared=True)
+            return lambda fields, number, where: None
+        return lambda fields, number, where: default.art(fields, number, Msg("{card}, back", card=where), shared=True)
 
-    # what every card reads besides its fields: deck.name, deck.version, today; card.total
-    spec_fields = {**deck.deck_names(), **{key: as_text(value) for key, value in spec.fields.items()}}
+    def told(art: Art, card: CardRef) -> Art:
+        """The art, telling the preflight whose card it draws (only the first of equal arts is
+        drawn: a form stored once)."""
+
+        def draw(c, w: float, h: float) -> None:
+            checks.card = card
+            try:
+                art.draw(c, w, h)
+            finally:
+                checks.card = None
+
+        return art._replace(draw=draw)
+
+    def print_of(front: Art, back: Art | None, card: CardRef) -> CardPrint:
+        return CardPrint(told(front, card), told(back, card) if back is not None else None, shape)
+
+    # what every card reads besides its fields: deck.name, deck.version, today; card.total; and
+    # each column no card has, read as empty (the preflight has said so, and each card's other
+    # problems are still found)
+    spec_fields = {
+        **checks.blanks,
+        **deck.deck_names(),
+        **{key: as_text(value) for key, value in spec.fields.items()},
+    }
     total = str(deck.total)
     numbered_backs = (default is not None and default.numbered) or any(f.numbered for f in named.values())
     numbered_twins = bool(spec.back_face_field) and any(
@@ -194,30 +232,46 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     for row, card in deck.rows():
         if card.count == 0:
             continue  # exists only as another card's back face
+        ref = CardRef(number + 1, card.fields.get("name") or None, card.origin)
+        try:
+            layout, back_of = front_of(card), back_for(card)
+        except InputError as err:
+            checks.card_failed(ref, err)
+            number += card.count
+            continue
         fields = {**spec_fields, **card.fields, "card.row": str(row), "card.total": total}
-        layout = front_of(card)
         if not (layout.numbered or numbered_backs or numbered_twins):
             fields.update({"card.number": str(number + 1), "card.copy": "1"})
             where = card_place(card, number + 1)
             number += card.count
             art = layout.art(fields, number, where, shared=card.count > 1)
-            yield from repeat(CardPrint(art, back_of(card, fields, number, where), shape), card.count)
+            yield from repeat(print_of(art, back_of(fields, number, where), ref), card.count)
             continue
         for copy in range(1, card.count + 1):
             number += 1
             copy_fields = {**fields, "card.number": str(number), "card.copy": str(copy)}
             where = card_place(card, number)
-            yield CardPrint(
-                layout.art(copy_fields, number, where, shared=True),
-                back_of(card, copy_fields, number, where),
-                shape,
-            )
+            front_art = layout.art(copy_fields, number, where, shared=True)
+            copy_ref = replace(ref, number=number, first=ref.number)  # (a copy's own problems name it)
+            yield print_of(front_art, back_of(copy_fields, number, where), copy_ref)
 
 
 def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, fonts: FontSet) -> int:
     """Print a deck onto home-printer sheets in an open document (games call this too)."""
     painter = painter_for(deck, fonts)
     return print_cards(doc, layout, card_prints(deck, doc, painter, layout.card.width, layout.card.height), options)
+
+
+def shop_paper(size: CardSize, bleed_mm: float, slug_mm: float) -> Paper:
+    """The page of one card with its bleed and a slug for crop marks."""
+    return Paper("card", size.width_mm + 2 * (bleed_mm + slug_mm), size.height_mm + 2 * (bleed_mm + slug_mm))
+
+
+def print_shop_deck(doc, deck: Deck, size: CardSize, bleed_mm: float, slug_mm: float, fonts: FontSet, guides: bool):
+    """Print a deck one card a page (with bleed, and a slug with crop marks for a print shop)."""
+    painter = painter_for(deck, fonts, bleed=bleed_mm * mm)
+    w, h = size.width + 2 * painter.bleed, size.height + 2 * painter.bleed
+    return print_shop_pages(doc, size, bleed_mm, slug_mm, card_prints(deck, doc, painter, w, h), guides=guides)
 
 
 def write_shop_pages(
@@ -232,13 +286,9 @@ def write_shop_pages(
     inks: Inks | None = None,
 ) -> Path:
     """One card per page (with bleed, and a slug with crop marks for a print shop)."""
-    page = (size.width_mm + 2 * (bleed_mm + slug_mm), size.height_mm + 2 * (bleed_mm + slug_mm))
-    with open_pdf(
-        path, Paper("card", *page), fonts, title=title, lang=options.lang, inks=None if options.greyscale else inks
-    ) as doc:
-        painter = painter_for(deck, fonts, bleed=bleed_mm * mm)
-        w, h = size.width + 2 * painter.bleed, size.height + 2 * painter.bleed
-        print_shop_pages(doc, size, bleed_mm, slug_mm, card_prints(deck, doc, painter, w, h), guides=options.guides)
+    paper, inks = shop_paper(size, bleed_mm, slug_mm), None if options.greyscale else inks
+    with open_pdf(path, paper, fonts, title=title, lang=options.lang, inks=inks) as doc:
+        print_shop_deck(doc, deck, size, bleed_mm, slug_mm, fonts, options.guides)
     return path
 
 
@@ -265,7 +315,18 @@ def write_game_deck(
     return path
 
 
-def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
+@dataclass(frozen=True)
+class DeckJob:
+    """How a deck prints under a build's options: its file, paper and inks, and what goes on
+    the pages of an open document (a build's, or the never-written one of ``kkprint check``)."""
+
+    path: Path
+    paper: Paper
+    inks: Inks | None
+    draw: Callable[[Document, FontSet], object]
+
+
+def deck_job(deck: Deck, options: BuildOptions) -> DeckJob:
     spec = deck.spec
     size = deck_card_size(deck)
     out_dir = options.out_dir
@@ -273,38 +334,45 @@ def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     if options.print_shop or options.card_pages:
         bleed = spec.print_shop.bleed_mm if options.print_shop or options.card_bleed else 0.0
         slug = SLUG_MM if options.print_shop else 0.0
-        path = output_path(out_dir, f"{spec.name}-{'printshop' if options.print_shop else 'cards'}{grey}.pdf")
-        return [
-            write_shop_pages(
-                path,
-                deck,
-                size,
-                bleed,
-                slug,
-                fonts,
-                options,
-                spec.name,
-                shop_inks(deck) if options.print_shop else None,
-            )
-        ]
+        return DeckJob(
+            output_path(out_dir, f"{spec.name}-{'printshop' if options.print_shop else 'cards'}{grey}.pdf"),
+            shop_paper(size, bleed, slug),
+            shop_inks(deck) if options.print_shop and not options.greyscale else None,
+            lambda doc, fonts: print_shop_deck(doc, deck, size, bleed, slug, fonts, options.guides),
+        )
     mode = options.duplex or DuplexMode(spec.print.backs)
     profile = load_profile()
     offset = options.back_offset_mm or spec.print.offset_mm or profile.offset_mm
     scale = spec.print.scale if spec.print.scale != 1.0 else profile.scale
     layout = sheet_layout(deck, options, size, mode)
-    paper = layout.paper
+    marks = options.cut_marks or CutMarks(spec.sheet.cut_marks)
+    sheet = SheetOptions(duplex=mode, cut_marks=marks, back_offset_mm=offset, back_scale=scale, guides=options.guides)
     mode_name = f"-{mode.value}" if mode is not DuplexMode.LONG_EDGE else ""
-    path = output_path(out_dir, f"{spec.name}-{paper.name}{mode_name}{grey}.pdf")
-    with open_pdf(path, paper, fonts, title=spec.name, lang=options.lang) as doc:
-        marks = options.cut_marks or CutMarks(spec.sheet.cut_marks)
-        print_deck(
-            doc,
-            deck,
-            layout,
-            SheetOptions(duplex=mode, cut_marks=marks, back_offset_mm=offset, back_scale=scale, guides=options.guides),
-            fonts,
-        )
-    return [path]
+    return DeckJob(
+        output_path(out_dir, f"{spec.name}-{layout.paper.name}{mode_name}{grey}.pdf"),
+        layout.paper,
+        None,
+        lambda doc, fonts: print_deck(doc, deck, layout, sheet, fonts),
+    )
+
+
+def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
+    job = deck_job(deck, options)
+    with open_pdf(job.path, job.paper, fonts, title=deck.spec.name, lang=options.lang, inks=job.inks) as doc:
+        job.draw(doc, fonts)
+    return [job.path]
+
+
+def check_deck(deck: Deck, options: BuildOptions | None = None, fonts: FontSet | None = None) -> list[Finding]:
+    """Every preflight finding of a deck (:mod:`kkprint.deck.preflight`), exactly as a build with
+    ``options`` would make them: the same drawing, into a PDF that is never written. A deck that
+    cannot be drawn at all (a font that cannot be read, cards that fit no sheet) raises its error."""
+    options = options or BuildOptions()
+    fonts = fonts or prepare_fonts([*ENGINE_TEXTS, *bundled_texts(deck)])
+    job = deck_job(deck, options)
+    with collecting(options) as found, scratch(job.paper, fonts, options.lang) as doc:
+        job.draw(doc, fonts)
+    return [finding for checks in found for finding in checks.findings]
 
 
 def _paper(choice) -> Paper:

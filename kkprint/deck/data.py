@@ -12,7 +12,6 @@ import datetime as dt
 import io
 import json
 import math
-import sys
 import zipfile
 from collections.abc import Iterator
 from functools import lru_cache
@@ -28,6 +27,7 @@ MAX_CARDS = 50_000
 MAX_CELL = 10_000  # characters: far more than a card can print
 MAX_DATA_BYTES = 20 * 1024 * 1024
 MAX_XLSX_UNPACKED = 200 * 1024 * 1024
+# names a column of copies goes by: one of them that is not the deck's copies_field is said (deck.preflight)
 COPIES_LIKE = ("count", "qty", "quantity", "copies", "number", "amount", "枚数", "数")
 
 
@@ -174,26 +174,37 @@ def _table_cards(rows: Iterator[tuple[int, list]], path: Path, copies_field: str
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
-    text = read_text(path, limit=MAX_DATA_BYTES)
+    """The rows of a CSV file, read strictly: a quote that is never closed is an error naming the
+    row it opens in, not the rest of the file swallowed into one cell. Line ends may be Unix,
+    Windows or old Mac (CR only, as Excel for Mac still writes)."""
+    text = read_text(path, limit=MAX_DATA_BYTES).replace("\r\n", "\n").replace("\r", "\n")
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
     if path.suffix.lower() == ".tsv":
         delimiter = "\t"
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     old_limit = csv.field_size_limit()
     csv.field_size_limit(MAX_CELL + 1)
+    row_starts = 1  # the line the row being read begins on (a quoted cell may span lines)
     try:
         for row in reader:
             yield reader.line_num, row
+            row_starts = reader.line_num + 1
     except csv.Error as err:
-        reason = "a cell is longer than 10,000 characters" if "field larger" in str(err) else str(err)
-        raise InputError(
-            Msg("not a readable CSV file: {reason}", reason=reason),
-            source=str(path),
-            place=Msg("row {n}", n=reader.line_num),
-        ) from None
+        raise InputError(_csv_problem(str(err)), source=str(path), place=Msg("row {n}", n=row_starts)) from None
     finally:
         csv.field_size_limit(old_limit)
+
+
+def _csv_problem(reason: str) -> Msg:
+    """The csv module's complaint in the reader's words, for the ones a spreadsheet can cause."""
+    if "unexpected end of data" in reason:
+        return Msg('a quote (") opened in this row is never closed; close it, or write "" for a quote inside a cell')
+    if "expected after" in reason:
+        return Msg('a cell goes on after its closing quote ("); write "" for a quote inside a quoted cell')
+    if "field larger" in reason:
+        return Msg("a cell is longer than {MAX_CELL:,} characters", MAX_CELL=MAX_CELL)
+    return Msg("not a readable CSV file: {reason}", reason=reason)
 
 
 def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
@@ -271,20 +282,6 @@ def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
         if not isinstance(entry, dict):
             raise InputError(Msg("each card is an object of fields"), source=source, place=Msg("card {n}", n=index + 1))
         yield card_from(entry, copies_field, source, Msg("{file} card {n}", file=path.name, n=index + 1))
-
-
-_warned: set[tuple[str, str]] = set()
-
-
-def warn_about_copies(columns: set[str], copies_field: str, source: str) -> None:
-    """A column that looks like copies but is not the one in use is said once, not ignored."""
-    for name in columns:
-        if name.strip().lower() in COPIES_LIKE and name != copies_field and (source, name) not in _warned:
-            _warned.add((source, name))
-            sys.stderr.write(
-                f"kkprint: warning: {source}: column {name!r} looks like a number of copies, but "
-                f"copies come from {copies_field!r}; add copies_field: {name} to use it\n"
-            )
 
 
 # --- look-up tables (``tables:``) -------------------------------------------------------------

@@ -906,14 +906,22 @@ class Template:
 
     def names(self, columns: Mapping[str, Any] | frozenset[str] | set[str] = frozenset()) -> frozenset[str]:
         """The fields (and card./deck. names) this value reads; ``"*"`` when it may read any."""
+        return self._reads(columns, required=False)
+
+    def required(self, columns: Mapping[str, Any] | frozenset[str] | set[str] = frozenset()) -> frozenset[str]:
+        """The fields (and card./deck. names) this value cannot be worked out without: what it
+        reads by name, not what ``get()`` reads (which may be missing: it has a default)."""
+        return self._reads(columns, required=True)
+
+    def _reads(self, columns: Mapping[str, Any] | frozenset[str] | set[str], required: bool) -> frozenset[str]:
         found: set[str] = set()
         for part in self.parts:
-            if part.source in columns or part.source in SPECIAL_NAMES:
+            if part.source in columns or part.source in SPECIAL_NAMES:  # a field named exactly, as written
                 found.add(part.source)
                 continue
             expression = part.compiled()
-            found |= expression.names
-            if expression.reads_all:
+            found |= expression.required if required else expression.names
+            if expression.reads_all and not required:
                 found.add("*")
         return frozenset(found)
 

@@ -96,10 +96,14 @@ class Deck:
 
 def card_place(card: CardData, number: int) -> Msg:
     """A card as an error names it: its printed number, its name, and where it is defined."""
-    name = card.fields.get("name")
+    return card_named(number, card.fields.get("name"), card.origin)
+
+
+def card_named(number: int, name: str | None, origin: str | Msg) -> Msg:
+    """:func:`card_place` of a card known by its number, name and origin (the preflight's findings)."""
     if name:
-        return Msg("card {number} '{name}' ({origin})", number=number, name=name[:40], origin=card.origin)
-    return Msg("card {number} ({origin})", number=number, origin=card.origin)
+        return Msg("card {number} '{name}' ({origin})", number=number, name=name[:40], origin=origin)
+    return Msg("card {number} ({origin})", number=number, origin=origin)
 
 
 def confined(folder: Path, name: str, what: str, source: str, place: str | Msg, allow_outside: bool = False) -> Path:
@@ -560,7 +564,6 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     _check_regions(deck)
     if total == 0:
         raise InputError(Msg("the deck has no cards (add cards: or data:)"), source=source)
-    card_data.warn_about_copies(columns, spec.copies_field, source)
     return deck
 
 

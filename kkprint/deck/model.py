@@ -258,6 +258,9 @@ class TextRegion(FixedOrField):
     leading: float = Field(1.25, gt=0.5, le=3)
     max_lines: int | None = Field(None, ge=1, le=200)
     markup: bool = Field(True, description="Read <b>, <i>, <span>, <br> as markup (false prints them as written)")
+    min_readable: float | None = Field(
+        None, gt=0, le=200, description="Preflight: this region's smallest readable size, pt (default: the deck's)"
+    )
     direction: Literal["horizontal", "vertical"] = Field(
         "horizontal",
         description="vertical: columns from right to left (tategaki); align then runs down the column "
@@ -513,6 +516,12 @@ class DeckFile(Strict):
     data: str | DataSpec | None = Field(None, description="Card data file: .csv (, ; or tab), .xlsx, .json")
     csv: str | None = Field(None, description="Older spelling of data: for a CSV file")
     copies_field: str = Field("count", min_length=1, max_length=80, description="The column holding copies")
+    min_readable: float = Field(
+        6,
+        gt=0,
+        le=200,
+        description="Preflight: text set smaller than this, pt (after shrinking to fit), is warned about",
+    )
     back_face_field: str | None = Field(
         None,
         description="A field naming another card (by its name field) whose front is this card's back: "

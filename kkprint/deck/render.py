@@ -13,7 +13,8 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import cast
+from pathlib import Path
+from typing import Protocol, cast
 
 from pydantic import ValidationError
 from reportlab.lib.colors import Color, HexColor
@@ -23,7 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.models import describe_location, explain
-from kkprint.deck.expr import PER_COPY_NAMES, compile_condition, compile_template, parse_ranges
+from kkprint.deck.expr import PER_COPY_NAMES, Expression, compile_condition, compile_template, parse_ranges
 from kkprint.deck.load import Deck, expressions_of
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
 from kkprint.engine.cards import Art
@@ -31,7 +32,7 @@ from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_metrics, icon_names, register_icon
 from kkprint.engine.pictures import check_picture, draw_picture
-from kkprint.engine.text import TextBox, draw_text, fit_text
+from kkprint.engine.text import FittedText, TextBox, draw_text, fit_text
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
 from kkprint.engine.vertical import draw_vertical
 
@@ -40,19 +41,21 @@ EDGE = 0.01  # mm: a region this close to the card edge bleeds past it
 MAX_RESOLVED = 2048  # regions made for one card's values, kept for the cards that share them
 
 
-def refs_of(region: Region, columns: frozenset[str] = frozenset()) -> frozenset[str]:
+def refs_of(region: Region, columns: frozenset[str] = frozenset(), *, required: bool = False) -> frozenset[str]:
     """The card fields (and card./deck. names) a region reads — through field:, ${…} in any key,
-    or its condition; ``"*"`` when an expression may read any field."""
+    or its condition; ``"*"`` when an expression may read any field. ``required``: only those it
+    cannot be drawn without (what ``get()`` reads may be missing: it has a default)."""
     names = set()
     field = getattr(region, "field", None)  # (a shape region has none)
     if field:
         names.add(field)
     for _, text in expressions_of(region):
-        names.update(compile_template(text).names(columns))
+        template = compile_template(text)
+        names.update(template.required(columns) if required else template.names(columns))
     if region.when is not None:
         condition = compile_condition(region.when)
-        names.update(condition.names)
-        if condition.reads_all:
+        names.update(condition.required if required else condition.names)
+        if condition.reads_all and not required:
             names.add("*")
     return frozenset(names)
 
@@ -104,7 +107,25 @@ def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
     return tuple(aliases)
 
 
+def icon_square(registered: str, x: float, y: float, w: float, h: float) -> tuple[float, float, float]:
+    """Where an icon region draws its icon in its box (points, y up): (x, y, side) of a square
+    centred in the box, at a deck icon's own scale of the box and lowered by its nudge."""
+    scale, nudge = icon_metrics(registered)
+    side = min(w, h) * (scale or 1.0)
+    return x + (w - side) / 2, y + (h - side) / 2 - nudge, side
+
+
 # --- painting regions -------------------------------------------------------------------------
+
+
+class RegionWatcher(Protocol):
+    """Told what each region drew, card by card: the deck's preflight (``deck.preflight``)."""
+
+    def failed(self, face: tuple[str, ...], name: str, err: InputError) -> None:
+        """Region ``name`` could not be drawn on this card; drawing goes on with the next."""
+
+    def drawn(self, face: tuple[str, ...], name: str, region: Region, drawn) -> None:
+        """What :meth:`RegionPainter.draw` returned for region ``name``."""
 
 
 @dataclass
@@ -117,6 +138,7 @@ class RegionPainter:
     bleed: float = 0.0  # points
     book: FontBook | None = None
     icons: tuple[tuple[str, str], ...] = ()
+    checks: RegionWatcher | None = None  # told what each region drew; collects errors instead of stopping
 
     def __post_init__(self):
         self.book = self.book or FontBook(self.fonts.regular, self.fonts.bold)
@@ -192,11 +214,10 @@ class RegionPainter:
                 y, h = y - self.bleed, h + self.bleed
         return x, y, w, h
 
-    def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str | Msg) -> None:
-        try:
-            region = self.for_card(region, fields)
-        except InputError as err:
-            raise err.located(source=self.deck.source, place=place) from None
+    def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str | Msg):
+        """Draw a region as the card has it (:meth:`for_card`); returns what it drew, for the
+        preflight: a text's fit, an image's file, an icon's registered name (None for a shape,
+        or for nothing drawn)."""
         # (the deck's regions live as long as the painter; those made for a card, as long as their box)
         known = (id(region), card_w, card_h)
         box = self._boxes.get(known)
@@ -246,9 +267,10 @@ class RegionPainter:
                 colour = self._colours[value] = HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
             return colour
 
+        drawn: FittedText | Path | str | None = None
         try:
             if isinstance(region, TextRegion):
-                self._text(c, region, fields, cast(TextBox, box), text_of, paint)  # a TextBox, made above
+                drawn = self._text(c, region, fields, cast(TextBox, box), text_of, paint)  # a TextBox, made above
             elif isinstance(region, IconRegion):
                 # FixedOrField checks that icon or field is given (though `field: ""` slips past it)
                 icon = fields.get(region.field, "") if region.field else text_of(cast(str, region.icon), "icon")
@@ -262,23 +284,25 @@ class RegionPainter:
                                 hint=suggest(icon, [*self._icon_names, *icon_names()]),
                             )
                         )
-                    scale, nudge = icon_metrics(registered)  # a deck icon's own size (of the box) and nudge
-                    size = min(w, h) * (scale or 1.0)
-                    draw_icon(c, registered, x + (w - size) / 2, y + (h - size) / 2 - nudge, size)
+                    x, y, size = icon_square(registered, x, y, w, h)
+                    draw_icon(c, registered, x, y, size)
+                    drawn = registered
             elif isinstance(region, ShapeRegion):
                 self._shape(c, region, x, y, w, h, paint)
             elif isinstance(region, ImageRegion):
                 # as for icons: src or field is given (though `field: ""` slips past the check)
                 src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src), "src")
                 if src:
-                    path = self.deck.resolve(src, "image", place)
-                    draw_picture(c, path, self._root, x, y, w, h, region.fit)
+                    drawn = self.deck.resolve(src, "image", place)
+                    draw_picture(c, drawn, self._root, x, y, w, h, region.fit)
         except InputError as err:
             raise err.located(source=self.deck.source, place=place) from None
-        if isolated:
-            c.restoreState()
+        finally:
+            if isolated:
+                c.restoreState()
+        return drawn
 
-    def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, text_of, paint) -> None:
+    def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, text_of, paint) -> FittedText:
         if region.field:
             if region.field not in fields:
                 raise InputError(
@@ -292,9 +316,10 @@ class RegionPainter:
         c.setFillColor(paint(region.colour, "colour"))
         fitting = (text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting)
         if vertical:
-            draw_vertical(c, fit_text(*fitting), box, HexColor)
-        else:
-            draw_text(c, *fitting, HexColor)
+            fitted = fit_text(*fitting)
+            draw_vertical(c, fitted, box, HexColor)
+            return fitted
+        return draw_text(c, *fitting, HexColor)
 
     def _face(self, font: str, markup: bool, vertical: bool = False) -> tuple[Typesetting, str]:
         """How a text region's font setting reads, and its base face's registered font."""
@@ -454,24 +479,37 @@ class Face:
         """The same on every card: it reads no field and depends on no card number."""
         return not self.refs and not self.ranges
 
+    def _holds(self, condition: Expression, fields: dict[str, str]) -> bool:
+        """A region's ``when:`` for one card; its errors say they are the condition's."""
+        try:
+            return condition.holds(fields, self.painter.deck.tables)
+        except InputError as err:
+            raise InputError(Msg("{key}: {problem}", key="when", problem=err.message)) from None
+
     def _draw(self, c: Canvas, regions: Iterable, fields: dict[str, str], number: int, where: str | Msg) -> None:
         bleed = self.painter.bleed
         if bleed:  # (without bleed the caller's saved state already bounds what the regions change)
             c.saveState()
             c.translate(bleed, bleed)
+        checks = self.painter.checks
         for name, region in regions:
             if region.cards is not None and number not in parse_ranges(region.cards):
                 continue
             place = Msg("{where}, {region}", where=where, region=self.places[name])
             condition = self.conditions.get(name)
-            if condition is not None:
-                try:
-                    if not condition.holds(fields, self.painter.deck.tables):
-                        continue
-                except InputError as err:
-                    problem = Msg("{key}: {problem}", key="when", problem=err.message)
-                    raise InputError(problem, source=self.painter.deck.source, place=place) from None
-            self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
+            try:
+                if condition is not None and not self._holds(condition, fields):
+                    continue
+                # the region as this card has it: the preflight measures the box it is drawn in
+                region = self.painter.for_card(region, fields)
+                drawn = self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
+            except InputError as err:
+                if checks is None:
+                    raise err.located(source=self.painter.deck.source, place=place) from None
+                checks.failed(self.section, name, err)  # the other regions and cards are still checked
+                continue
+            if checks is not None:
+                checks.drawn(self.section, name, region, drawn)
         if bleed:
             c.restoreState()
 

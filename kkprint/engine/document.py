@@ -46,6 +46,8 @@ ENGINE_TEXTS = (
 NOTE_FROM_EDGE = 5.0 * mm  # nothing is printed nearer the paper's edge than this
 
 BUILD_INKS: ContextVar[Inks] = ContextVar("BUILD_INKS", default=Inks())  # noqa: B039 - Inks is never changed in place; set by a --greyscale build
+# every PDF a build has completed, in order: a target that fails half-way still says what it wrote
+WRITTEN: ContextVar[list[Path] | None] = ContextVar("WRITTEN", default=None)
 
 _DOCUMENTS: weakref.WeakKeyDictionary[Canvas, Document] = weakref.WeakKeyDictionary()
 
@@ -86,6 +88,8 @@ class Document:
         self.lang = lang
         self._forms: dict[Hashable, str] = {}
         self.pages = 0
+        # run when everything is drawn, before the PDF is saved: a check may still refuse it
+        self.closing: list[Callable[[], None]] = []
 
     def use_form(self, key: Hashable, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
         """Define art ``key`` as a form on first use (drawing it once); return the form's name.
@@ -215,7 +219,12 @@ def open_pdf(
             _output_intent(canvas, inks.icc)
         document = Document(canvas, paper, fonts, lang)
         yield document
+        for check in document.closing:
+            check()
         canvas.save()
+    written = WRITTEN.get()
+    if written is not None:
+        written.append(path)
 
 
 def _output_intent(canvas: Canvas, icc: Path) -> None:

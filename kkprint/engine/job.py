@@ -7,16 +7,17 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kkprint.base.choices import LANGS
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import Msg, tr
 from kkprint.base.printer import load_profile
 from kkprint.engine.cards import SheetOptions
-from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS
+from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS, WRITTEN
 from kkprint.engine.fonts import FontSet, prepare_fonts
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout
 from kkprint.engine.inks import Inks
@@ -44,6 +45,7 @@ class BuildOptions:
     guides: bool = False  # trim, bleed and safe-zone lines over every card (proofs and previews)
     card_bleed: bool = False  # decks, one card per page: include the print-shop bleed
     jobs: int = 1  # processes to build several targets side by side (the command line uses every core)
+    strict: bool = False  # a preflight warning fails the build, as an error does: nothing is written
 
     @property
     def paper(self) -> Paper:
@@ -111,10 +113,52 @@ def _no_collector_pauses():
             gc.enable()
 
 
-@_no_collector_pauses()
+@dataclass
+class Outcome:
+    """What building one target came to: the PDFs it wrote (all of them, even when it failed
+    half-way), what it noticed that the user should hear (preflight warnings: anything that
+    ``render(lang)`` shows as one line), and the error that stopped it."""
+
+    target: str
+    paths: list[Path] = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    error: InputError | None = None
+
+
+_NOTES: ContextVar[list | None] = ContextVar("BUILD_NOTES", default=None)
+# the build under way, for checks deep inside it that depend on it (a deck's preflight: --strict)
+BUILD_OPTIONS: ContextVar[BuildOptions | None] = ContextVar("BUILD_OPTIONS", default=None)
+
+
+def notice(note) -> None:
+    """Tell the user of the build, once it is over, something it noticed (a preflight warning).
+    Outside a build (a test, the deck studio) there is nobody to tell: it is left out."""
+    notes = _NOTES.get()
+    if notes is not None:
+        notes.append(note)
+
+
 def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
-    """Build every chosen target, each with the fonts for its own texts: a PDF has the same
-    bytes whether it was built alone or with everything else."""
+    """Build every chosen target; the files written. Warnings go to stderr, each as one line,
+    and the first target's error is raised — after every other target has been built. (The
+    command line's ``build`` shows every outcome itself: :func:`run_targets`.)"""
+    import sys
+
+    outcomes = run_targets(chosen, options)
+    for outcome in outcomes:
+        for note in outcome.notes:
+            sys.stderr.write(tr("kkprint: warning: {message}", message=note) + "\n")
+    failed = next((outcome.error for outcome in outcomes if outcome.error is not None), None)
+    if failed is not None:
+        raise failed
+    return [path for outcome in outcomes for path in outcome.paths]
+
+
+@_no_collector_pauses()
+def run_targets(chosen: list[Target], options: BuildOptions) -> list[Outcome]:
+    """Build every chosen target, each with the fonts for its own texts (a PDF has the same
+    bytes whether it was built alone or with everything else); one that fails does not stop
+    the others. One outcome per target, in the order chosen."""
     if options.lang not in LANGS:
         raise InputError(Msg("unknown language '{lang}'; use ja or en", lang=options.lang), source="--lang")
     if options.paper_name is not None and options.paper_name not in PAPERS:
@@ -122,7 +166,12 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
             Msg("unknown paper '{paper_name}'; use {names}", paper_name=options.paper_name, names=" or ".join(PAPERS)),
             source="--paper",
         )
-    fonts = {target.id: prepare_fonts([*ENGINE_TEXTS, *target.texts(options)]) for target in chosen}
+    fonts: dict[str, FontSet | InputError] = {}
+    for target in chosen:
+        try:
+            fonts[target.id] = prepare_fonts([*ENGINE_TEXTS, *target.texts(options)])
+        except InputError as err:  # a deck that cannot even be read: the others are still built
+            fonts[target.id] = err
     groups = [chosen[i :: options.jobs] for i in range(max(1, options.jobs))]
     groups = [group for group in groups if group]
     if len(groups) > 1:
@@ -130,12 +179,12 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
 
         if "fork" in multiprocessing.get_all_start_methods():
             return _build_forked(chosen, groups, options, fonts)
-    return [path for paths in _build_each(chosen, options, fonts) for path in paths]
+    return _build_each(chosen, options, fonts)
 
 
 def _build_forked(
-    chosen: list[Target], groups: list[list[Target]], options: BuildOptions, fonts: dict[str, FontSet]
-) -> list[Path]:
+    chosen: list[Target], groups: list[list[Target]], options: BuildOptions, fonts: dict[str, FontSet | InputError]
+) -> list[Outcome]:
     """The groups built side by side: this process builds the first, forked workers the rest.
     Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
     targets hold functions that cannot be pickled, so workers find theirs by id."""
@@ -144,28 +193,44 @@ def _build_forked(
 
     global _FORKED
     _FORKED = {target.id: target for target in chosen}
-    by_target: dict[str, list[Path]] = {}
+    by_target: dict[str, Outcome] = {}
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=len(groups) - 1, mp_context=context) as pool:
-        futures = [(group, pool.submit(_build_ids, [t.id for t in group], options, fonts)) for group in groups[1:]]
-        for group, paths in [(groups[0], _build_each(groups[0], options, fonts))] + [
-            (g, f.result()) for g, f in futures
-        ]:
-            by_target.update(zip((target.id for target in group), paths))
-    return [path for target in chosen for path in by_target[target.id]]
+        futures = [pool.submit(_build_ids, [t.id for t in group], options, fonts) for group in groups[1:]]
+        for outcomes in [_build_each(groups[0], options, fonts)] + [future.result() for future in futures]:
+            by_target.update((outcome.target, outcome) for outcome in outcomes)
+    return [by_target[target.id] for target in chosen]
 
 
 _FORKED: dict[str, Target] = {}
 
 
-def _build_ids(ids: list[str], options: BuildOptions, fonts: dict[str, FontSet]) -> list[list[Path]]:
+def _build_ids(ids: list[str], options: BuildOptions, fonts: dict[str, FontSet | InputError]) -> list[Outcome]:
     return _build_each([_FORKED[target_id] for target_id in ids], options, fonts)
 
 
-def _build_each(group: list[Target], options: BuildOptions, fonts: dict[str, FontSet]) -> list[list[Path]]:
-    """Build the targets of ``group`` one after the other; the files each wrote."""
-    token = BUILD_INKS.set(Inks("grey") if options.greyscale else Inks())
+def _build_each(group: list[Target], options: BuildOptions, fonts: dict[str, FontSet | InputError]) -> list[Outcome]:
+    """Build the targets of ``group`` one after the other, each to its own outcome."""
+    inks, build = BUILD_INKS.set(Inks("grey") if options.greyscale else Inks()), BUILD_OPTIONS.set(options)
     try:
-        return [target.build(options, fonts[target.id]) for target in group]
+        return [_build_one(target, options, fonts[target.id]) for target in group]
     finally:
-        BUILD_INKS.reset(token)
+        BUILD_INKS.reset(inks)
+        BUILD_OPTIONS.reset(build)
+
+
+def _build_one(target: Target, options: BuildOptions, fonts: FontSet | InputError) -> Outcome:
+    outcome = Outcome(target.id)
+    if isinstance(fonts, InputError):
+        outcome.error = fonts
+        return outcome
+    completed: list[Path] = []
+    written, notes = WRITTEN.set(completed), _NOTES.set(outcome.notes)
+    try:
+        outcome.paths = target.build(options, fonts)  # in the target's own order
+    except InputError as err:
+        outcome.paths, outcome.error = completed, err  # what it wrote before it failed
+    finally:
+        WRITTEN.reset(written)
+        _NOTES.reset(notes)
+    return outcome

@@ -168,6 +168,17 @@ def _renderer():
     from reportlab.graphics import renderPDF
 
     class Renderer(renderPDF._PDFRenderer):
+        def applyStateChanges(self, delta, newState):
+            # a font is named in the PDF only where text is drawn: set from the state at once, an
+            # SVG without a word of text put an unembedded Helvetica into every PDF it was in
+            kept = {key: value for key, value in delta.items() if key not in ("fontName", "fontSize")}
+            super().applyStateChanges(kept, newState)
+
+        def drawString(self, stringObj):
+            state = self._tracker.getState()
+            self._canvas.setFont(state["fontName"], state["fontSize"])
+            super().drawString(stringObj)
+
         def drawImage(self, image):
             if image.path is not None:
                 self._canvas.drawImage(
@@ -231,6 +242,14 @@ def _raster(path: Path, stamp: tuple) -> ImageReader:
 def load_raster(path: Path) -> ImageReader:
     info = path.stat()
     return _raster(path, (info.st_mtime_ns, info.st_size))
+
+
+def pixel_size(path: Path) -> tuple[int, int] | None:
+    """A PNG's or JPG's width and height in pixels (read once, as for drawing); None for SVG,
+    which has no pixels of its own."""
+    if path.suffix.lower() in (".png", ".jpg", ".jpeg"):
+        return load_raster(path).getSize()
+    return None
 
 
 def check_picture(path: Path, root: Path | None) -> None:

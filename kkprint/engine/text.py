@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -36,6 +37,7 @@ ICON_DROP = 0.06  # how far below the baseline an icon sits, as a fraction of th
 ICON_GAP = 0.08  # space after an icon, as a fraction of the font size
 ICON_ROOM = 1.1  # an icon up to this many times the font size fits the line; a bigger one makes room
 SLANT = math.tan(math.radians(12))  # italic made from an upright face
+ASCENT, DESCENT = 0.88, 0.12  # how far a line's letters reach above and below its baseline, per pt
 _NO_LINE_START = set("、。，．・：；？！ー〜）」』】〕,.;:!?)]}%")
 _NO_LINE_END = set("（「『【〔([{")
 _OBJECT = "\ufffc"  # stands for an icon while line breaks are worked out
@@ -764,6 +766,50 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
         _draw_run(canvas, style, text, x, baseline, size, colour_of)
 
 
+def set_sizes(fitted: FittedText) -> Iterator[tuple[str | None, float]]:
+    """What a reader meets in fitted text: (icon name, or None for words; the size in pt it is
+    set at) for every run — after shrinking to fit and with ``<span size=…>`` applied. (A
+    reading, ruby, is always half its base.)"""
+    for line in fitted.lines:
+        for atom in line:
+            if not atom.space:
+                for frag in atom.frags:
+                    yield frag.icon, fitted.size * frag.style.scale * (icon_side(frag.icon) if frag.icon else 1.0)
+
+
+def ink_box(fitted: FittedText, box: TextBox) -> Bounds | None:
+    """Where the fitted lines lie, in points (left, bottom, right, top): from the first line's
+    ascent to the last line's descent, the widest line's ends — the box may be larger than its
+    text. None when there is nothing to print."""
+    size = fitted.size
+
+    def lines():
+        for number, ((x, baseline, line), scale) in enumerate(zip(_placed_lines(fitted, box), fitted.scales)):
+            width = set_width(line, size)
+            if width > 0:
+                reading = size * fitted.rooms[number] if fitted.rooms else 0.0  # a line's ruby stands over it
+                yield x, baseline - size * scale * DESCENT, x + width, baseline + size * scale * ASCENT + reading
+
+    return enclosing(lines())
+
+
+Bounds = tuple[float, float, float, float]  # left, bottom, right, top
+
+
+def enclosing(boxes: Iterable[Bounds]) -> Bounds | None:
+    """The smallest box around ``boxes`` (each left, bottom, right, top); None around none."""
+    left = bottom = math.inf
+    right = top = -math.inf
+    for box_left, box_bottom, box_right, box_top in boxes:
+        left, bottom, right, top = (
+            min(left, box_left),
+            min(bottom, box_bottom),
+            max(right, box_right),
+            max(top, box_top),
+        )
+    return None if left == math.inf else (left, bottom, right, top)
+
+
 def _placed_lines(fitted: FittedText, box: TextBox):
     """(x, baseline, line) of every line, aligned in the box."""
     size, leading, rooms = fitted.size, fitted.leading, fitted.rooms
@@ -775,7 +821,7 @@ def _placed_lines(fitted: FittedText, box: TextBox):
     else:
         baseline = box.y + box.height
     for number, (line, scale) in enumerate(zip(fitted.lines, fitted.scales)):
-        baseline -= size * scale * (0.88 if number == 0 else leading)
+        baseline -= size * scale * (ASCENT if number == 0 else leading)
         if rooms:
             baseline -= size * rooms[number]
         if box.align == "center":

@@ -25,10 +25,12 @@ from kkprint.engine.icons import draw_icon, icon_metrics
 from kkprint.engine.orientation import SIDEWAYS, TATECHUYOKO
 from kkprint.engine.text import (
     SLANT,
+    Bounds,
     FittedText,
     Frag,
     TextBox,
     block_extent,
+    enclosing,
     icon_side,
     line_pads,
     oriented,
@@ -101,6 +103,22 @@ def _placed_columns(fitted: FittedText, box: TextBox):
             centre -= size * rooms[number]
         top = box.y + box.height - (box.height - set_width(column, size)) * _SHARE[box.align]
         yield centre, top, column
+
+
+def column_ink(fitted: FittedText, box: TextBox) -> Bounds | None:
+    """Where fitted columns lie, in points (left, bottom, right, top), as
+    :func:`kkprint.engine.text.ink_box` says it of lines: the columns' squares and their
+    readings beside them, from the longest column's top to its foot. None when nothing prints."""
+    size = fitted.size
+
+    def columns():
+        for number, ((centre, top, column), scale) in enumerate(zip(_placed_columns(fitted, box), fitted.scales)):
+            length = set_width(column, size)
+            if length > 0:
+                reading = size * fitted.rooms[number] if fitted.rooms else 0.0  # a column's ruby stands right of it
+                yield centre - size * scale / 2, top - length, centre + size * scale / 2 + reading, top
+
+    return enclosing(columns())
 
 
 def draw_vertical(canvas: Canvas, fitted: FittedText, box: TextBox, colour_of=None) -> None:

@@ -66,7 +66,7 @@ def eligible(game: CourtGame, dice: list[int]) -> Eligibility:
     return Eligibility(dice, ok, refused)
 
 
-def parse_results(data: Any, source: str) -> tuple[list[tuple[str, list[int]]], str | None]:
+def parse_results(data: Any, source: str) -> tuple[list[tuple[str, list[int]]], str]:
     data = mapping(data, Msg("final-round results"), None, source)
     reject_unknown_keys(data, {"game", "players", "queen"}, source)
     entries = data.get("players")
@@ -78,15 +78,23 @@ def parse_results(data: Any, source: str) -> tuple[list[tuple[str, list[int]]], 
         reject_unknown_keys(entry, {"name", "dice"}, source, place)
         rolls.append((name, parse_dice(entry.get("dice"), place, source, ("players", index, "dice"))))
     queen = data.get("queen")
-    if queen is not None:
-        queen = str(queen).strip()
-        if queen not in names:
-            raise InputError(
-                Msg("the Queen's holder '{queen}' is not among the players", queen=queen),
-                source=source,
-                place=at(data, "queen", "queen"),
-                path=("queen",),
-            )
+    if queen is None or not str(queen).strip():
+        # RULES §4: the King is taken only with the Queen, so in the final round somebody holds
+        # her; without her holder the King would go to whoever the file lists last on a tie
+        raise InputError(
+            Msg("name the Queen's holder (queen: NAME): in the final round somebody always holds her"),
+            source=source,
+            place="queen",
+            path=("queen",),
+        )
+    queen = str(queen).strip()
+    if queen not in names:
+        raise InputError(
+            Msg("the Queen's holder '{queen}' is not among the players", queen=queen),
+            source=source,
+            place=at(data, "queen", "queen"),
+            path=("queen",),
+        )
     return rolls, queen
 
 

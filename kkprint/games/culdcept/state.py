@@ -45,10 +45,12 @@ def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], 
         )
     squares = []
     used: dict[str, set[str]] = {name: set() for name in names}
+    places: list[str | Msg] = []
     for number, entry in enumerate(entries, start=1):
         place = Msg("square {n}", n=number)
         if getattr(entry, "line", None):
             place = Msg("{place} (line {line})", place=place, line=entry.line)
+        places.append(place)
         if entry is None or entry == {}:
             squares.append(Square(None, None))
             continue
@@ -115,7 +117,48 @@ def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], 
                     )
                 used[str(owner)].add(card)
         squares.append(Square(str(owner) if owner is not None else None, on_square))
+    _refuse_impossible_map(squares, places, names, source, game)
     return names, squares
+
+
+def _refuse_impossible_map(
+    squares: list[Square], places: list[str | Msg], names: list[str], source: str, game: CuldceptGame
+) -> None:
+    """What no game can end with (RULES §5): a player takes at most one square a turn, so owns
+    at most one per round; the map is one suit, so no rank shows on two squares that still hold
+    their map card."""
+    for name in names:
+        owned = [number for number, square in enumerate(squares) if square.owner == name]
+        if len(owned) > game.rounds:
+            raise InputError(
+                Msg(
+                    "{name} owns {count} squares, but a player takes at most one a turn: {rounds} in {rounds} rounds",
+                    name=name,
+                    count=len(owned),
+                    rounds=game.rounds,
+                ),
+                source=source,
+                place=places[owned[game.rounds]],
+                path=("squares", owned[game.rounds], "owner"),
+            )
+    first_with: dict[str, int] = {}
+    for number, square in enumerate(squares):
+        if square.owner is not None or square.play is None:
+            continue
+        card = square.play.cards[0]
+        if card in first_with:
+            raise InputError(
+                Msg(
+                    "the map is one suit, but {card} shows on two unowned squares ({first} and {second})",
+                    card=card,
+                    first=first_with[card] + 1,
+                    second=number + 1,
+                ),
+                source=source,
+                place=places[number],
+                path=("squares", number, "cards"),
+            )
+        first_with[card] = number
 
 
 def score(names: list[str], squares: list[Square]) -> CuldceptResult:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from kkprint.base.errors import InputError, suggest
@@ -64,7 +67,10 @@ def _arms(
                     path=path,
                 )
             per_kind[kind] = per_kind.get(kind, 0) + number
-        return max(per_kind.values(), default=0), per_kind
+        best = max(per_kind.values(), default=0)
+        if not sources_only:
+            _refuse_below_forced(land, cards, best, place, source, path)
+        return best, per_kind
     number = count(value, Msg("arms"), place, source, path)
     possible = (
         ARMS_PER_CARD * cards
@@ -85,7 +91,48 @@ def _arms(
             place=place,
             path=path,
         )
+    if not sources_only:
+        _refuse_below_forced(land, cards, number, place, source, path)
     return number, {}
+
+
+def _refuse_below_forced(land: Land, cards: int, best: int, place, source: str, path: tuple) -> None:
+    """RULES §1: a player's best arms lies between what their cards allow and what they force —
+    every 8 France cards together show 5 crosses, so a best of 2 is impossible."""
+    least = forced_arms(land, cards)
+    if best < least:
+        raise InputError(
+            Msg(
+                "arms {number}, but any {cards} {land} card(s) show at least {least} identical arms{hint}",
+                number=best,
+                cards=cards,
+                land=land.names,
+                least=least,
+                hint=OTHER_EDITION,
+            ),
+            source=source,
+            place=place,
+            path=path,
+        )
+
+
+def forced_arms(land: Land, cards: int) -> int:
+    """The smallest "largest number of identical arms" that any ``cards`` cards of ``land`` show:
+    what holding that many forces."""
+    return _least_best(tuple(tuple(sorted(land.arms_on(card).elements())) for card in land.cards), cards)
+
+
+@lru_cache(maxsize=256)
+def _least_best(deck: tuple[tuple[str, ...], ...], cards: int) -> int:
+    """:func:`forced_arms` of a land's ``deck`` (each card its arms). A land has at most 8 cards,
+    so trying every hand (at most 70) is exact and quick."""
+    return min(
+        (
+            max(Counter(arms for card in hand for arms in card).values(), default=0)
+            for hand in combinations(deck, cards)
+        ),
+        default=0,
+    )
 
 
 def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards") -> list[PlayerTally]:

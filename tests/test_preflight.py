@@ -1,0 +1,384 @@
+"""Preflight (SPEC §4.3): every deck in tests/preflight/ prints wrong in one way and gets exactly
+that warning — card, region, kind — in both languages, from `kkprint check` and from the build;
+--strict refuses it with nothing written; a clean deck, the examples and every game get none."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_main
+from pypdf import PdfReader
+
+CORPUS = Path(__file__).parent / "preflight"
+EXAMPLES = sorted((ROOT / "examples" / "decks").glob("*/*.yaml"))
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def run(args: list[str], capsys, monkeypatch, lang: str = "en") -> tuple[int, str, str]:
+    """The command line in this process (a whole process costs a second each; the corpus is
+    run many times over), one process's worth of work at a time."""
+    monkeypatch.setenv("KKPRINT_JOBS", "1")
+    return run_main(args, capsys, monkeypatch, lang)
+
+
+def expectation(path: Path) -> tuple[dict | None, list[str]]:
+    """A corpus deck's first line: ``# expect: card=2 region=rules kind=small-text`` (or
+    ``nothing``); a ``# check: …`` line gives options (``--print-shop``)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    said = lines[0].removeprefix("# expect:").strip()
+    options = next((line.removeprefix("# check:").split() for line in lines if line.startswith("# check:")), [])
+    if said == "nothing":
+        return None, options
+    fields = dict(part.split("=", 1) for part in said.split())
+    card = None if fields["card"] == "none" else int(fields["card"])
+    return {"card": card, "region": fields["region"], "kind": fields["kind"]}, options
+
+
+def english_left(message: str) -> list[str]:
+    """Latin words of a Japanese message, apart from file names, units and the deck's own names
+    (quoted back in 「」)."""
+    message = re.sub(r"「[^」]*」|[\w.-]+\.(?:png|svg|yaml)|\b(?:mm|pt|dpi|px)\b", " ", message)
+    return re.findall(r"[A-Za-z]{3,}", message)
+
+
+CASES = sorted(CORPUS.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("path", CASES, ids=lambda path: path.stem)
+def test_check_finds_exactly_the_one_problem_in_the_readers_language(path, lang, capsys, monkeypatch):
+    expected, options = expectation(path)
+    code, out, err = run(["check", str(path), "--json", *options], capsys, monkeypatch, lang)
+    findings = json.loads(out)
+    assert [{key: f[key] for key in ("card", "region", "kind")} for f in findings] == (
+        [expected] if expected else []
+    ), findings
+    if expected is None:
+        assert code == 0 and err == ""
+        return
+    [finding] = findings
+    error = finding["kind"] == "missing-column"  # a column no card has is an error; the rest warn
+    assert finding["severity"] == ("error" if error else "warning")
+    assert code == (2 if error else 0), err
+    assert finding["file"] == str(path) and finding["line"] is not None  # the region's YAML line
+    if lang == "ja":
+        assert JAPANESE.search(finding["message"]) and english_left(finding["message"]) == [], finding
+    else:
+        assert not JAPANESE.search(finding["message"]), finding
+
+
+@pytest.mark.parametrize("path", [p for p in CASES if expectation(p)[0]], ids=lambda path: path.stem)
+def test_the_build_says_it_too_and_strict_writes_nothing(path, tmp_path, capsys, monkeypatch):
+    expected, options = expectation(path)
+    assert expected is not None
+    out_dir = tmp_path / "out"
+    code, out, err = run(["build", str(path), "--out", str(out_dir), *options], capsys, monkeypatch)
+    lines = err.splitlines()
+    error = expected["kind"] == "missing-column"
+    where = f"region '{expected['region']}'"
+    card = f"card {expected['card']}" if expected["card"] else None
+    if error:
+        assert code == 2 and out == "" and not list(out_dir.glob("*.pdf")), err
+        assert len(lines) == 1 and lines[0].startswith("kkprint: error: ") and where in lines[0], err
+        return
+    assert code == 0 and len(list(out_dir.glob("*.pdf"))) == 1, err
+    assert out.strip() == str(next(out_dir.glob("*.pdf")))  # stdout: the file, as ever
+    assert len(lines) == 2 and lines[1] == "kkprint: 1 warning", err
+    assert lines[0].startswith(f"kkprint: warning: {path}: ") and where in lines[0]
+    assert (card in lines[0]) if card else "card " not in lines[0]
+
+    strict_dir = tmp_path / "strict"
+    code, out, err = run(["build", str(path), "--out", str(strict_dir), "--strict", *options], capsys, monkeypatch)
+    assert code == 2 and out == "", err
+    assert not strict_dir.exists() or not list(strict_dir.iterdir())  # nothing, not even a half-written file
+    assert err.startswith(f"kkprint: error: {path}: ") and where in err and len(err.splitlines()) == 1
+
+
+def test_check_json_lists_what_the_build_says(tmp_path, capsys, monkeypatch):
+    """Every corpus deck with a warning, built together: one line per finding, each the one
+    `check --json` gives (card, region, message)."""
+    warned = [path for path in CASES if expectation(path)[0] and expectation(path)[0]["kind"] != "missing-column"]
+    warned = [path for path in warned if not expectation(path)[1]]  # (the print-shop one builds apart)
+    code, out, err = run(["build", *map(str, warned), "--out", str(tmp_path)], capsys, monkeypatch)
+    assert code == 0, err
+    lines = err.splitlines()
+    assert lines[-1] == f"kkprint: {len(warned)} warnings"
+    for path in warned:
+        _, json_out, _ = run(["check", str(path), "--json"], capsys, monkeypatch)
+        [finding] = json.loads(json_out)
+        said = [line for line in lines if f" {path}: " in line]
+        assert said == [f"kkprint: warning: {path}: {finding['where']}: {finding['message']}"]
+
+
+def test_thirty_cards_too_long_are_all_found_in_one_run(tmp_path, capsys, monkeypatch):
+    cards = [  # every fourth card fits; thirty do not
+        {"name": f"Card {number}", "rules": " ".join(["word"] * (5 if number % 4 == 0 else 60))}
+        for number in range(1, 41)
+    ]
+    (tmp_path / "cards.json").write_text(json.dumps(cards), encoding="utf-8")
+    deck = tmp_path / "long.yaml"
+    deck.write_text(
+        "name: long\ncard: {size: poker}\ndata: cards.json\nlayout:\n"
+        "  rules: {type: text, x: 5, y: 60, w: 53, h: 10, field: rules, size: 9}\n",
+        encoding="utf-8",
+    )
+    out_dir = tmp_path / "out"
+    code, out, err = run(["build", str(deck), "--out", str(out_dir)], capsys, monkeypatch)
+    lines = err.splitlines()
+    assert code == 2 and out == "" and not list(out_dir.glob("*.pdf"))
+    assert len(lines) == 22, err
+    failing = [n for n in range(1, 41) if n % 4]
+    for line, number in zip(lines[:20], failing):
+        assert line.startswith(f"kkprint: error: {deck}: card {number} 'Card {number}' (cards.json card {number}), ")
+        assert "region 'rules' (line 5)" in line and "does not fit" in line
+    assert lines[20] == "kkprint: … and 10 more"
+    assert lines[21] == f"kkprint: 30 errors: nothing was written for {deck}"
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
+    assert code == 2 and [f["card"] for f in json.loads(out)] == failing
+    code, out, err = run(["check", str(deck)], capsys, monkeypatch)
+    assert code == 2 and out.splitlines()[20:] == [
+        "kkprint: … and 10 more",
+        "(kkprint check --json lists every one)",
+        f"{deck}: 40 cards checked, 30 errors",
+    ]
+    assert err == f"kkprint: error: {deck}: 30 errors; it would not print\n"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.parent.name)
+def test_the_examples_check_clean_and_nothing_is_written(path, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where a build would make output/
+    code, out, err = run(["check", str(path), "--json"], capsys, monkeypatch)
+    assert code == 0 and json.loads(out) == [] and err == ""
+    code, out, err = run(["check", str(path)], capsys, monkeypatch, lang="ja")
+    assert code == 0 and out.strip().endswith("警告0件") and err == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_game_is_warned_about(lang, paper, tmp_path):
+    """Every game's cards go through the deck preflight (land cards, characters, aids, chips…):
+    none of them has a warning."""
+    from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, run_targets
+
+    outcomes = run_targets(resolve(["all"]), BuildOptions(lang=lang, paper_name=paper, out_dir=tmp_path))
+    assert [(o.target, o.error) for o in outcomes if o.error] == []
+    assert [note.render("en") for o in outcomes for note in o.notes] == []
+    assert sum(len(o.paths) for o in outcomes) >= 10
+
+
+def test_the_games_cards_are_checked_and_strict_holds_for_them_too(tmp_path, monkeypatch):
+    """Not a silence by omission: with a (deliberately absurd) 40 pt threshold, Court's
+    characters are warned about, card by card, from their layout file; with --strict the cards'
+    PDF is not written."""
+    from kkprint.cli.targets import resolve
+    from kkprint.deck import load
+    from kkprint.engine.job import BuildOptions, run_targets
+
+    layout = load._layout
+
+    def demanding(path):
+        return layout(path).model_copy(update={"min_readable": 40})
+
+    monkeypatch.setattr(load, "_layout", demanding)
+    [outcome] = run_targets(resolve(["court"]), BuildOptions(lang="en", out_dir=tmp_path / "warn"))
+    assert outcome.error is None
+    cards = [note for note in outcome.notes if note.source.endswith("court/cards.yaml")]
+    assert cards and {note.kind for note in cards} == {"small-text"}
+    assert "card 1 'Fool'" in cards[0].render("en")
+    [strict] = run_targets(resolve(["court"]), BuildOptions(lang="en", out_dir=tmp_path / "strict", strict=True))
+    assert strict.error is not None and "court/cards.yaml" in str(strict.error)
+    assert not any("character" in path.name for path in strict.paths)
+
+
+def test_a_font_that_would_not_be_embedded_is_said_exactly_when_it_is_so(tmp_path, capsys, monkeypatch):
+    """SVG art with words in it: either its text is set in an embedded font (or drawn as
+    outlines), or the build says which font would not be embedded — never silently neither."""
+    deck = tmp_path / "words.yaml"
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "words.svg").write_bytes((CORPUS / "art" / "words.svg").read_bytes())
+    deck.write_text(
+        "name: words\ncard: {size: poker}\nlayout:\n"
+        "  label: {type: image, x: 10, y: 10, w: 40, h: 20, src: art/words.svg}\ncards: [{name: Gold}]\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch)
+    assert code == 0, err
+    fonts = {}
+    for page in PdfReader(out.strip()).pages:
+        for font in _fonts(page):
+            descriptor = font.get("/FontDescriptor")
+            descendants = font.get("/DescendantFonts")
+            if descriptor is None and descendants:
+                descriptor = descendants[0].get_object().get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            fonts[str(font["/BaseFont"])] = any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+    missing = sorted(name.lstrip("/") for name, embedded in fonts.items() if not embedded)
+    said = re.findall(r"the font '([^']+)' would not be embedded", err)
+    assert said == missing, (err, fonts)
+
+
+def _fonts(page):
+    """Every font a page uses, those inside its forms too."""
+    seen = []
+
+    def walk(resources):
+        resources = resources.get_object() if resources is not None else {}
+        for font in (resources.get("/Font") or {}).values():
+            seen.append(font.get_object())
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                walk(xobject.get("/Resources"))
+
+    walk(page.get("/Resources"))
+    return seen
+
+
+def test_a_standard_font_drawn_by_a_region_is_named(tmp_path):
+    """A region whose drawing sets words in one of the PDF's standard fonts (never embedded) is
+    reported with its card and region, once."""
+    from kkprint.deck.build import check_deck
+    from kkprint.deck.load import load_deck
+    from kkprint.engine.icons import register_icon
+
+    def stamp(c, size):
+        c.setFont("Times-Roman", size / 2)
+        c.drawString(0, size / 4, "OK")
+
+    register_icon("test:times-stamp", stamp)
+    deck = tmp_path / "stamp.yaml"
+    deck.write_text(
+        "name: stamp\ncard: {size: poker}\nlayout:\n"
+        "  mark: {type: icon, x: 10, y: 10, w: 10, h: 10, field: mark}\n"
+        "cards: [{name: A, mark: ''}, {name: B, mark: 'test:times-stamp'}, {name: C, mark: 'test:times-stamp'}]\n",
+        encoding="utf-8",
+    )
+    findings = check_deck(load_deck(deck))
+    assert [(f.card, f.region, f.kind) for f in findings] == [(2, "mark", "font-not-embedded")]
+    assert "Times-Roman" in findings[0].render("en")
+
+
+def test_text_over_a_round_tokens_outline_is_found_and_text_inside_is_not(tmp_path):
+    from kkprint.deck.build import check_deck
+    from kkprint.deck.load import load_deck
+
+    deck = tmp_path / "token.yaml"
+    deck.write_text(
+        "name: token\ncard: {w: 30, h: 30, shape: circle}\nlayout:\n"
+        "  middle: {type: text, x: 7, y: 12, w: 16, h: 6, text: Gold, size: 10, align: center}\n"
+        "  corner: {type: text, x: 0.5, y: 0.5, w: 12, h: 5, text: Tax, size: 9}\n"
+        "cards: [{name: A}]\n",
+        encoding="utf-8",
+    )
+    findings = check_deck(load_deck(deck))
+    assert [(f.region, f.kind) for f in findings] == [("corner", "off-card")]
+    assert "outline" in findings[0].render("en")
+
+
+def test_print_shop_checks_are_stricter_than_home_ones(tmp_path, capsys, monkeypatch):
+    """The same deck: a 200 px picture 31 mm wide is fine at home (163 dpi), blurry for a shop."""
+    import shutil
+
+    shutil.copytree(CORPUS / "art", tmp_path / "art")
+    source = (CORPUS / "clean.yaml").read_text(encoding="utf-8")
+    wide = source.replace("w: 16, h: 16, src: art/sharp.png", "w: 31, h: 31, src: art/sharp.png")
+    assert wide != source
+    deck = tmp_path / "wide.yaml"
+    deck.write_text(wide, encoding="utf-8")
+    _, home, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
+    _, shop, _ = run(["check", str(deck), "--json", "--print-shop"], capsys, monkeypatch)
+    assert json.loads(home) == []
+    [finding] = json.loads(shop)
+    assert (finding["region"], finding["kind"]) == ("art", "low-resolution") and "300 dpi" in finding["message"]
+
+
+def test_min_readable_can_be_lowered_for_one_region_or_the_deck(tmp_path, capsys, monkeypatch):
+    source = (CORPUS / "small-text-set.yaml").read_text(encoding="utf-8")
+    for variant in (
+        source.replace("size: 4.5}", "size: 4.5, min_readable: 4}"),
+        source.replace("name: small-text-set\n", "name: small-text-set\nmin_readable: 4.5\n"),
+    ):
+        assert variant != source
+        deck = tmp_path / "d.yaml"
+        deck.write_text(variant, encoding="utf-8")
+        code, out, _ = run(["check", str(deck), "--json", "--strict"], capsys, monkeypatch)
+        assert code == 0 and json.loads(out) == []
+
+
+# --- the preflight and the deck's expressions (deck.expr) --------------------------------------
+
+
+def _check(tmp_path: Path, text: str) -> list:
+    from kkprint.deck.build import check_deck
+    from kkprint.deck.load import load_deck
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text(text, encoding="utf-8")
+    return check_deck(load_deck(deck))
+
+
+def test_names_an_expression_reads_that_are_no_columns_are_never_missing(tmp_path):
+    """card.*, deck.*, today, a table named in lookup(), what get() reads (it has a default) and
+    a column named exactly (spaces and all) are no missing columns; a bare name no card has is,
+    in ${…} and in when: alike, said once for its region."""
+    regions = (
+        "  a: {type: text, x: 5, y: 5, w: 53, h: 8, size: 9,"
+        ' text: "${card.number}/${card.total} ${card.copy} ${card.row} ${deck.name} ${deck.version} ${today}"}\n'
+        "  b: {type: text, x: 5, y: 15, w: 53, h: 8, size: 9,"
+        " text: \"${lookup('tint', name)} ${get('extra', 0) + 1} ${hit points}\","
+        " when: \"get('flag', '') == '' and card.number > 0\"}\n"
+    )
+    head = "name: d\nversion: '2'\ncard: {size: poker}\ntables: {tint: {A: red, B: blue}}\nlayout:\n"
+    cards = "cards: [{name: A, hit points: 3}, {name: B, hit points: 4}]\n"
+    assert _check(tmp_path, head + regions + cards) == []
+    wrong = regions.replace("${hit points}", "${hp + 1}").replace("get('flag', '') == ''", "flag == ''")
+    findings = _check(tmp_path, head + wrong + cards)
+    assert sorted((f.region, f.kind, f.card, f.error) for f in findings) == [
+        ("b", "missing-column", None, True),
+        ("b", "missing-column", None, True),
+    ]
+    assert sorted(re.findall(r"column '(\w+)'", " ".join(f.render("en") for f in findings))) == ["flag", "hp"]
+
+
+def test_a_copys_own_problem_names_that_copy_and_shared_ones_are_said_once(tmp_path):
+    """Copies drawn one by one (card.copy read): the copy whose width works out to nothing is the
+    one named; small text on every copy is one finding, on the first."""
+    findings = _check(
+        tmp_path,
+        "name: d\ncard: {size: poker}\nlayout:\n"
+        '  bar: {type: shape, shape: rect, x: 5, y: 5, w: "${6 - 2 * card.copy}", h: 3, fill: "#000000"}\n'
+        '  tag: {type: text, x: 5, y: 20, w: 40, h: 8, size: 4, text: "${name} ${card.copy}/3"}\n'
+        "cards: [{name: Lead, count: 1}, {name: Trio, count: 3}]\n",
+    )
+    said = sorted((f.card, f.region, f.kind) for f in findings)
+    assert said == [(1, "tag", "small-text"), (2, "tag", "small-text"), (4, "bar", "error")], said
+    [error] = [f for f in findings if f.error]
+    assert "card 4 'Trio' (cards[1] (line 6))" in error.render("en") and "must be greater than 0" in error.render("en")
+
+
+def test_a_region_placed_by_an_expression_is_checked_where_each_card_puts_it(tmp_path):
+    findings = _check(
+        tmp_path,
+        "name: d\ncard: {size: poker}\nlayout:\n"
+        '  label: {type: text, x: "${at}", y: 5, w: 20, h: 8, size: 9, field: name}\n'
+        "cards: [{name: Inside, at: 5}, {name: Overhanging, at: 55}]\n",
+    )
+    assert [(f.card, f.region, f.kind) for f in findings] == [(2, "label", "off-card")]
+
+
+def test_an_icon_region_is_checked_at_the_icons_own_scale(tmp_path):
+    import shutil
+
+    shutil.copytree(CORPUS / "art", tmp_path / "art")
+    deck = (
+        "name: d\ncard: {size: poker}\nicons: {seal: {src: art/seal.svg, scale: SCALE}}\nlayout:\n"
+        "  mark: {type: icon, x: 52, y: 5, w: 8, h: 8, icon: seal}\ncards: [{name: A}]\n"
+    )
+    assert _check(tmp_path, deck.replace("SCALE", "1")) == []  # 52 to 60 mm: inside the 63 mm card
+    [finding] = _check(tmp_path, deck.replace("SCALE", "2"))  # 16 mm about the same middle: 48 to 64
+    assert (finding.region, finding.kind) == ("mark", "off-card") and "1 mm past" in finding.render("en")
