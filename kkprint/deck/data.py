@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import json
 import math
 import sys
 import zipfile
@@ -21,12 +20,14 @@ from typing import Any, NamedTuple
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
-from kkprint.base.yamlio import read_bytes, read_text
+from kkprint.base.yamlio import parse_json, printable_text, read_bytes, read_text
 
 MAX_CARDS = 50_000
 MAX_CELL = 10_000  # characters: far more than a card can print
 MAX_DATA_BYTES = 20 * 1024 * 1024
 MAX_XLSX_UNPACKED = 200 * 1024 * 1024
+MAX_ROWS = MAX_CARDS + 1000  # a header, and blank rows between groups of cards
+MAX_COLUMNS = 1000  # fields of a card
 COPIES_LIKE = ("count", "qty", "quantity", "copies", "number", "amount", "枚数", "数")
 
 
@@ -90,6 +91,15 @@ def card_from(entry: dict, copies_field: str, source: str, place: str | Msg) -> 
             text = as_text(value)
         except ValueError as err:
             raise InputError(Msg("field '{key}': {err}", key=key, err=err), source=source, place=place) from None
+        if not printable_text(text) or not printable_text(key):
+            raise InputError(
+                Msg(
+                    "field '{key}' holds half of a character (a lone surrogate)",
+                    key=key.encode("utf-8", "backslashreplace").decode("utf-8"),
+                ),
+                source=source,
+                place=place,
+            )
         if len(text) > MAX_CELL:
             raise InputError(
                 Msg(
@@ -173,7 +183,7 @@ def _table_cards(rows: Iterator[tuple[int, list]], path: Path, copies_field: str
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
-    text = read_text(path, limit=MAX_DATA_BYTES)
+    text = read_text(path, limit=MAX_DATA_BYTES, kind="csv")
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
     if path.suffix.lower() == ".tsv":
@@ -222,13 +232,7 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
             warnings.simplefilter("ignore")
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as err:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook
-        raise InputError(
-            Msg(
-                "cannot read this workbook: {value}",
-                value=str(err).splitlines()[0][:100] if str(err) else type(err).__name__,
-            ),
-            source=source,
-        ) from None
+        raise InputError(Msg("cannot read this workbook: {value}", value=_first_line(err)), source=source) from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
             raise InputError(
@@ -237,26 +241,68 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
                 place="data.sheet",
             )
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
-        for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
-            if number > MAX_CARDS + 1000:
-                raise InputError(Msg("has more than {MAX_CARDS:,} rows", MAX_CARDS=MAX_CARDS), source=source)
-            yield number, list(row)
+        yield from _sheet_rows(worksheet, source)
     finally:
         book.close()
 
 
+def _sheet_rows(worksheet, source: str) -> Iterator[tuple[int, list]]:
+    """The worksheet's rows as they are stored, each as wide as its last cell.
+
+    The size a worksheet declares is not trusted: openpyxl would pad every row to the declared
+    width and add empty rows up to the declared height, and 1.6 kB declaring 16,384 × 1,048,576
+    cells would cost a minute before anything could say so. A declaration beyond the limits is
+    refused at once; a row that really reaches further is refused where it is."""
+    declared_rows, declared_columns = worksheet.max_row or 0, worksheet.max_column or 0
+    if declared_rows > MAX_ROWS or declared_columns > MAX_COLUMNS:
+        raise InputError(
+            Msg(
+                "declares {rows:,} rows × {columns:,} columns; data sheets are limited to {max_rows:,} × {max_columns:,}",
+                rows=declared_rows,
+                columns=declared_columns,
+                max_rows=MAX_ROWS,
+                max_columns=MAX_COLUMNS,
+            ),
+            source=source,
+        )
+    worksheet.reset_dimensions()
+    number = 0
+    rows = worksheet.iter_rows(values_only=True)
+    while True:
+        try:
+            row = next(rows, None)
+        except InputError:
+            raise
+        except Exception as err:  # noqa: BLE001 - openpyxl raises many kinds for a broken sheet
+            too_long = isinstance(err, ValueError) and "integer string conversion" in str(err)
+            raise InputError(
+                Msg("a number in this row has more than {limit:,} digits", limit=sys.get_int_max_str_digits())
+                if too_long
+                else Msg("cannot read this workbook: {value}", value=_first_line(err)),
+                source=source,
+                place=Msg("row {n}", n=number + 1),
+            ) from None
+        if row is None:
+            return
+        number += 1
+        if number > MAX_ROWS:
+            raise InputError(Msg("has more than {MAX_CARDS:,} rows", MAX_CARDS=MAX_CARDS), source=source)
+        if len(row) > MAX_COLUMNS:
+            raise InputError(
+                Msg("this row has cells beyond column {limit:,}", limit=MAX_COLUMNS),
+                source=source,
+                place=Msg("row {n}", n=number),
+            )
+        yield number, list(row)
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).splitlines()[0][:100] if str(err) else type(err).__name__
+
+
 def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
     source = str(path)
-    try:
-        data = json.loads(read_text(path, limit=MAX_DATA_BYTES))
-    except json.JSONDecodeError as err:
-        raise InputError(
-            Msg("not valid JSON: {msg}", msg=err.msg),
-            source=source,
-            place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno),
-        ) from None
-    except RecursionError:
-        raise InputError(Msg("nested too deeply"), source=source) from None
+    data = parse_json(read_text(path, limit=MAX_DATA_BYTES, kind="json"), source)
     if isinstance(data, dict) and isinstance(data.get("cards"), list):
         data = data["cards"]
     if not isinstance(data, list):
