@@ -325,10 +325,37 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
             out = io.BytesIO()
             font.save(out)
             data = out.getvalue()
-        pdfmetrics.registerFont(TaggedTTFont(name, io.BytesIO(data)))
+        face = TaggedTTFont(name, io.BytesIO(data))
+        _try_subset(face, characters, label)
+        pdfmetrics.registerFont(face)
     except InputError:
         raise
     except Exception as err:  # fontTools and ReportLab raise many kinds for a broken font  # noqa: BLE001
         reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
         raise InputError(Msg("cannot use font '{label}': {reason}", label=label, reason=reason)) from None
     return name
+
+
+def _try_subset(font: TTFont, characters: str, label: str) -> None:
+    """Make, now, the subset ReportLab will make when the PDF is saved: a glyph built from a glyph
+    the font does not have (a broken composite) fails only there, after every page is drawn.
+    The character whose glyph is broken is named."""
+    codes = [ord(c) for c in characters if ord(c) in font.face.charToGlyph]
+    try:
+        font.face.makeSubset(codes)
+        return
+    except Exception:  # noqa: BLE001 - ReportLab reads a broken table however it is broken
+        pass
+    for code in codes:
+        try:
+            font.face.makeSubset([code])
+        except Exception:  # noqa: BLE001 - as above
+            raise InputError(
+                Msg(
+                    "font '{label}' is damaged: its glyph for '{char}' (U+{code:04X}) cannot be read",
+                    label=label,
+                    char=chr(code),
+                    code=code,
+                )
+            ) from None
+    raise InputError(Msg("font '{label}' is damaged: its glyphs cannot be read", label=label))
