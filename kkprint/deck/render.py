@@ -28,7 +28,7 @@ from kkprint.engine.cards import Art
 from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, register_icon
-from kkprint.engine.pictures import check_picture, draw_picture
+from kkprint.engine.pictures import SvgFonts, check_picture, draw_picture
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
 
@@ -95,20 +95,35 @@ def font_book(deck: Deck, fonts: FontSet, characters: str) -> FontBook:
     return FontBook(fonts.regular, fonts.bold, tuple(families))
 
 
+def art_fonts(deck: Deck) -> SvgFonts:
+    """The deck's font families for text inside its SVG art (which is drawn in them, else in the
+    bundled font, and never in a font the SVG names by a file)."""
+    families = []
+    for family, files in deck.spec.fonts.items():
+        faces = []
+        for face in ("regular", "bold", "italic", "bold_italic"):
+            name = getattr(files, face)
+            if name:
+                faces.append((face, deck.resolve(name, "font", f"fonts.{family}.{face.replace('_', '-')}")))
+        families.append((family, tuple(faces)))
+    return SvgFonts(tuple(families))
+
+
 def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
     """Register the deck's icons under private names; returns (name in the deck, registered name)."""
     aliases = []
     root = None if deck.allow_outside else deck.folder.resolve()
+    fonts = art_fonts(deck)
     for name, file in deck.spec.icons.items():
         path = deck.resolve(file, "icon", f"icons.{name}")
         digest = hashlib.sha1(f"{path}|{path.stat().st_mtime_ns}".encode()).hexdigest()[:12]
         registered = f"{PRIVATE}{digest}~{name}"
 
         def draw(c: Canvas, size: float, path=path) -> None:
-            draw_picture(c, path, root, 0, 0, size, size, "contain")
+            draw_picture(c, path, root, 0, 0, size, size, "contain", fonts)
 
         try:  # read it now, so a broken icon is named here and not on some card later
-            check_picture(path, root)
+            check_picture(path, root, fonts)
         except InputError as err:
             raise err.located(source=deck.source, place=f"icons.{name}") from None
         register_icon(registered, draw)
@@ -134,6 +149,7 @@ class RegionPainter:
         self.book = self.book or FontBook(self.fonts.regular, self.fonts.bold)
         self._icon_names = dict(self.icons)
         self._root = None if self.deck.allow_outside else self.deck.folder.resolve()
+        self._art_fonts = art_fonts(self.deck)
         # a deck's text regions name a few fonts and colours thousands of times: each is
         # looked up once per value
         self._faces: dict[tuple[str, bool], tuple[Typesetting, str]] = {}
@@ -219,7 +235,7 @@ class RegionPainter:
                 src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src))
                 if src:
                     path = self.deck.resolve(src, "image", place)
-                    draw_picture(c, path, self._root, x, y, w, h, region.fit)
+                    draw_picture(c, path, self._root, x, y, w, h, region.fit, self._art_fonts)
         except InputError as err:
             raise err.located(source=self.deck.source, place=place) from None
         if isolated:

@@ -184,6 +184,12 @@ def _make_subset(face: str, characters: str) -> bytes:
     return out.getvalue()
 
 
+def bundled_font_file(bold: bool = False) -> Path:
+    """The bundled font's file as pip installed it (OpenType/CFF): text in SVG art is drawn from
+    its outlines, of any character, without a subset made for it."""
+    return Path(str(_font_path("bold" if bold else "regular")))
+
+
 @lru_cache(maxsize=1)
 def bundled_coverage() -> frozenset[str]:
     """Every character the bundled font has (read from its character map, not its outlines)."""
