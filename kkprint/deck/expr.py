@@ -55,6 +55,7 @@ _OPERATORS.update(
     }
 )
 _OPERATORS.pop(ast.Pow, None)  # nothing on a card needs powers, and they are the easy way to hang
+_SYMBOLS = {ast.Pow: "**", ast.MatMult: "@"}  # how a refused operator is written in a condition
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,14 @@ def compile_condition(text: str) -> Condition:
                     "when '{text}': {kind} is not allowed in a condition (comparisons, and, or, not, in, numbers and quoted text only)",
                     text=text,
                     kind=kind,
+                )
+            )
+        if isinstance(node, ast.BinOp) and type(node.op) not in _OPERATORS:  # ** (simpleeval named it <ast.Pow …>)
+            raise InputError(
+                Msg(
+                    "when '{text}': the operator {operator} is not allowed in a condition",
+                    text=text,
+                    operator=_SYMBOLS.get(type(node.op), type(node.op).__name__),
                 )
             )
     names = frozenset(

@@ -609,7 +609,13 @@ def _require_covered(font: str, text: str) -> None:
     if not _all_covered(font, text):
         missing = sorted({c for c in text if not _all_covered(font, c) and c not in "\n\r\t"})
         if missing:
+            from kkprint.engine.fonts import bundled_coverage
+
             listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
+            if not bundled_coverage().issuperset(missing):  # no font could: say so, not "prepared"
+                raise InputError(
+                    Msg("cannot print {listed}: neither this text's font nor the bundled one has it", listed=listed)
+                )
             raise InputError(
                 Msg("cannot print {listed}: not among the characters prepared for this build", listed=listed)
             )
