@@ -37,7 +37,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import N_, Msg
 from kkprint.base.yamlio import read_bytes
 from kkprint.engine.svgtext import Lettering, SvgFonts
 
@@ -90,8 +90,8 @@ class Budget:
         if width * height > MAX_PIXELS:
             raise self.refusal(
                 what,
-                "{name}: is {width}×{height} pixels; pictures are limited to {value} megapixels",
-                "{name}: {what} is {width}×{height} pixels; pictures are limited to {value} megapixels",
+                N_("{name}: is {width}×{height} pixels; pictures are limited to {value} megapixels"),
+                N_("{name}: {what} is {width}×{height} pixels; pictures are limited to {value} megapixels"),
                 width=width,
                 height=height,
                 value=MAX_PIXELS // 1_000_000,
@@ -126,8 +126,8 @@ def _probe(data: bytes, budget: Budget, what: Msg | None = None) -> tuple[int, i
                 if probe.format not in ("PNG", "JPEG"):
                     raise budget.refusal(
                         what,
-                        "{name}: is a {format} picture; use PNG or JPG",
-                        "{name}: {what} is a {format} picture; use PNG or JPG",
+                        N_("{name}: is a {format} picture; use PNG or JPG"),
+                        N_("{name}: {what} is a {format} picture; use PNG or JPG"),
                         format=probe.format,
                     )
                 budget.spend(what, probe.width, probe.height)
@@ -138,13 +138,15 @@ def _probe(data: bytes, budget: Budget, what: Msg | None = None) -> tuple[int, i
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise budget.refusal(  # (Pillow's own limit, met before ours for pictures beyond 89 megapixels)
             what,
-            "{name}: is larger than {value} megapixels, the most a picture may have",
-            "{name}: {what} has more than {value} megapixels, the most a picture may have",
+            N_("{name}: is larger than {value} megapixels, the most a picture may have"),
+            N_("{name}: {what} has more than {value} megapixels, the most a picture may have"),
             value=MAX_PIXELS // 1_000_000,
         ) from None
     except Exception:  # noqa: BLE001 - Pillow's many errors for a broken file
         raise budget.refusal(
-            what, "{name}: not a readable PNG or JPG picture", "{name}: {what} is not a readable PNG or JPG picture"
+            what,
+            N_("{name}: not a readable PNG or JPG picture"),
+            N_("{name}: {what} is not a readable PNG or JPG picture"),
         ) from None
 
 
