@@ -27,7 +27,7 @@ from kkprint.base.paths import safe_file_name
 from kkprint.deck.build import loaded_target
 from kkprint.deck.load import CardData, load_deck, select
 from kkprint.engine.job import BuildOptions, build_targets
-from kkprint.engine.preview import PNG_MAGIC, page_image, page_pixels, write_png
+from kkprint.engine.preview import PNG_MAGIC, page_digests, page_image, page_pixels, write_pngs
 
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 SHOWCASE_PIXELS = 40_000_000
@@ -52,8 +52,8 @@ class _Pages:
     """The deck as it prints, one card per page (copies and numbered regions as on paper), open
     for rendering one page at a time: nothing rendered is kept beyond the file it goes into."""
 
-    def __init__(self, document, cards: list[CardData]):
-        self.document, self.cards = document, cards
+    def __init__(self, pdf: Path, document, cards: list[CardData]):
+        self.pdf, self.document, self.cards = pdf, document, cards
         total = sum(card.count for card in cards)
         self.per_card = 2 if len(document) == 2 * total else 1
         self.first = []  # the page of each card's first copy
@@ -79,14 +79,6 @@ class _Pages:
             return page_pixels(page, scale)
         finally:
             page.close()
-
-
-def _png(pages: _Pages, index: int, scale: float, path: Path) -> Path:
-    page = pages.page(index)
-    try:
-        return write_png(page, scale, path)
-    finally:
-        page.close()
 
 
 def _image(pages: _Pages, index: int, width: int, height: int):
@@ -133,11 +125,6 @@ def _publish(staged: Path, path: Path) -> Path:
     return path
 
 
-def _digest(path: Path) -> str:
-    with open(path, "rb") as stream:
-        return hashlib.file_digest(stream, "sha1").hexdigest()
-
-
 def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
     """Every picture asked for, card by card: each is rendered, written and let go, so memory
     holds one card (or one Tabletop Simulator sheet) whatever the deck's length or the dpi.
@@ -164,9 +151,9 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
         staging.mkdir()
         document = pdfium.PdfDocument(str(pdf))
         try:
-            pages = _Pages(document, printed)
+            pages = _Pages(pdf, document, printed)
             if options.png:
-                written.extend(_pngs(pages, names, stem, options, staging))
+                written.extend(_pngs(pages, names, stem, options))
             if options.tts:
                 written.extend(_tts(pages, stem, options, staging))
             if picks:
@@ -183,24 +170,18 @@ def _names(cards: list[CardData], template: str | None) -> list[str]:
     return [_name(template, card, number, taken) for number, card in enumerate(cards, start=1)]
 
 
-def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions, staging: Path) -> list[Path]:
-    """One PNG per card's front; the backs as one picture when the deck has one back design,
-    else one per card (made aside until that is known)."""
+def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions) -> list[Path]:
+    """One PNG per card's front; the backs as one picture when the deck has one back design
+    (seen from the digests of their pixels first), else one per card."""
     scale = options.dpi / 72
-    written: list[Path] = []
-    backs: list[tuple[Path, Path]] = []
-    digests: set[str] = set()
-    for name, first in zip(names, pages.first):
-        written.append(_png(pages, first, scale, options.out_dir / f"{name}.png"))
-        if pages.per_card == 2:
-            staged = _png(pages, first + 1, scale, staging / f"back-{len(backs)}.png")
-            digests.add(_digest(staged))
-            backs.append((staged, options.out_dir / f"{name}-back.png"))
-    if len(digests) == 1:  # one back design: one picture of it, as shops ask for
-        written.append(_publish(backs[0][0], options.out_dir / f"{stem}-back.png"))
-    else:
-        written.extend(_publish(staged, path) for staged, path in backs)
-    return written
+    jobs = [(first, scale, options.out_dir / f"{name}.png") for name, first in zip(names, pages.first)]
+    if pages.per_card == 2:
+        backs = [first + 1 for first in pages.first]
+        if len(set(page_digests(pages.pdf, backs, scale))) == 1:  # one design: one picture of it, as shops ask for
+            jobs.append((backs[0], scale, options.out_dir / f"{stem}-back.png"))
+        else:
+            jobs.extend((back, scale, options.out_dir / f"{name}-back.png") for back, name in zip(backs, names))
+    return write_pngs(pages.pdf, jobs)
 
 
 def tts_grid(count: int, width: int, height: int) -> tuple[int, int, int, int]:

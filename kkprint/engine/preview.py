@@ -13,7 +13,7 @@ import math
 import tempfile
 from pathlib import Path
 
-from kkprint.base.outputs import atomic_file
+from kkprint.base.outputs import atomic_file, check_destination
 from kkprint.base.paths import safe_file_name
 from kkprint.engine.job import BuildOptions, Target, build_targets
 
@@ -73,21 +73,85 @@ def page_image(page, width: int, height: int):
         bitmap.close()
 
 
-def render_pages(pdf: Path, out_dir: Path, dpi: int) -> list[Path]:
+PARALLEL_FROM = 8  # pages: fewer are done before a second process would have started
+
+
+def _each_page(pdf: Path, work, items: list) -> list:
+    """``work(page, item)`` for every (page index, …) item, one page open at a time."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(pdf))
-    written = []
+    done = []
     try:
-        for index in range(len(document)):
-            page = document[index]
+        for item in items:
+            page = document[item[0]]
             try:
-                written.append(write_png(page, dpi / 72, out_dir / f"{safe_file_name(pdf.stem)}-{index + 1:03d}.png"))
+                done.append(work(page, item))
             finally:
                 page.close()
     finally:
         document.close()
-    return written
+    return done
+
+
+def _on_two_cores(pdf: Path, work, items: list) -> list:
+    """:func:`_each_page` over ``items``, in order. Rendering takes nearly all the time, so with
+    enough pages a second process (forked: it has everything loaded already, and opens the PDF
+    for itself) does every other one; each holds one page at a time."""
+    import multiprocessing
+    import os
+
+    if len(items) < PARALLEL_FROM or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return _each_page(pdf, work, items)
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+        theirs = pool.submit(_each_page, pdf, work, items[1::2])
+        mine = _each_page(pdf, work, items[0::2])
+        done = mine + theirs.result()
+    done[0::2], done[1::2] = mine, theirs.result()
+    return done
+
+
+def _write(page, job: tuple[int, float, Path]) -> Path:
+    return write_png(page, job[1], job[2])
+
+
+def _digest(page, job: tuple[int, float]) -> str:
+    import hashlib
+
+    width, height = page_pixels(page, job[1])
+    digest = hashlib.sha1(f"{width}x{height}".encode())
+    for row in _rows(page, job[1]):
+        digest.update(row)
+    return digest.hexdigest()
+
+
+def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
+    """Every (page index, scale, file) of ``jobs`` written, in that order (on both cores when
+    there are enough). Every destination is checked first: a name kkprint may not write stops
+    the command before any picture is made."""
+    for _, _, path in jobs:
+        check_destination(path, PNG_MAGIC)
+    return _on_two_cores(pdf, _write, jobs)
+
+
+def page_digests(pdf: Path, pages: list[int], scale: float) -> list[str]:
+    """A digest of each page's pixels at ``scale``: equal digests, equal pictures (rendered and
+    let go, nothing written)."""
+    return _on_two_cores(pdf, _digest, [(page, scale) for page in pages])
+
+
+def render_pages(pdf: Path, out_dir: Path, dpi: int) -> list[Path]:
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        count = len(document)
+    finally:
+        document.close()
+    stem = safe_file_name(pdf.stem)
+    return write_pngs(pdf, [(index, dpi / 72, out_dir / f"{stem}-{index + 1:03d}.png") for index in range(count)])
 
 
 def preview_targets(targets: list[Target], options: BuildOptions, out_dir: Path, dpi: int) -> list[Path]:
