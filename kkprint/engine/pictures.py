@@ -330,7 +330,7 @@ def _renderer_class():
     """svglib's renderer, with every file it would open opened here instead (made on first use:
     svglib is only loaded by decks with SVG art)."""
     from PIL import Image
-    from svglib.svglib import CircularRefError, NodeTracker, SvgRenderer
+    from svglib.svglib import CircularRefError, NodeTracker, SvgRenderer, node_name
 
     class SafeRenderer(SvgRenderer):
         def __init__(self, path: Path, root: Path | None, budget: Budget, lettering: Lettering, parents=None):
@@ -349,6 +349,8 @@ def _renderer_class():
             if str(path) == self.source_path:
                 return super().xlink_href_target(node, group)  # svglib reads it as a fragment of this one
             if path.suffix.lower() != ".svg":
+                if node_name(node) == "use":  # svglib skips a <use> of a bitmap when given its name
+                    return str(path)
                 return self._picture(self.budget.read(path), Msg("'{value}'", value=iri[:80]))
             if str(path) in self._parent_chain:
                 raise CircularRefError()
