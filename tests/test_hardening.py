@@ -786,15 +786,8 @@ def subprocess_build(deck: Path, out: Path) -> list[Path]:
 
 # --- the whole corpus, each case a process under a memory limit ---------------------------------
 
-CORPUS = Path(__file__).parent / "corpus"
-COMMANDS = {
-    "kardinal": ["scorer", "kardinal"],
-    "webofpower": ["scorer", "webofpower"],
-    "webofpower-board": ["scorer", "webofpower-board"],
-    "court": ["scorer", "court"],
-    "culdcept": ["scorer", "culdcept"],
-    "deck": ["build"],
-}
+from test_robustness import COMMANDS, CORPUS  # noqa: E402 - the corpus and the command of each folder
+
 RUN_ALL = """
 import contextlib, io, json, sys
 from kkprint.cli.app import main
