@@ -60,6 +60,16 @@ def as_text(value: Any) -> str:
 
 def count_of(value: Any, source: str, place: str | Msg) -> int:
     text = as_text(value).strip() if not isinstance(value, str) else value.strip()
+    if text.isascii() and text.isdigit() and len(text) > 12:  # (int() itself refuses past 4,300 digits)
+        raise InputError(
+            Msg(
+                "{value} copies is more than the {MAX_CARDS:,} cards a deck may have",
+                value=text[:12] + "…",
+                MAX_CARDS=MAX_CARDS,
+            ),
+            source=source,
+            place=place,
+        )
     try:
         number = int(text or "1")
     except ValueError:
