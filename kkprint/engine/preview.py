@@ -97,19 +97,27 @@ def _each_page(pdf: Path, work, items: list) -> list:
 def _on_two_cores(pdf: Path, work, items: list) -> list:
     """:func:`_each_page` over ``items``, in order. Rendering takes nearly all the time, so with
     enough pages a second process (forked: it has everything loaded already, and opens the PDF
-    for itself) does every other one; each holds one page at a time."""
+    for itself) does every other one; each holds one page at a time. Not from a process with
+    other threads (a server's): a fork copies none of them, nor what they hold."""
     import multiprocessing
     import os
+    import threading
 
-    if len(items) < PARALLEL_FROM or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if (
+        len(items) < PARALLEL_FROM
+        or threading.active_count() > 1
+        or (os.cpu_count() or 1) < 2
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         return _each_page(pdf, work, items)
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
         theirs = pool.submit(_each_page, pdf, work, items[1::2])
         mine = _each_page(pdf, work, items[0::2])
-        done = mine + theirs.result()
-    done[0::2], done[1::2] = mine, theirs.result()
+        other = theirs.result()
+    done: list = [None] * len(items)
+    done[0::2], done[1::2] = mine, other
     return done
 
 
