@@ -2,7 +2,7 @@
 each beside its floor (a Python process that only imports what the command imports: the memory
 no command can go below).
 
-    .venv/bin/python benchmarks/export_memory.py            # 1,000 cards at 300 dpi, 60 at 1,200, a 2 m sheet
+    .venv/bin/python benchmarks/export_memory.py            # 1,000 cards at 300 dpi, 60 at 1,200, a 2 m sheet at 300 dpi
     .venv/bin/python benchmarks/export_memory.py --quick    # 200 cards at 300 dpi, 20 at 1,200, a 1 m sheet
 
 The target: ``export --png`` of a 1,000-card deck at 300 dpi under 400 MB, and memory that does
@@ -96,11 +96,11 @@ def main() -> None:
         )
         sheet = folder / "sheet" / "sheet.yaml"
         sheet.parent.mkdir()
-        sheet.write_text(SHEET_DECK.format(side=sheet_mm - 20, paper=sheet_mm, inner=sheet_mm - 60), encoding="utf-8")
+        sheet.write_text(SHEET_DECK.format(side=390, paper=sheet_mm, inner=330), encoding="utf-8")
         runs.append(
             (
                 f"preview, a {sheet_mm // 1000} m sheet at 150 dpi",
-                kkprint("preview", str(sheet), "--dpi", "150", "--out", str(folder / "preview")),
+                kkprint("preview", str(sheet), "--dpi", "300", "--out", str(folder / "preview")),
             )
         )
         for what, command in runs:
