@@ -99,7 +99,7 @@ def main() -> None:
         sheet.write_text(SHEET_DECK.format(side=390, paper=sheet_mm, inner=330), encoding="utf-8")
         runs.append(
             (
-                f"preview, a {sheet_mm // 1000} m sheet at 150 dpi",
+                f"preview, a {sheet_mm // 1000} m sheet at 300 dpi",
                 kkprint("preview", str(sheet), "--dpi", "300", "--out", str(folder / "preview")),
             )
         )
