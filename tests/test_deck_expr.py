@@ -3,6 +3,7 @@ and that nothing a stranger writes runs code, reads a file or grows without boun
 
 from __future__ import annotations
 
+import re
 import sys
 from datetime import timedelta
 
@@ -19,6 +20,8 @@ from kkprint.deck.expr import (
     compile_expression,
     compile_template,
 )
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 FIELDS = {
     "name": "Knight",
@@ -135,7 +138,7 @@ def test_expressions_compute(text, expected):
         ("${[x for x in name]}", ["a comprehension is not allowed"]),
         ("${(x := 1)}", ["assignment is not allowed"]),
         ("${{'a': 1}}", ["a mapping { } is not allowed"]),
-        ("${cost << 2}", ["this operator is not allowed"]),
+        ("${cost << 2}", ["the operator << is not allowed"]),
         ("${f'{name}'}", ["an f-string is not allowed"]),
         ("${9 ** 9 ** 9}", ["9 ** 387420489 makes a number of more than 77 digits"]),
         ("${2 ** 1000}", ["more than 77 digits"]),
@@ -212,6 +215,24 @@ def test_what_an_expression_reads_is_known_before_it_runs():
     assert compile_expression("get(name)").reads_all
     template = compile_template("${first-name} ${cost * 2} ${card.row}")
     assert template.names({"first-name", "cost"}) == {"first-name", "cost", "card.row"}
+    # what it cannot be worked out without: get()'s name may be missing (the preflight's columns)
+    template = compile_template("${first-name} ${get('bonus', 0) + hp} ${card.row}")
+    assert template.names({"first-name"}) == {"first-name", "bonus", "hp", "card.row"}
+    assert template.required({"first-name"}) == {"first-name", "hp", "card.row"}
+
+
+@pytest.mark.parametrize("operator", ["@", "<<", ">>", "|", "^", "&", "~"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_operator_the_language_lacks_is_named_as_written(lang, operator):
+    """Not simpleeval's ``<ast.BitOr object at 0x…>``: the operator as the deck wrote it, in the
+    reader's words (a when: says so when the deck is read)."""
+    text = f"{operator} cost" if operator == "~" else f"cost {operator} 2"
+    for check in (lambda: compile_condition(text), lambda: compile_template("${" + text + "}").value(FIELDS)):
+        with pytest.raises(InputError) as refused:
+            check()
+        said = refused.value.render(lang)
+        assert "<ast" not in said and f" {operator} " in said, said
+        assert ("演算子" in said) if lang == "ja" else ("the operator" in said and not JAPANESE.search(said)), said
 
 
 # --- a stranger's expressions: never code, never a file, never unbounded ------------------------

@@ -400,3 +400,489 @@ def test_new_deck_names_that_yaml_would_misread_still_build(tmp_path, cli, name)
     assert result.returncode == 0, result.stderr
     built = cli("build", str(tmp_path / f"{name}.yaml"), "--out", str(tmp_path / "out"))
     assert built.returncode == 0, built.stderr
+
+
+# --- third round (issue 31): SVG files and fonts, one picture budget, limits of the readers ----
+
+import hostile  # noqa: E402 - tests/ is on the path (conftest); kept beside the tests that use it
+
+LIMIT = 1 << 30  # bytes of address space for commands run under a memory limit
+
+
+def limited(*args: str, cwd: Path = ROOT, env: dict | None = None, limit: int = LIMIT):
+    """``python -m kkprint ARGS`` as a process limited to ``limit`` bytes of memory, in English."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return subprocess.run(
+        [sys.executable, "-m", "kkprint", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+        preexec_fn=cap,
+        env={**os.environ, "KKPRINT_LANG": "en", **(env or {})},
+    )
+
+
+def pdf_fonts(pdf: Path) -> list[tuple[str, bool]]:
+    """(name, embedded) of every font a PDF uses, forms inside forms included."""
+    from pypdf import PdfReader
+
+    found, seen = [], set()
+    stack = [page["/Resources"] for page in PdfReader(pdf).pages]
+    while stack:
+        resources = stack.pop().get_object()
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            descriptors = [font.get("/FontDescriptor")] + [
+                d.get_object().get("/FontDescriptor") for d in font.get("/DescendantFonts") or []
+            ]
+            embedded = any(
+                d is not None and any(key in d.get_object() for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+                for d in descriptors
+            )
+            found.append((str(font.get("/BaseFont")), embedded))
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            if "/Resources" in xobject and id(xobject) not in seen:
+                seen.add(id(xobject))
+                stack.append(xobject["/Resources"])
+    return found
+
+
+def picture_deck(folder: Path, svg: str, *, fonts: str = "", icon: bool = False) -> Path:
+    """A deck of one mini card showing ``svg`` (the file's text) as art, or as an icon in a line."""
+    (folder / "art.svg").write_text(svg, encoding="utf-8")
+    region = (
+        "t: {type: text, x: 1, y: 1, w: 40, h: 20, size: 40, text: 'A {art}'}"
+        if icon
+        else "p: {type: image, x: 1, y: 1, w: 40, h: 40, src: art.svg}"
+    )
+    deck = folder / "d.yaml"
+    deck.write_text(
+        f"name: d\ncard: {{w: 42, h: 42}}\n{fonts}{'icons: {art: art.svg}' if icon else ''}\n"
+        f"layout: {{{region}}}\ncards: [{{name: A}}]\n",
+        encoding="utf-8",
+    )
+    return deck
+
+
+@pytest.mark.parametrize("where", ["relative", "absolute", "as-icon"])
+def test_a_font_family_in_svg_art_opens_no_file(english, tmp_path, cli, where):
+    """svglib opened <family>.ttf from wherever the SVG said and embedded it: a deck could print a
+    font from anywhere on the machine. The font here names itself LeakedSecret."""
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    hostile.font(secret / "leak.ttf", "LeakedSecret")
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    family = "../secret/leak" if where == "relative" else str(secret / "leak")
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><text y="30" font-family="{family}" font-size="30">AB</text></svg>'
+    deck = picture_deck(folder, svg, icon=where == "as-icon")
+    result = cli("build", str(deck), "--out", str(tmp_path / "out"), cwd=folder)  # (svglib looked beside the cwd)
+    assert result.returncode == 0, result.stderr
+    [pdf] = (tmp_path / "out").glob("*.pdf")
+    assert b"LeakedSecret" not in pdf.read_bytes()
+    fonts = pdf_fonts(pdf)
+    assert fonts and all(embedded for _, embedded in fonts), fonts
+    assert not any("Helvetica" in name or "Leaked" in name for name, _ in fonts)
+
+
+def _ink(png: Path, box: tuple[int, int, int, int]) -> float:
+    """The share of dark pixels in ``box`` of a picture."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        pixels = image.convert("L").crop(box).tobytes()
+    return sum(1 for value in pixels if value < 128) / len(pixels)
+
+
+def test_text_in_svg_art_is_drawn_in_the_decks_font_as_outlines(english, tmp_path, cli):
+    """The deck's family by its fonts: name (its X a box filling the em), else the bundled font;
+    either way outlines: no font is added to the PDF for the art, nothing is left unembedded."""
+    hostile.font(tmp_path / "blocky.ttf", "Blocky", box_x=True)
+    inks = {}
+    for family in ("blocky", "sans-serif"):
+        folder = tmp_path / family
+        folder.mkdir()
+        (folder / "blocky.ttf").write_bytes((tmp_path / "blocky.ttf").read_bytes())
+        svg = (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+            f'<text x="0" y="80" font-family="{family}" font-size="100">X</text></svg>'
+        )
+        deck = picture_deck(folder, svg, fonts="fonts: {blocky: {regular: blocky.ttf}}\n")
+        result = cli("build", str(deck), "--out", str(folder / "out"))
+        assert result.returncode == 0, result.stderr
+        [pdf] = (folder / "out").glob("*.pdf")
+        fonts = pdf_fonts(pdf)
+        assert all(embedded for _, embedded in fonts) and not any("Blocky" in name for name, _ in fonts), fonts
+        result = cli("export", str(deck), "--dpi", "72", "--out", str(folder / "png"))
+        assert result.returncode == 0, result.stderr
+        inks[family] = _ink(folder / "png" / "001-A.png", (20, 20, 100, 100))  # inside the art's 40 mm square
+    assert inks["blocky"] > 0.6 > 0.4 > inks["sans-serif"] > 0.05, inks  # a box, and a real X
+
+
+def test_a_picture_budget_holds_for_everything_an_svg_holds(english, tmp_path, cli):
+    """Three real pictures of 15 megapixels, each within the limit, are over it together."""
+    from PIL import Image
+
+    for name in ("a", "b", "c"):
+        Image.new("L", (5000, 3000), 200).save(tmp_path / f"{name}.png")
+    images = "".join(f'<image href="{n}.png" width="10" height="10"/>' for n in "abc")
+    deck = picture_deck(tmp_path, f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">{images}</svg>')
+    result = limited("build", str(deck), "--out", str(tmp_path / "out"))
+    assert_clean_error(result, "art.svg: the pictures in it come to more than 40 megapixels", "region 'p'")
+    assert not list(tmp_path.glob("out/*"))
+
+
+def test_a_damaged_font_is_named_with_the_character_it_cannot_draw(english, tmp_path, cli):
+    hostile.font(tmp_path / "f.ttf", "Broken", broken="missing")
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: d\ncard: {size: mini}\nfonts: {b: {regular: f.ttf}}\n"
+        "layout: {t: {type: text, font: b, x: 1, y: 1, w: 30, h: 9, text: '${name}'}}\ncards: [{name: AB}]\n",
+        encoding="utf-8",
+    )
+    result = cli("build", str(deck), "--out", str(tmp_path / "out"))
+    assert_clean_error(result, "fonts.b.regular", "font 'f.ttf' is damaged: its glyph for 'B' (U+0042) cannot be read")
+    assert not list(tmp_path.glob("out/*"))
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        ({"dimension": "A1:XFD1048576"}, "declares 1,048,576 rows × 16,384 columns"),
+        ({"far_cell": True}, "row 9: this row has cells beyond column 1,000"),
+        ({"number": "9" * 5000}, "row 2: a number in this row has more than 4,300 digits"),
+    ],
+)
+def test_a_workbook_is_refused_from_what_it_declares(english, tmp_path, change, fragment):
+    """1.6 kB declaring 16,384 × 1,048,576 cells cost a minute before it was refused: now at once
+    (and a process limited to 1 GiB could not have padded a million rows)."""
+    hostile.workbook(tmp_path / "cards.xlsx", **change)
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: d\ncard: {size: mini}\ndata: cards.xlsx\nlayout: {t: {type: text, x: 1, y: 1, w: 30, h: 9, text: '${name}'}}\n",
+        encoding="utf-8",
+    )
+    assert_clean_error(limited("build", str(deck), "--out", str(tmp_path / "out")), "cards.xlsx", fragment)
+
+
+def test_a_picture_inside_a_workbook_is_never_decoded(tmp_path):
+    """Cells are read, pictures are not: one claiming 400 megapixels costs nothing."""
+    hostile.workbook(tmp_path / "cards.xlsx", picture=(20000, 20000))
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: d\ncard: {size: mini}\ndata: cards.xlsx\nlayout: {t: {type: text, x: 1, y: 1, w: 30, h: 9, text: '${name}'}}\n",
+        encoding="utf-8",
+    )
+    result = limited("build", str(deck), "--out", str(tmp_path / "out"), limit=LIMIT // 2)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_broken_config_file_is_said_once_and_commands_still_run(tmp_path):
+    """A config.yaml kkprint cannot use stopped every command, even court eligible 6 6 6."""
+    config = tmp_path / "config" / "kkprint"
+    config.mkdir(parents=True)
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "KKPRINT_LANG": ""}
+    env = {k: v for k, v in {**os.environ, **env}.items() if k not in ("KKPRINT_LANG", "KKPRINT_PAPER")}
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "kkprint", *args], capture_output=True, text=True, cwd=ROOT, timeout=60, env=env
+        )
+
+    (config / "config.yaml").write_text("lang: en\npaper: " + "9" * 5000 + "\n", encoding="utf-8")
+    result = run("court", "eligible", "6", "6", "6", "--json")
+    assert result.returncode == 0 and json_of(result.stdout)["eligible"][:2] == ["Fool", "Charlatan"]
+    assert result.stderr.count("\n") == 1 and "config.yaml: line 2: a number of 5,000 digits" in result.stderr
+    assert "the config file is ignored" in result.stderr and "Traceback" not in result.stderr
+    (config / "config.yaml").write_text("lang: ja\npaper: a5\n", encoding="utf-8")
+    result = run("court", "eligible", "6", "6", "6")
+    assert result.returncode == 0 and "取れる" in result.stdout  # lang: ja still holds
+    assert result.stderr.count("\n") == 1 and "paper は a4, letter, a3 のどれかです" in result.stderr
+    assert "この設定は使いません" in result.stderr and "ignored" not in result.stderr
+    assert run("config", "set", "paper", "letter").returncode == 0
+    assert run("court", "eligible", "6", "6", "6").stderr == ""  # mended
+
+
+def json_of(text: str):
+    import json
+
+    return json.loads(text)
+
+
+def test_control_characters_of_a_setting_are_shown_as_escapes(cli):
+    env = {**os.environ, "KKPRINT_PAPER": "\x1b[31mred\x1b[0m", "KKPRINT_LANG": "en"}
+    result = subprocess.run(
+        [sys.executable, "-m", "kkprint", "build", "kardinal", "--out", "/nonexistent"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env=env,
+    )
+    assert_clean_error(result, "KKPRINT_PAPER", "'\\x1b[31mred\\x1b[0m'")
+    assert "\x1b" not in result.stderr
+
+
+def test_a_closed_standard_output_is_one_line_and_a_reader_that_leaves_is_quiet(english):
+    closed = subprocess.run(
+        [sys.executable, "-m", "kkprint", "court", "eligible", "6", "6", "6"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert (
+        closed.returncode == 2
+        and closed.stderr == "kkprint: error: standard output is closed, so nothing could be printed\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", "schema"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    )
+    process.stdout.close()  # like `kkprint schema | head -0`
+    assert process.wait(timeout=60) == 141 and process.stderr.read() == b""
+
+
+def test_a_read_only_data_folder_is_said_to_be_one(english, tmp_path):
+    import shutil
+
+    if os.geteuid() != 0 or shutil.which("chattr") is None:
+        pytest.skip("needs root and chattr to make a folder even root cannot write (root ignores permissions)")
+    folder = tmp_path / "data"
+    folder.mkdir()
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("this file system has no immutable flag (chattr +i)")
+    try:
+        from conftest import free_port
+
+        result = subprocess.run(
+            [sys.executable, "-m", "kkprint", "serve", "--port", str(free_port())],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+            env={**os.environ, "KKPRINT_DATA_DIR": str(folder), "KKPRINT_LANG": "en"},
+        )
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+    assert_clean_error(result, "scorepad.sqlite3", "the folder or the file is read-only")
+    assert "not a saved-games database" not in result.stderr
+
+
+# --- fitting, bounded ----------------------------------------------------------------------------
+
+
+def test_a_text_built_to_be_hard_to_fit_is_cheap(english):
+    """Ten thousand letters without a space, from 200 pt down to 0.1 pt, laid out at every size
+    on the way (three times, breaking words at the last): 30 s a card. Sizes its width cannot fit
+    are passed over: the characters laid into lines are counted, not timed."""
+    from kkprint.engine import text
+    from kkprint.engine.fonts import prepare_fonts
+
+    fonts = prepare_fonts(["x"])
+    before = text._work_done[0]
+    fitted = text.fit_text("x" * 9000 + "!", fonts.regular, text.TextBox(0, 0, 167, 238), 200, 0.1)
+    assert fitted.size < 3 and sum(len(a.text) for line in fitted.lines for a in line) == 9001
+    assert text._work_done[0] - before < 100_000  # naively: 9,001 characters at 800 sizes, three times
+
+
+def test_fitting_beyond_its_bound_names_the_card_and_region(english, tmp_path, monkeypatch):
+    from kkprint.base.errors import InputError
+    from kkprint.cli.targets import resolve
+    from kkprint.engine import text
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    deck = tmp_path / "d.yaml"
+    words = " ".join(f"w{i}" for i in range(300))
+    deck.write_text(
+        "name: d\ncard: {size: poker}\nlayout:\n  body: {type: text, x: 2, y: 2, w: 30, h: 20, size: 20, min_size: 1, text: '${text}'}\n"
+        f"cards: [{{name: A, text: short}}, {{name: B, text: '{words}'}}]\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(text, "MAX_FIT_WORK", 1_000)  # the text has 1,400 characters: one try
+    with pytest.raises(InputError) as refused:
+        build_targets(resolve([str(deck)]), BuildOptions(out_dir=tmp_path / "out"))
+    assert "cards[1]" in str(refused.value) and "region 'body'" in str(refused.value)
+    assert "takes too long to fit its box" in str(refused.value)
+    monkeypatch.setattr(text, "MAX_FIT_WORK", 10**9)
+    monkeypatch.setattr(text, "MAX_DOCUMENT_FIT_WORK", 1_000)
+    deck.write_text(deck.read_text().replace(words, words.replace("w", "v")), encoding="utf-8")  # (not fitted before)
+    with pytest.raises(InputError) as refused:
+        build_targets(resolve([str(deck)]), BuildOptions(out_dir=tmp_path / "out2"))
+    assert "cards[1]" in str(refused.value) and "fitting this document's texts is taking too long" in str(refused.value)
+    assert not list(tmp_path.glob("out*/*"))  # (no PDF, nor a part of one)
+
+
+def test_the_documents_fitting_bound_ends_the_preflight_too(english, tmp_path, monkeypatch):
+    """The preflight notes a card's error and draws on; the bound on a whole document's fitting
+    it lets through at the card that reached it, or the bound would be spent on every card left."""
+    from kkprint.base.errors import LimitReached
+    from kkprint.deck.build import check_deck
+    from kkprint.deck.load import load_deck
+    from kkprint.engine import text
+
+    cards = ", ".join(f"{{name: C{n}, text: '{' '.join(f'u{n}x{i}' for i in range(300))}'}}" for n in range(6))
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: d\ncard: {size: poker}\nlayout:\n  body: {type: text, x: 2, y: 2, w: 30, h: 20, size: 20,"
+        f" min_size: 1, text: '${{text}}'}}\ncards: [{cards}]\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(text, "MAX_DOCUMENT_FIT_WORK", 1_000)  # each card's text is 2,000 characters
+    before = text._work_done[0]
+    with pytest.raises(LimitReached) as refused:
+        check_deck(load_deck(deck))
+    assert "card 1 'C0' (cards[0]" in str(refused.value) and "region 'body'" in str(refused.value)
+    assert text._work_done[0] - before < 2 * 100_000  # one card's fitting, not six
+
+
+# --- pictures of cards and pages: memory of one -------------------------------------------------
+
+
+def _peak_mb(*args: str) -> float:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, process.stderr.read()
+    return usage.ru_maxrss / 1024
+
+
+def test_export_keeps_one_card_in_memory_whatever_the_count(tmp_path):
+    """At 600 dpi a poker card is 9 MB of pixels: 24 cards kept would add 200 MB."""
+    peaks = {}
+    for count in (2, 24):
+        deck = tmp_path / f"d{count}.yaml"
+        deck.write_text(
+            f"name: d{count}\ncard: {{size: poker}}\nlayout:\n  t: {{type: text, x: 2, y: 2, w: 50, h: 9, text: '${{name}}'}}\n"
+            "back:\n  b: {type: shape, shape: rect, x: 0, y: 0, w: 63, h: 88, fill: '#224488'}\n"
+            f"cards: [{', '.join(f'{{name: C{i}}}' for i in range(count))}]\n",
+            encoding="utf-8",
+        )
+        peaks[count] = _peak_mb("export", str(deck), "--png", "--dpi", "600", "--out", str(tmp_path / f"png{count}"))
+        assert len(list((tmp_path / f"png{count}").glob("*.png"))) == count + 1  # fronts, one back
+    assert peaks[24] < peaks[2] + 60, peaks
+
+
+def test_a_page_larger_than_a_band_is_written_row_by_row_as_it_would_be_whole(tmp_path, monkeypatch):
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageChops
+
+    from kkprint.engine import preview
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text(SMALL_DECK.replace("card: {size: mini}", "card: {size: poker}"), encoding="utf-8")
+    [pdf] = subprocess_build(deck, tmp_path / "out")
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        page = document[0]
+        whole = page.render(scale=2).to_pil().convert("RGB")
+        monkeypatch.setattr(preview, "BAND_PIXELS", 40_000)  # a few dozen rows a band
+        preview.write_png(page, 2, tmp_path / "banded.png")
+    finally:
+        document.close()
+    with Image.open(tmp_path / "banded.png") as banded:
+        assert banded.size == whole.size
+        difference = ImageChops.difference(banded.convert("RGB"), whole)
+        assert max(high for _, high in difference.getextrema()) <= 1  # antialiasing at band edges, at most
+        assert whole.getbbox() is not None and banded.convert("L").getextrema()[0] < 100  # the page has ink
+
+
+def subprocess_build(deck: Path, out: Path) -> list[Path]:
+    result = subprocess.run(
+        [sys.executable, "-m", "kkprint", "build", str(deck), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return [Path(line) for line in result.stdout.split()]
+
+
+# --- the whole corpus, each case a process under a memory limit ---------------------------------
+
+from test_robustness import COMMANDS, CORPUS  # noqa: E402 - the corpus and the command of each folder
+
+RUN_ALL = """
+import contextlib, io, json, sys
+from kkprint.cli.app import main
+for args in json.loads(sys.stdin.read()):
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    sys.argv = ["kkprint", *args]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main()
+        except SystemExit as ended:
+            code = ended.code if isinstance(ended.code, int) else (0 if ended.code is None else 1)
+    print(json.dumps({"args": args, "code": code, "err": err.getvalue()}), flush=True)
+"""
+
+
+def generated_cases(folder: Path) -> list[list[str]]:
+    """What is too large to keep as a file: 100,000-deep YAML and JSON, integers of 5,000 digits
+    (bare and quoted), a workbook declaring a million rows, for a deck and every tally."""
+    cases = []
+    deep, digits = "[" * 100_000 + "]" * 100_000, "9" * 5000
+    for game, command in COMMANDS.items():
+        for name, text in (
+            ("deep", f"players: {deep}\n"),
+            ("digits", f"players: [{digits}]\n"),
+            (
+                "quoted",
+                f"players:\n  - {{name: A, ships: '{digits}', dice: ['{digits}', 1, 1]}}\n  - {{name: B}}\n  - {{name: C}}\n",
+            ),
+        ):
+            path = folder / f"{game}-{name}.yaml"
+            path.write_text(text, encoding="utf-8")
+            cases.append([*command, str(path)] + (["--out", str(folder / "out")] if game == "deck" else []))
+    (folder / "deep.json").write_text(deep, encoding="utf-8")
+    hostile.workbook(folder / "wide.xlsx", dimension="A1:XFD1048576")
+    for data in ("deep.json", "wide.xlsx"):
+        deck = folder / f"deck-{data}.yaml"
+        deck.write_text(f"name: d\ncard: {{size: mini}}\ndata: {data}\n", encoding="utf-8")
+        cases.append(["build", str(deck), "--out", str(folder / "out")])
+    cases.append(["court", "eligible", "6", "6", digits])
+    return cases
+
+
+def test_the_whole_corpus_under_a_memory_limit(tmp_path):
+    """Every case of tests/corpus/ and every generated one, run by the CLI in a process limited to
+    1 GiB: no internal error, no traceback, no exit but 0, 2, 130 or 143 (and no crash: a segfault
+    would end the process before the last case reports)."""
+    import json
+    import resource
+
+    cases = [
+        [*COMMANDS[folder.name], str(path)] + (["--out", str(tmp_path / "out")] if folder.name == "deck" else [])
+        for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir())
+        for path in sorted(folder.glob("*.yaml"))
+    ] + generated_cases(tmp_path)
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
+
+    finished = subprocess.run(
+        [sys.executable, "-c", RUN_ALL],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        preexec_fn=cap,
+        env={**os.environ, "KKPRINT_LANG": "en"},
+    )
+    reports = [json.loads(line) for line in finished.stdout.splitlines()]
+    assert finished.returncode == 0 and len(reports) == len(cases), (finished.returncode, finished.stderr[-2000:])
+    for report in reports:
+        assert report["code"] in (0, 2, 130, 143), report
+        assert "internal error" not in report["err"] and "Traceback" not in report["err"], report
+        if report["code"] == 2:
+            assert len(report["err"].strip().splitlines()) == 1, report

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 from kkprint.base.i18n import Msg, text
 
@@ -40,10 +41,29 @@ class InputError(Exception):
         """One line in ``lang``: ``source: place: message``."""
         located = (self.source, self.place) if with_source else (self.place,)
         parts = [_short(text(p, lang)) for p in located if p]
-        return " ".join(": ".join(parts + [text(self.message, lang)]).split())  # always one line
+        return visible(" ".join(": ".join(parts + [text(self.message, lang)]).split()))  # always one line
 
     def __str__(self) -> str:
         return self.render()
+
+
+class LimitReached(InputError):
+    """A bound on a whole document's work was reached: the build stops where it is. A deck's
+    preflight notes one card's error and draws on; this one it lets through, or the bound would
+    be spent again on every card left."""
+
+    def located(self, *, source: str | None = None, place: str | Msg | None = None) -> InputError:
+        return LimitReached(self.message, source=self.source or source, place=self.place or place, path=self.path)
+
+
+# Control characters, and the marks that turn text right to left: echoed as they are, a value
+# from a file name or KKPRINT_PAPER could recolour the terminal or disguise the line it is in.
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``), as Python would."""
+    return _HIDDEN.sub(lambda match: repr(match.group())[1:-1], text)
 
 
 def _short(text: str, limit: int = 160) -> str:

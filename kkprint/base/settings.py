@@ -8,6 +8,7 @@ from __future__ import annotations
 import locale
 import os
 import stat
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, overload
@@ -25,7 +26,10 @@ KEYS = {"lang": LANGS, "paper": PAPERS}
 
 
 def _config() -> dict:
-    """The config file's settings; read once per version of the file (a command asks several times)."""
+    """The config file's usable settings; read once per version of the file (a command asks
+    several times). A file that cannot be read, or a setting that cannot be used, is said once
+    in one line and left out: a broken default must not stop a command that can do without it
+    (``court eligible 6 6 6`` needs no paper), and ``config set`` can mend it."""
     path = config_path()
     try:
         info = path.stat()
@@ -33,27 +37,77 @@ def _config() -> dict:
         return {}
     if not stat.S_ISREG(info.st_mode):
         return {}
-    return dict(_read_config(path, info.st_mtime_ns, info.st_size))
+    usable, problems = _read_config(path, info.st_mtime_ns, info.st_size)
+    _warn(problems)
+    return dict(usable)
+
+
+_WHOLE_FILE = N_("kkprint: warning: {message}; the config file is ignored")
+_ONE_SETTING = N_("kkprint: warning: {message}; this setting is ignored")
 
 
 @lru_cache(maxsize=4)
-def _read_config(path: Path, mtime_ns: int, size: int) -> dict:
+def _read_config(path: Path, mtime_ns: int, size: int) -> tuple[dict, tuple[tuple[str, InputError], ...]]:
+    """(the usable settings, what is wrong with the rest: each as a warning and its problem)."""
     from kkprint.base.yamlio import load_yaml_file
 
-    data = load_yaml_file(path)
+    source = str(path)
+    try:
+        data = load_yaml_file(path)
+    except InputError as err:
+        return {}, ((_WHOLE_FILE, err),)
     if not isinstance(data, dict):
-        raise InputError(Msg("the config file is a mapping like `lang: en`"), source=str(path))
+        return {}, ((_WHOLE_FILE, InputError(Msg("the config file is a mapping like `lang: en`"), source=source)),)
+    usable: dict[str, str] = {}
+    problems: list[InputError] = []
     for key, value in data.items():
+        place = Msg("line {line}", line=data.line_of(key)) if hasattr(data, "line_of") else None
         if key not in KEYS:
-            raise InputError(
-                Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(str(key), KEYS)), source=str(path)
+            problems.append(
+                InputError(
+                    Msg("unknown setting '{key}'{hint}", key=key, hint=suggest(str(key), KEYS)),
+                    source=source,
+                    place=place,
+                )
             )
-        if str(value).lower() not in KEYS[key]:
-            raise InputError(
-                Msg("{key} must be one of {names}, not '{value}'", key=key, names=", ".join(KEYS[key]), value=value),
-                source=str(path),
+        elif str(value).lower() not in KEYS[key]:
+            problems.append(
+                InputError(
+                    Msg(
+                        "{key} must be one of {names}, not '{value}'",
+                        key=key,
+                        names=", ".join(KEYS[key]),
+                        value=str(value)[:40],
+                    ),
+                    source=source,
+                    place=place,
+                )
             )
-    return {key: str(value).lower() for key, value in data.items()}
+        else:
+            usable[key] = str(value).lower()
+    return usable, tuple((_ONE_SETTING, problem) for problem in problems)
+
+
+# Problems of the config file wait here until the command's language is known, and each is said once.
+_pending: list[tuple[str, InputError]] = []
+_said: set[str] = set()
+_decided: list[str] = []  # the command's language, once language() has chosen it
+
+
+def _warn(problems: tuple[tuple[str, InputError], ...]) -> None:
+    for warning, problem in problems:
+        key = problem.render("en")
+        if key not in _said:
+            _said.add(key)
+            _pending.append((warning, problem))
+    if not _decided:
+        return
+    from kkprint.base.i18n import tr
+
+    lang = _decided[0]
+    while _pending:
+        warning, problem = _pending.pop(0)
+        sys.stderr.write(tr(warning, lang, message=problem.render(lang)) + "\n")
 
 
 def _locale() -> str:
@@ -87,12 +141,16 @@ def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
 def language(flag=None) -> str:
     """The language of everything a person reads."""
     if flag is not None:
-        return getattr(flag, "value", flag)
-    return (
-        _from_env("KKPRINT_LANG", LANGS)
-        or _config().get("lang")
-        or ("ja" if _locale().lower().startswith("ja") else "en")
-    )
+        chosen = getattr(flag, "value", flag)
+    else:
+        chosen = (
+            _from_env("KKPRINT_LANG", LANGS)
+            or _config().get("lang")
+            or ("ja" if _locale().lower().startswith("ja") else "en")
+        )
+    _decided[:] = [chosen]
+    _warn(())  # what the config file got wrong, now in the command's language
+    return chosen
 
 
 @overload

@@ -6,17 +6,25 @@ plain data (dicts, lists, strings, numbers), never objects or code.
 
 from __future__ import annotations
 
+import json
+import math
 import os
+import re
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import yaml
+from yaml.composer import Composer
+from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
+from yaml.nodes import MappingNode, SequenceNode
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_, Msg
 
 MAX_INPUT_BYTES = 5 * 1024 * 1024
+MAX_DEPTH = 32  # levels of lists and mappings; a deck or a tally needs fewer than ten
+MAX_NUMBER_DIGITS = 100  # far beyond any count, and far below Python's 4,300-digit limit
 
 
 class LineDict(dict):
@@ -29,18 +37,115 @@ class LineDict(dict):
         return self.key_lines.get(key, self.line)
 
 
-if TYPE_CHECKING:
-    _SafeLoader = yaml.SafeLoader
-else:  # libyaml's C parser where PyYAML was built with it; the stubs cannot know which
-    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING or not hasattr(yaml, "CSafeLoader"):
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Events(Reader, Scanner, Parser):
+        """PyYAML's own parser, where it was built without libyaml."""
+
+        def __init__(self, stream):
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+
+else:  # libyaml's C parser: several times faster; the stubs cannot know it is there
+    from yaml._yaml import CParser as _Events
+
+
+def _line(node_or_event) -> Msg:
+    return Msg("line {line}", line=node_or_event.start_mark.line + 1)
+
+
+class _ShallowComposer(Composer, _Events):
+    """PyYAML's composer, refusing lists and mappings nested deeper than :data:`MAX_DEPTH`
+    before they are built. libyaml's own composer recurses in C: a hundred thousand ``[`` end
+    the process with a segfault before Python can say anything; and everything that walks
+    the data afterwards recurses too. An alias counts as deep as what it stands for: each list
+    and mapping's height is noted once it is composed, so an alias costs nothing to measure
+    (walking what it stands for, again for every alias, would be a bomb of its own)."""
+
+    _depth = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._heights: dict[int, int] = {}  # id of a composed list or mapping -> levels it holds
+
+    def compose_node(self, parent, index):
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            target = self.anchors.get(event.anchor)
+            # (an alias inside what it names has no height yet: the expansion check refuses it)
+            if target is not None and self._depth + self._heights.get(id(target), 0) > MAX_DEPTH:
+                raise self._too_deep(event)
+            return super().compose_node(parent, index)
+        if not self.check_event(SequenceStartEvent, MappingStartEvent):
+            return super().compose_node(parent, index)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise self._too_deep(self.peek_event())
+            node = cast("MappingNode | SequenceNode", super().compose_node(parent, index))  # (a list or mapping)
+        finally:
+            self._depth -= 1
+        children = (part for child in node.value for part in (child if isinstance(node, MappingNode) else (child,)))
+        self._heights[id(node)] = 1 + max((self._heights.get(id(part), 0) for part in children), default=0)
+        return node
+
+    @staticmethod
+    def _too_deep(event) -> InputError:
+        return InputError(Msg("nested more than {limit} levels deep", limit=MAX_DEPTH), place=_line(event))
+
+
+# The plain values of YAML; the rest of its tags (!!binary, !!set, !!omap …) build what no
+# kkprint file holds. A value a tag cannot make (2024-13-45 as a date) is the user's mistake.
+_YAML_TAG = "tag:yaml.org,2002:"
+_PLAIN_TAGS = {_YAML_TAG + name for name in ("null", "bool", "int", "float", "str", "timestamp", "seq", "map")}
+
+
+class _PlainConstructor(yaml.constructor.SafeConstructor):
+    """The safe constructor, limited to plain values of a sane size, whose mistakes are the
+    user's: one line naming the value and its line, never a Python exception."""
+
+    def construct_object(self, node, deep=False):
+        tag = "!!" + node.tag.removeprefix(_YAML_TAG)
+        if node.tag not in _PLAIN_TAGS and node.tag.startswith(_YAML_TAG):
+            raise InputError(Msg("the tag {tag} is not allowed; write plain values", tag=tag), place=_line(node))
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError, IndexError):
+            message = (
+                Msg("'{value}' cannot be read as {tag}", value=node.value[:40], tag=tag)
+                if isinstance(node.value, str)
+                else Msg("this list or mapping cannot be read as {tag}", tag=tag)
+            )
+            raise InputError(message, place=_line(node)) from None
+
+    def construct_yaml_int(self, node):
+        digits = len(str(node.value).replace("_", "").lstrip("+-"))
+        if digits > MAX_NUMBER_DIGITS:
+            raise InputError(
+                Msg(
+                    "a number of {digits:,} digits is longer than any count (at most {limit}); quote it if it is text",
+                    digits=digits,
+                    limit=MAX_NUMBER_DIGITS,
+                ),
+                place=_line(node),
+            )
+        return super().construct_yaml_int(node)
+
+
+# (the stubs allow constructors only on PyYAML's own loader classes)
+_PlainConstructor.add_constructor(_YAML_TAG + "int", _PlainConstructor.construct_yaml_int)  # type: ignore[type-var]
 
 
 MAX_EXPANSION = 10  # aliases may make a document at most this many times its own size
 
 
-class _LineLoader(_SafeLoader):
+class _LineLoader(_ShallowComposer, _PlainConstructor, yaml.resolver.Resolver):
     """The safe loader (libyaml's C parser where PyYAML has it: several times faster) whose
-    mappings become :class:`LineDict` carrying their line numbers.
+    mappings become :class:`LineDict` carrying their line numbers, within the limits above.
 
     Anchors and aliases (``&frame`` … ``*frame``, ``<<: *frame``) are allowed, within a bound: a
     few lines of nested aliases expand to billions of nodes for any code that walks the data, so
@@ -49,6 +154,12 @@ class _LineLoader(_SafeLoader):
     """
 
     size_limit = 0  # characters the document may expand to; set by parse_yaml
+
+    def __init__(self, stream):
+        _Events.__init__(self, stream)
+        _ShallowComposer.__init__(self)
+        _PlainConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
 
     def construct_document(self, node):
         if self.size_limit:
@@ -127,7 +238,7 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
     return result
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)  # type: ignore[type-var]
 
 
 # What libyaml says of the mistakes people make, in words the catalogue has.
@@ -248,17 +359,120 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input f
     return b"".join(chunks)
 
 
-def read_text(path: Path, *, limit: int = MAX_INPUT_BYTES) -> str:
-    """Read a user's text file, refusing huge, binary and non-UTF-8 files with a clear message."""
+_BINARY = {
+    "yaml": N_("is a binary file, not YAML or JSON text"),
+    "json": N_("is a binary file, not JSON text"),
+    "csv": N_("is a binary file, not CSV text"),
+}
+
+
+def read_text(path: Path, *, limit: int = MAX_INPUT_BYTES, kind: str = "yaml") -> str:
+    """Read a user's text file, refusing huge, binary and non-UTF-8 files with a clear message;
+    ``kind`` (yaml, json, csv) is the text the file should have held."""
     source = str(path)
     data = read_bytes(path, limit=limit)
     if b"\x00" in data:
-        raise InputError(Msg("is a binary file, not YAML or JSON text"), source=source)
+        raise InputError(Msg(_BINARY[kind]), source=source)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise InputError(Msg("is not UTF-8 text (byte {start})", start=err.start), source=source) from None
     return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable_text(text: str) -> bool:
+    """Whether a string can be written out at all: JSON's ``\\ud800`` makes a half of a
+    character that no file, terminal or PDF can hold."""
+    return text.isascii() or _SURROGATE.search(text) is None
+
+
+class _RefusedJson(Exception):
+    """What a hook of the JSON reader refused, and a pattern that finds it in the text."""
+
+    def __init__(self, pattern: str, message: Msg, occurrence: int = 1):
+        super().__init__(pattern)
+        self.pattern, self.message, self.occurrence = pattern, message, occurrence
+
+
+# What Python's JSON reader says of the usual slips, in words the catalogue has.
+JSON_PROBLEMS = {
+    N_("Expecting value"),
+    N_("Expecting ',' delimiter"),
+    N_("Expecting ':' delimiter"),
+    N_("Expecting property name enclosed in double quotes"),
+    N_("Unterminated string starting at"),
+    N_("Invalid control character at"),
+    N_("Invalid \\escape"),
+    N_("Invalid \\uXXXX escape"),
+    N_("Extra data"),
+}
+
+
+def _json_whole(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _RefusedJson(
+            re.escape(literal),
+            Msg(
+                "a number of {digits:,} digits is longer than any count (at most {limit}); quote it if it is text",
+                digits=len(literal.lstrip("-")),
+                limit=MAX_NUMBER_DIGITS,
+            ),
+        )
+    return int(literal)
+
+
+def _json_real(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _RefusedJson(re.escape(literal), Msg("the number {value} is too large", value=literal[:40]))
+    return value
+
+
+def _json_constant(name: str) -> Any:
+    raise _RefusedJson(re.escape(name), Msg("{value} is not a number a file may hold", value=name))
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict:
+    result: dict = {}
+    for key, value in pairs:
+        for text in (key, value) if isinstance(value, str) else (key,):
+            if not printable_text(text):
+                raise _RefusedJson(r"\\u[dD][89a-fA-F]", Msg("holds half of a character (a lone \\u surrogate escape)"))
+        if key in result:
+            raise _RefusedJson(re.escape(json.dumps(key)), Msg("key '{key}' appears twice", key=key), occurrence=2)
+        result[key] = value
+    return result
+
+
+def parse_json(text: str, source: str) -> Any:
+    """JSON read within the limits YAML is read with: whole numbers of at most
+    :data:`MAX_NUMBER_DIGITS` digits, finite numbers (``1e400`` is not one), no ``NaN``, no key
+    twice in an object, no lone surrogates; errors name the line."""
+    try:
+        return json.loads(
+            text,
+            parse_int=_json_whole,
+            parse_float=_json_real,
+            parse_constant=_json_constant,
+            object_pairs_hook=_json_object,
+        )
+    except json.JSONDecodeError as err:
+        from kkprint.base.i18n import Detail
+
+        raise InputError(
+            Msg("not valid JSON: {msg}", msg=Detail(err.msg, JSON_PROBLEMS)),
+            source=source,
+            place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno),
+        ) from None
+    except RecursionError:
+        raise InputError(Msg("nested too deeply"), source=source) from None
+    except _RefusedJson as err:  # the hooks are not told where they are: the first such text is
+        found = [match.start() for _, match in zip(range(err.occurrence), re.finditer(err.pattern, text))]
+        place = Msg("line {line}", line=text.count("\n", 0, found[-1]) + 1) if found else None
+        raise InputError(err.message, source=source, place=place) from None
 
 
 def load_yaml_file(path: Path) -> Any:

@@ -5,6 +5,7 @@ with errors and signals. Each command lives with its kind (``build``, ``decks``,
 from __future__ import annotations
 
 import copy
+import io
 import os
 import signal
 import sys
@@ -127,6 +128,42 @@ def _terminate(signum, frame) -> None:
     raise Terminated(signum)
 
 
+class OutputClosed(Exception):
+    """Standard output was closed before the command began (``kkprint list >&-``)."""
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Stands for standard output when the shell closed it: Python leaves ``sys.stdout`` None and
+    the first line printed would fail deep inside whatever printed it. Commands that print
+    nothing there (``serve``, ``watch``) still run; the first that does is told why it cannot."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OutputClosed
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _standard_streams() -> None:
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:  # nowhere to say anything: what is said goes nowhere, the exit code stays
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - open for the process's life
+
+
+def _reader_left() -> None:
+    """The program reading our output closed it (``kkprint schema | head``): end as a command
+    killed by SIGPIPE would (141), without a word, and with nothing left to flush at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(128 + getattr(signal, "SIGPIPE", 13))
+
+
 def main(servers: Servers | None = None) -> None:
     """Run the app; bad input ends with one line on stderr and exit code 2, never a traceback.
     Ctrl-C ends with 130, SIGTERM/SIGHUP with 128 + the signal, each after removing what a build
@@ -135,6 +172,7 @@ def main(servers: Servers | None = None) -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminate)
+    _standard_streams()
     try:
         language(_lang_in(sys.argv[1:]))  # usage errors and help speak the user's language too
         from kkprint.cli import usage
@@ -145,8 +183,14 @@ def main(servers: Servers | None = None) -> None:
         code = command.main(standalone_mode=False, prog_name="kkprint", obj=servers or Servers())
         if code == 130:  # typer turns Ctrl-C into this exit code when it is not exiting itself
             raise KeyboardInterrupt
+        sys.stdout.flush()  # a reader that went away is noticed here, not at the interpreter's exit
         if isinstance(code, int) and code:
             sys.exit(code)
+    except BrokenPipeError:
+        _reader_left()
+    except OutputClosed:
+        typer.echo(tr("kkprint: error: standard output is closed, so nothing could be printed"), err=True)
+        sys.exit(2)
     except Terminated as err:
         typer.echo(tr("kkprint: terminated; nothing half-written was kept"), err=True)
         sys.exit(128 + err.signum)
@@ -159,7 +203,9 @@ def main(servers: Servers | None = None) -> None:
     except KeyboardInterrupt:
         typer.echo("\n" + tr("kkprint: interrupted; nothing half-written was kept"), err=True)
         sys.exit(130)
-    except SystemExit:
+    except SystemExit as exit_:
+        if exit_.code == 1 and "PacifyFlushWrapper" in type(sys.stdout).__name__:
+            _reader_left()  # Click's own answer to a closed pipe: exit 1 after wrapping the streams
         raise
     except OSError as err:  # an output folder that cannot be written, a full disk: say which file
         where = f"{err.filename}: " if err.filename else ""

@@ -80,6 +80,6 @@ def emit(data: dict, shown, as_json: bool) -> None:
 def jobs() -> int:
     """Processes for a build: KKPRINT_JOBS, else the machine's cores (at most 4)."""
     value = os.environ.get("KKPRINT_JOBS", "")
-    if value.strip().isdigit() and int(value) >= 1:
+    if value.strip().isdigit() and len(value.strip()) <= 3 and int(value) >= 1:
         return min(int(value), 16)
     return max(1, min(4, os.cpu_count() or 1))

@@ -81,25 +81,11 @@ def deck_texts(deck: Deck) -> set[str]:
 
 
 def bundled_texts(deck: Deck) -> set[str]:
-    """What the bundled font must be able to draw: every character the deck prints, less those
-    that only the deck's own fonts have (a symbol font may hold characters no Japanese font has)."""
-    texts = deck_texts(deck)
-    if not deck.spec.fonts:
-        return texts
-    from fontTools.ttLib import TTFont as FTFont
-
-    covered: set[str] = set()
-    for family, files in deck.spec.fonts.items():
-        for face in ("regular", "bold", "italic", "bold_italic"):
-            name = getattr(files, face)
-            if name:
-                path = deck.resolve(name, "font", f"fonts.{family}.{face.replace('_', '-')}")
-                try:
-                    covered.update(map(chr, FTFont(str(path), lazy=True, fontNumber=0)["cmap"].getBestCmap()))
-                except Exception:  # noqa: BLE001 - a broken font is reported, with its place, when it is registered
-                    pass
-    characters = set("".join(texts)) - (covered - bundled_coverage())
-    return {"".join(sorted(characters))}
+    """What the bundled font is prepared for: every character the deck prints that it has. One it
+    lacks is drawn by the deck's own font (a symbol font may hold characters no Japanese font
+    has), or refused where a card prints it, naming the card and the region (preparing the font
+    could only name the character)."""
+    return {"".join(sorted(set("".join(deck_texts(deck))) & bundled_coverage()))}
 
 
 def painter_for(deck: Deck, fonts: FontSet, bleed: float = 0.0) -> RegionPainter:
@@ -257,8 +243,13 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
 
 
 def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, fonts: FontSet) -> int:
-    """Print a deck onto home-printer sheets in an open document (games call this too)."""
+    """Print a deck onto home-printer sheets in an open document (games call this too); a card
+    that does not fit the paper names the deck it comes from."""
     painter = painter_for(deck, fonts)
+    try:
+        layout.require_fit()
+    except InputError as err:
+        raise err.located(source=deck.source, place="card") from None
     return print_cards(doc, layout, card_prints(deck, doc, painter, layout.card.width, layout.card.height), options)
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import json
 import math
+import sys
 import zipfile
 from collections.abc import Iterator
 from functools import lru_cache
@@ -20,13 +20,15 @@ from typing import Any, NamedTuple
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
-from kkprint.base.yamlio import read_bytes, read_text
+from kkprint.base.yamlio import parse_json, printable_text, read_bytes, read_text
 from kkprint.deck.expr import as_printed, field_value
 
 MAX_CARDS = 50_000
 MAX_CELL = 10_000  # characters: far more than a card can print
 MAX_DATA_BYTES = 20 * 1024 * 1024
 MAX_XLSX_UNPACKED = 200 * 1024 * 1024
+MAX_ROWS = MAX_CARDS + 1000  # a header, and blank rows between groups of cards
+MAX_COLUMNS = 1000  # fields of a card
 # names a column of copies goes by: one of them that is not the deck's copies_field is said (deck.preflight)
 COPIES_LIKE = ("count", "qty", "quantity", "copies", "number", "amount", "枚数", "数")
 
@@ -60,6 +62,16 @@ def as_text(value: Any) -> str:
 
 def count_of(value: Any, source: str, place: str | Msg) -> int:
     text = as_text(value).strip() if not isinstance(value, str) else value.strip()
+    if text.isascii() and text.isdigit() and len(text) > 12:  # (int() itself refuses past 4,300 digits)
+        raise InputError(
+            Msg(
+                "{value} copies is more than the {MAX_CARDS:,} cards a deck may have",
+                value=text[:12] + "…",
+                MAX_CARDS=MAX_CARDS,
+            ),
+            source=source,
+            place=place,
+        )
     try:
         number = int(text or "1")
     except ValueError:
@@ -91,6 +103,15 @@ def card_from(entry: dict, copies_field: str, source: str, place: str | Msg) -> 
             text = as_text(value)
         except ValueError as err:
             raise InputError(Msg("field '{key}': {err}", key=key, err=err), source=source, place=place) from None
+        if not printable_text(text) or not printable_text(key):
+            raise InputError(
+                Msg(
+                    "field '{key}' holds half of a character (a lone surrogate)",
+                    key=key.encode("utf-8", "backslashreplace").decode("utf-8"),
+                ),
+                source=source,
+                place=place,
+            )
         if len(text) > MAX_CELL:
             raise InputError(
                 Msg(
@@ -177,7 +198,7 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
     """The rows of a CSV file, read strictly: a quote that is never closed is an error naming the
     row it opens in, not the rest of the file swallowed into one cell. Line ends may be Unix,
     Windows or old Mac (CR only, as Excel for Mac still writes)."""
-    text = read_text(path, limit=MAX_DATA_BYTES).replace("\r\n", "\n").replace("\r", "\n")
+    text = read_text(path, limit=MAX_DATA_BYTES, kind="csv").replace("\r\n", "\n").replace("\r", "\n")
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
     if path.suffix.lower() == ".tsv":
@@ -234,13 +255,7 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
             warnings.simplefilter("ignore")
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as err:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook
-        raise InputError(
-            Msg(
-                "cannot read this workbook: {value}",
-                value=str(err).splitlines()[0][:100] if str(err) else type(err).__name__,
-            ),
-            source=source,
-        ) from None
+        raise InputError(Msg("cannot read this workbook: {value}", value=_first_line(err)), source=source) from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
             raise InputError(
@@ -249,26 +264,69 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
                 place="data.sheet",
             )
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
-        for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
-            if number > MAX_CARDS + 1000:
-                raise InputError(Msg("has more than {MAX_CARDS:,} rows", MAX_CARDS=MAX_CARDS), source=source)
-            yield number, list(row)
+        yield from _sheet_rows(worksheet, source)
     finally:
         book.close()
 
 
 def _read_json(path: Path) -> Any:
-    """A JSON data or table file, within the data files' size limit."""
-    try:
-        return json.loads(read_text(path, limit=MAX_DATA_BYTES))
-    except json.JSONDecodeError as err:
+    """A JSON data or table file, within the data files' size limit and JSON's limits
+    (:func:`kkprint.base.yamlio.parse_json`: no 1e400, NaN, duplicate keys or lone surrogates)."""
+    return parse_json(read_text(path, limit=MAX_DATA_BYTES, kind="json"), str(path))
+
+
+def _sheet_rows(worksheet, source: str) -> Iterator[tuple[int, list]]:
+    """The worksheet's rows as they are stored, each as wide as its last cell.
+
+    The size a worksheet declares is not trusted: openpyxl would pad every row to the declared
+    width and add empty rows up to the declared height, and 1.6 kB declaring 16,384 × 1,048,576
+    cells would cost a minute before anything could say so. A declaration beyond the limits is
+    refused at once; a row that really reaches further is refused where it is."""
+    declared_rows, declared_columns = worksheet.max_row or 0, worksheet.max_column or 0
+    if declared_rows > MAX_ROWS or declared_columns > MAX_COLUMNS:
         raise InputError(
-            Msg("not valid JSON: {msg}", msg=err.msg),
-            source=str(path),
-            place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno),
-        ) from None
-    except RecursionError:
-        raise InputError(Msg("nested too deeply"), source=str(path)) from None
+            Msg(
+                "declares {rows:,} rows × {columns:,} columns; data sheets are limited to {max_rows:,} × {max_columns:,}",
+                rows=declared_rows,
+                columns=declared_columns,
+                max_rows=MAX_ROWS,
+                max_columns=MAX_COLUMNS,
+            ),
+            source=source,
+        )
+    worksheet.reset_dimensions()
+    number = 0
+    rows = worksheet.iter_rows(values_only=True)
+    while True:
+        try:
+            row = next(rows, None)
+        except InputError:
+            raise
+        except Exception as err:  # noqa: BLE001 - openpyxl raises many kinds for a broken sheet
+            too_long = isinstance(err, ValueError) and "integer string conversion" in str(err)
+            raise InputError(
+                Msg("a number in this row has more than {limit:,} digits", limit=sys.get_int_max_str_digits())
+                if too_long
+                else Msg("cannot read this workbook: {value}", value=_first_line(err)),
+                source=source,
+                place=Msg("row {n}", n=number + 1),
+            ) from None
+        if row is None:
+            return
+        number += 1
+        if number > MAX_ROWS:
+            raise InputError(Msg("has more than {MAX_CARDS:,} rows", MAX_CARDS=MAX_CARDS), source=source)
+        if len(row) > MAX_COLUMNS:
+            raise InputError(
+                Msg("this row has cells beyond column {limit:,}", limit=MAX_COLUMNS),
+                source=source,
+                place=Msg("row {n}", n=number),
+            )
+        yield number, list(row)
+
+
+def _first_line(err: Exception) -> str:
+    return str(err).splitlines()[0][:100] if str(err) else type(err).__name__
 
 
 def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:

@@ -7,7 +7,8 @@
 - a showcase: chosen cards fanned like a hand, for a rulebook or a post.
 
 The pictures are rendered from the same PDF a build writes (one card per page), so what a
-screen shows is what the printer prints.
+screen shows is what the printer prints; page by page, each written as soon as it is made, so a
+thousand cards at 1,200 dpi need the memory of one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
@@ -27,11 +27,10 @@ from kkprint.base.paths import safe_file_name
 from kkprint.deck.build import loaded_target
 from kkprint.deck.load import CardData, load_deck, select
 from kkprint.engine.job import BuildOptions, build_targets
-
-if TYPE_CHECKING:
-    import PIL.Image
+from kkprint.engine.preview import PNG_MAGIC, page_digests, page_image, page_pixels, write_pngs
 
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
+SHOWCASE_PIXELS = 40_000_000
 FIELD = re.compile(r"\$\{([^}]*)\}")
 
 
@@ -49,53 +48,45 @@ class ExportOptions:
     only: str | None = None
 
 
-@dataclass
-class Picture:
-    """One distinct card: its first printed copy's front and back, and every copy's front."""
+class _Pages:
+    """The deck as it prints, one card per page (copies and numbered regions as on paper), open
+    for rendering one page at a time: nothing rendered is kept beyond the file it goes into."""
 
-    card: CardData
-    front: PIL.Image.Image
-    back: PIL.Image.Image | None
-    copies: list
+    def __init__(self, pdf: Path, document, cards: list[CardData]):
+        self.pdf, self.document, self.cards = pdf, document, cards
+        total = sum(card.count for card in cards)
+        self.per_card = 2 if len(document) == 2 * total else 1
+        self.first = []  # the page of each card's first copy
+        number = 0
+        for card in cards:
+            self.first.append(number * self.per_card)
+            number += card.count
 
+    def page(self, index: int):
+        return self.document[index]
 
-def _pictures(deck_path: Path, options: ExportOptions, every_copy: bool) -> list[Picture]:
-    """Render the deck as it prints (one card per page, copies and numbered regions as on paper);
-    only the pages asked for are rendered."""
-    import pypdfium2 as pdfium
+    def copies(self):
+        """(card, page of its front, page of its back or None) for every copy of every card."""
+        for card, first in zip(self.cards, self.first):
+            for copy in range(card.count):
+                front = first + copy * self.per_card
+                yield card, front, front + 1 if self.per_card == 2 else None
 
-    deck = select(load_deck(deck_path, allow_outside=options.allow_outside), options.only)
-    with tempfile.TemporaryDirectory(prefix="kkprint-export-") as temp:
-        build = BuildOptions(
-            lang=options.lang,
-            out_dir=Path(temp),
-            card_pages=True,
-            card_bleed=options.bleed,
-            allow_outside=options.allow_outside,
-        )
-        [pdf] = build_targets([loaded_target(deck)], build)
-        document = pdfium.PdfDocument(str(pdf))
+    def size(self, scale: float) -> tuple[int, int]:
+        """A card's size in pixels at ``scale`` (every page of the deck has its card's size)."""
+        page = self.page(0)
         try:
-            printed = [card for card in deck.iter_cards() if card.count > 0]
-            total = sum(card.count for card in printed)
-            per_card = 2 if len(document) == 2 * total else 1
-
-            def render(page: int):
-                return document[page].render(scale=options.dpi / 72).to_pil().convert("RGB")
-
-            pictures, number = [], 0
-            for card in printed:
-                first = number * per_card
-                front = render(first)
-                back = render(first + 1) if per_card == 2 else None
-                copies = [front] + (
-                    [render((number + k) * per_card) for k in range(1, card.count)] if every_copy else []
-                )
-                pictures.append(Picture(card, front, back, copies))
-                number += card.count
+            return page_pixels(page, scale)
         finally:
-            document.close()
-    return pictures
+            page.close()
+
+
+def _image(pages: _Pages, index: int, width: int, height: int):
+    page = pages.page(index)
+    try:
+        return page_image(page, width, height)
+    finally:
+        page.close()
 
 
 def _name(template: str, card: CardData, number: int, taken: set[str]) -> str:
@@ -120,31 +111,77 @@ def _name(template: str, card: CardData, number: int, taken: set[str]) -> str:
 
 
 def _save(image, path: Path) -> Path:
-    with atomic_file(path, magic=b"\x89PNG") as temp:
+    with atomic_file(path, magic=PNG_MAGIC) as temp:
         image.save(temp, format="PNG", optimize=False)
     return path
 
 
+def _publish(staged: Path, path: Path) -> Path:
+    """A picture made aside (before it was known whether it is wanted), put in its place whole."""
+    import shutil
+
+    with atomic_file(path, magic=PNG_MAGIC) as temp:
+        shutil.copyfile(staged, temp)
+    return path
+
+
 def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
-    cards = _pictures(deck_path, options, every_copy=options.tts)
-    stem = safe_file_name(load_deck(deck_path, allow_outside=options.allow_outside).spec.name)
+    """Every picture asked for, card by card: each is rendered, written and let go, so memory
+    holds one card (or one Tabletop Simulator sheet) whatever the deck's length or the dpi.
+    Everything a user can get wrong (a name template, a showcase's cards) is checked before the
+    first file is written."""
+    import pypdfium2 as pdfium
+
+    deck = select(load_deck(deck_path, allow_outside=options.allow_outside), options.only)
+    stem = safe_file_name(deck.spec.name)
+    printed = [card for card in deck.iter_cards() if card.count > 0]
+    names = _names(printed, options.name) if options.png else []
+    picks = _picks(printed, options.showcase) if options.showcase is not None else []
     written: list[Path] = []
-    if options.png:
-        taken: set[str] = set()
-        backs = {hashlib.sha1(p.back.tobytes()).hexdigest() for p in cards if p.back is not None}
-        template = options.name or ("${n}-${name}" if all("name" in p.card.fields for p in cards) else "${n}")
-        for number, picture in enumerate(cards, start=1):
-            name = _name(template, picture.card, number, taken)
-            written.append(_save(picture.front, options.out_dir / f"{name}.png"))
-            if picture.back is not None and len(backs) > 1:
-                written.append(_save(picture.back, options.out_dir / f"{name}-back.png"))
-        if len(backs) == 1:  # one back design: one picture of it, as shops ask for
-            written.append(_save(cards[0].back, options.out_dir / f"{stem}-back.png"))
-    if options.tts:
-        written.extend(_tts(cards, stem, options.out_dir))
-    if options.showcase is not None:
-        written.append(_showcase(cards, options.showcase, stem, options.out_dir))
+    with tempfile.TemporaryDirectory(prefix="kkprint-export-") as temp:
+        build = BuildOptions(
+            lang=options.lang,
+            out_dir=Path(temp) / "pdf",
+            card_pages=True,
+            card_bleed=options.bleed,
+            allow_outside=options.allow_outside,
+        )
+        [pdf] = build_targets([loaded_target(deck)], build)
+        staging = Path(temp) / "staged"
+        staging.mkdir()
+        document = pdfium.PdfDocument(str(pdf))
+        try:
+            pages = _Pages(pdf, document, printed)
+            if options.png:
+                written.extend(_pngs(pages, names, stem, options))
+            if options.tts:
+                written.extend(_tts(pages, stem, options, staging))
+            if picks:
+                written.append(_showcase(pages, picks, stem, options))
+        finally:
+            document.close()
     return written
+
+
+def _names(cards: list[CardData], template: str | None) -> list[str]:
+    """Each card's file name, all made before anything is rendered."""
+    template = template or ("${n}-${name}" if all("name" in card.fields for card in cards) else "${n}")
+    taken: set[str] = set()
+    return [_name(template, card, number, taken) for number, card in enumerate(cards, start=1)]
+
+
+def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions) -> list[Path]:
+    """One PNG per card's front; the backs as one picture when the deck has one back design
+    (seen from the digests of their pixels first), else one per card."""
+    scale = options.dpi / 72
+    jobs = [(first, scale, options.out_dir / f"{name}.png") for name, first in zip(names, pages.first)]
+    if pages.per_card == 2:
+        backs = [first + 1 for first in pages.first]
+        if len(set(page_digests(pages.pdf, backs, scale))) == 1:  # one design: one picture of it, as shops ask for
+            jobs.append((backs[0], scale, options.out_dir / f"{stem}-back.png"))
+        else:
+            jobs.extend((back, scale, options.out_dir / f"{name}-back.png") for back, name in zip(backs, names))
+    return write_pngs(pages.pdf, jobs)
 
 
 def tts_grid(count: int, width: int, height: int) -> tuple[int, int, int, int]:
@@ -156,50 +193,54 @@ def tts_grid(count: int, width: int, height: int) -> tuple[int, int, int, int]:
     return columns, rows, max(1, int(width * scale)), max(1, int(height * scale))
 
 
-def _tts(cards, stem: str, out_dir: Path) -> list[Path]:
-    """Deck sheets with every copy of every card; the last slot of a full sheet stays free, as
-    Tabletop Simulator uses it for the hidden card."""
+def _tts(pages: _Pages, stem: str, options: ExportOptions, staging: Path) -> list[Path]:
+    """Deck sheets with every copy of every card, filled card by card and written when full; the
+    last slot of a full sheet stays free, as Tabletop Simulator uses it for the hidden card.
+    Backs: one picture when the deck has one back design, else a sheet of backs beside each
+    sheet (made aside until that is known)."""
     from PIL import Image
 
-    copies = [(p.card, front, p.back) for p in cards for front in p.copies]
+    copies = list(pages.copies())
     per_sheet = TTS_COLUMNS * TTS_ROWS - 1
-    written = []
-    backs = {hashlib.sha1(p.back.tobytes()).hexdigest() for p in cards if p.back is not None}
+    width, height = pages.size(options.dpi / 72)
+    written: list[Path] = []
+    back_sheets: list[tuple[Path, str]] = []
+    digests: set[str] = set()
     for sheet, start in enumerate(range(0, len(copies), per_sheet), start=1):
         chunk = copies[start : start + per_sheet]
-        width, height = chunk[0][1].size
         columns, rows, cw, ch = tts_grid(len(chunk), width, height)
         faces = Image.new("RGB", (columns * cw, rows * ch), "white")
-        back_sheet = Image.new("RGB", (columns * cw, rows * ch), "white") if len(backs) > 1 else None
+        backs = Image.new("RGB", (columns * cw, rows * ch), "white") if pages.per_card == 2 else None
         for slot, (_, front, back) in enumerate(chunk):
             x, y = (slot % columns) * cw, (slot // columns) * ch
-            faces.paste(front.resize((cw, ch)), (x, y))
-            if back_sheet is not None and back is not None:
-                back_sheet.paste(back.resize((cw, ch)), (x, y))
+            faces.paste(_image(pages, front, cw, ch).resize((cw, ch)), (x, y))
+            if backs is not None and back is not None:
+                picture = _image(pages, back, cw, ch).resize((cw, ch))
+                digests.add(hashlib.sha1(picture.tobytes()).hexdigest())
+                backs.paste(picture, (x, y))
         suffix = f"-{sheet}" if len(copies) > per_sheet else ""
-        written.append(_save(faces, out_dir / f"{stem}-tts{suffix}.png"))
-        if back_sheet is not None:
-            written.append(_save(back_sheet, out_dir / f"{stem}-tts{suffix}-backs.png"))
-    if len(backs) == 1:
-        back = cards[0].back
-        scale = min(1.0, TTS_MAX_PX / max(back.size))
-        written.append(
-            _save(back.resize((int(back.width * scale), int(back.height * scale))), out_dir / f"{stem}-tts-back.png")
-        )
+        written.append(_save(faces, options.out_dir / f"{stem}-tts{suffix}.png"))
+        if backs is not None:
+            back_sheets.append((_save(backs, staging / f"backs-{sheet}.png"), f"{stem}-tts{suffix}-backs.png"))
+        del faces, backs
+    if len(digests) > 1:
+        written.extend(_publish(staged, options.out_dir / name) for staged, name in back_sheets)
+    elif back_sheets:
+        scale = min(1.0, TTS_MAX_PX / max(width, height))
+        back = _image(pages, copies[0][2], int(width * scale), int(height * scale))
+        written.append(_save(back, options.out_dir / f"{stem}-tts-back.png"))
     return written
 
 
-def _showcase(cards, chosen: str, stem: str, out_dir: Path) -> Path:
-    """The chosen cards (names or numbers, as --only) fanned like a hand, on a transparent ground."""
-    from PIL import Image, ImageFilter
-
+def _picks(cards: list[CardData], chosen: str) -> list[int]:
+    """The cards a showcase fans (names or numbers, as --only), as indexes into ``cards``."""
     picks = []
-    names = [p.card.fields.get("name", "") for p in cards]
+    names = [card.fields.get("name", "") for card in cards]
     for part in (p.strip() for p in chosen.split(",") if p.strip()):
         if part.isascii() and part.isdigit() and 1 <= int(part) <= len(cards):
-            picks.append(cards[int(part) - 1].front)
+            picks.append(int(part) - 1)
         elif part in names:
-            picks.append(cards[names.index(part)].front)
+            picks.append(names.index(part))
         else:
             raise InputError(
                 Msg("no card '{part}' to show{hint}", part=part, hint=suggest(part, [n for n in names if n])),
@@ -207,9 +248,22 @@ def _showcase(cards, chosen: str, stem: str, out_dir: Path) -> Path:
             )
     if not picks:
         raise InputError(Msg("names no card; give names or numbers like 1,3,Knight"), source="--showcase")
-    width, height = picks[0].size
+    return picks
+
+
+def _showcase(pages: _Pages, chosen: list[int], stem: str, options: ExportOptions) -> Path:
+    """The chosen cards fanned like a hand, on a transparent ground; at the dpi asked for, or less
+    where the fan would pass :data:`SHOWCASE_PIXELS` (it is a picture for a screen)."""
+    from PIL import Image, ImageFilter
+
+    width, height = pages.size(options.dpi / 72)
+    spread_by = 1.6 + 0.25 * len(chosen)
+    fan = max(width, height) * spread_by * height * 1.9
+    shrink = min(1.0, math.sqrt(SHOWCASE_PIXELS / fan))
+    width, height = max(1, int(width * shrink)), max(1, int(height * shrink))
+    picks = [_image(pages, pages.first[index], width, height).resize((width, height)) for index in chosen]
     spread = 10.0 if len(picks) > 1 else 0.0
-    side = int(max(width, height) * (1.6 + 0.25 * len(picks)))
+    side = int(max(width, height) * spread_by)
     canvas = Image.new("RGBA", (side, int(height * 1.9)), (0, 0, 0, 0))
     pivot = (side // 2, int(height * 1.75))  # the hand's wrist, below the cards
     for index, picture in enumerate(picks):
@@ -223,4 +277,4 @@ def _showcase(cards, chosen: str, stem: str, out_dir: Path) -> Path:
         layer.paste(card, (left, top))
         canvas.alpha_composite(layer.rotate(-angle, center=pivot, resample=Image.Resampling.BICUBIC))
     box = canvas.getbbox() or (0, 0, *canvas.size)
-    return _save(canvas.crop(box), out_dir / f"{stem}-showcase.png")
+    return _save(canvas.crop(box), options.out_dir / f"{stem}-showcase.png")

@@ -483,6 +483,16 @@ _FORBIDDEN_NAMES = {
     ast.IsNot: N_("'is not' (write !=)"),
 }
 FORBIDDEN = set(_FORBIDDEN_NAMES.values()) | {N_("this operator")}
+# operators Python has and the deck's language does not: said as they are written
+_REFUSED_OPERATORS = {
+    ast.MatMult: "@",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.BitAnd: "&",
+    ast.Invert: "~",
+}
 
 # What Python's parser says of the usual slips, in words the catalogue has.
 PYTHON_PROBLEMS = {
@@ -589,6 +599,13 @@ def _check(tree: ast.Expression) -> tuple[set[str], set[str], set[str], bool]:
                 Msg("is too complex (at most {parts} parts, nested {depth} deep)", parts=MAX_PARTS, depth=MAX_DEPTH)
             )
         if not isinstance(node, _ALLOWED):
+            if type(node) in _REFUSED_OPERATORS:
+                raise InputError(
+                    Msg(
+                        "the operator {operator} is not allowed in an expression",
+                        operator=_REFUSED_OPERATORS[type(node)],
+                    )
+                )
             kind = _FORBIDDEN_NAMES.get(type(node), N_("this operator"))
             raise InputError(Msg("{kind} is not allowed in an expression", kind=Detail(kind, FORBIDDEN)))
         if isinstance(node, ast.Constant) and not isinstance(node.value, (str, int, float, bool, type(None))):

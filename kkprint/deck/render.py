@@ -21,7 +21,7 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.base.errors import InputError, suggest
+from kkprint.base.errors import InputError, LimitReached, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.models import describe_location, explain
 from kkprint.deck.expr import PER_COPY_NAMES, Expression, compile_condition, compile_template, parse_ranges
@@ -31,8 +31,8 @@ from kkprint.engine.cards import Art
 from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_metrics, icon_names, register_icon
-from kkprint.engine.pictures import check_picture, draw_picture
-from kkprint.engine.text import FittedText, TextBox, draw_text, fit_text
+from kkprint.engine.pictures import SvgFonts, check_picture, draw_picture
+from kkprint.engine.text import FittedText, TextBox, draw_text, fit_for
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
 from kkprint.engine.vertical import draw_vertical
 
@@ -86,20 +86,35 @@ def font_book(deck: Deck, fonts: FontSet, characters: str) -> FontBook:
     return FontBook(fonts.regular, fonts.bold, tuple(families))
 
 
+def art_fonts(deck: Deck) -> SvgFonts:
+    """The deck's font families for text inside its SVG art (which is drawn in them, else in the
+    bundled font, and never in a font the SVG names by a file)."""
+    families = []
+    for family, files in deck.spec.fonts.items():
+        faces = []
+        for face in ("regular", "bold", "italic", "bold_italic"):
+            name = getattr(files, face)
+            if name:
+                faces.append((face, deck.resolve(name, "font", f"fonts.{family}.{face.replace('_', '-')}")))
+        families.append((family, tuple(faces)))
+    return SvgFonts(tuple(families))
+
+
 def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
     """Register the deck's icons under private names; returns (name in the deck, registered name)."""
     aliases = []
     root = None if deck.allow_outside else deck.folder.resolve()
+    fonts = art_fonts(deck)
     for name, icon in deck.spec.icon_specs.items():
         path = deck.resolve(icon.src, "icon", f"icons.{name}")
         digest = hashlib.sha1(f"{path}|{path.stat().st_mtime_ns}|{icon.scale}|{icon.dy}".encode()).hexdigest()[:12]
         registered = f"{PRIVATE}{digest}~{name}"
 
         def draw(c: Canvas, size: float, path=path) -> None:
-            draw_picture(c, path, root, 0, 0, size, size, "contain")
+            draw_picture(c, path, root, 0, 0, size, size, "contain", fonts)
 
         try:  # read it now, so a broken icon is named here and not on some card later
-            check_picture(path, root)
+            check_picture(path, root, fonts)
         except InputError as err:
             raise err.located(source=deck.source, place=f"icons.{name}") from None
         register_icon(registered, draw, scale=icon.scale, dy=icon.dy)
@@ -144,6 +159,7 @@ class RegionPainter:
         self.book = self.book or FontBook(self.fonts.regular, self.fonts.bold)
         self._icon_names = dict(self.icons)
         self._root = None if self.deck.allow_outside else self.deck.folder.resolve()
+        self._art_fonts = art_fonts(self.deck)
         # a deck's text regions name a few fonts and colours thousands of times: each is
         # looked up once per value
         self._faces: dict[tuple[str, bool, bool], tuple[Typesetting, str]] = {}
@@ -294,7 +310,7 @@ class RegionPainter:
                 src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src), "src")
                 if src:
                     drawn = self.deck.resolve(src, "image", place)
-                    draw_picture(c, drawn, self._root, x, y, w, h, region.fit)
+                    draw_picture(c, drawn, self._root, x, y, w, h, region.fit, self._art_fonts)
         except InputError as err:
             raise err.located(source=self.deck.source, place=place) from None
         finally:
@@ -316,7 +332,7 @@ class RegionPainter:
         c.setFillColor(paint(region.colour, "colour"))
         fitting = (text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting)
         if vertical:
-            fitted = fit_text(*fitting)
+            fitted = fit_for(c, *fitting)
             draw_vertical(c, fitted, box, HexColor)
             return fitted
         return draw_text(c, *fitting, HexColor)
@@ -504,7 +520,7 @@ class Face:
                 region = self.painter.for_card(region, fields)
                 drawn = self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
             except InputError as err:
-                if checks is None:
+                if checks is None or isinstance(err, LimitReached):  # (a whole document's bound ends it here)
                     raise err.located(source=self.painter.deck.source, place=place) from None
                 checks.failed(self.section, name, err)  # the other regions and cards are still checked
                 continue

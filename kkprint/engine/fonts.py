@@ -202,6 +202,12 @@ def _saved_as(font, postscript: str) -> bytes:
     return out.getvalue()
 
 
+def bundled_font_file(bold: bool = False) -> Path:
+    """The bundled font's file as pip installed it (OpenType/CFF): text in SVG art is drawn from
+    its outlines, of any character, without a subset made for it."""
+    return Path(str(_font_path("bold" if bold else "regular")))
+
+
 @lru_cache(maxsize=1)
 def bundled_coverage() -> frozenset[str]:
     """Every character the bundled font has (read from its character map, not its outlines)."""
@@ -340,13 +346,40 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
         if "CFF " in font:
             _subset_to_truetype(font, characters)
             data = _saved_as(font, name)
-        pdfmetrics.registerFont(TaggedTTFont(name, io.BytesIO(data)))
+        face = TaggedTTFont(name, io.BytesIO(data))
+        _try_subset(face, characters, label)
+        pdfmetrics.registerFont(face)
     except InputError:
         raise
     except Exception as err:  # fontTools and ReportLab raise many kinds for a broken font  # noqa: BLE001
         reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
         raise InputError(Msg("cannot use font '{label}': {reason}", label=label, reason=reason)) from None
     return name
+
+
+def _try_subset(font: TTFont, characters: str, label: str) -> None:
+    """Make, now, the subset ReportLab will make when the PDF is saved: a glyph built from a glyph
+    the font does not have (a broken composite) fails only there, after every page is drawn.
+    The character whose glyph is broken is named."""
+    codes = [ord(c) for c in characters if ord(c) in font.face.charToGlyph]
+    try:
+        font.face.makeSubset(codes)
+        return
+    except Exception:  # noqa: BLE001 - ReportLab reads a broken table however it is broken
+        pass
+    for code in codes:
+        try:
+            font.face.makeSubset([code])
+        except Exception:  # noqa: BLE001 - as above
+            raise InputError(
+                Msg(
+                    "font '{label}' is damaged: its glyph for '{char}' (U+{code:04X}) cannot be read",
+                    label=label,
+                    char=chr(code),
+                    code=code,
+                )
+            ) from None
+    raise InputError(Msg("font '{label}' is damaged: its glyphs cannot be read", label=label))
 
 
 # --- vertical forms (縦書き) -------------------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+import weakref
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -25,7 +26,7 @@ from typing import Literal, NamedTuple
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.base.errors import InputError, suggest
+from kkprint.base.errors import InputError, LimitReached, suggest
 from kkprint.base.i18n import Msg
 from kkprint.engine.icons import draw_icon, has_icon, icon_metrics, icon_names
 from kkprint.engine.orientation import TATECHUYOKO, runs
@@ -630,9 +631,10 @@ def fit_text(
     if single is not None:
         return single
     pieces = tokenize(text, font, setting, max_size)
+    work = _FitWork(pieces, text)
     lines_box = box._replace(width=box.height, height=box.width) if setting.vertical else box
     for break_words in (0, 1, 2):
-        fitted = _fit(pieces, lines_box, max_size, min_size, leading, max_lines, break_words)
+        fitted = _fit(pieces, lines_box, max_size, min_size, leading, max_lines, break_words, work)
         if fitted is not None:
             return fitted
     raise InputError(
@@ -666,13 +668,67 @@ def _base_style(setting: Typesetting, font: str) -> tuple[Style, str | None]:
     return _Builder(setting, font).style((setting.family, setting.bold, setting.italic, 1.0, None))
 
 
+MAX_FIT_WORK = 500_000  # characters laid into lines while one text is fitted: under a second
+MAX_DOCUMENT_FIT_WORK = 100_000_000  # the same for every text of one PDF: a few minutes at most
+_work_done = [0]  # characters laid into lines in this process, for draw_text to charge its document
+
+
+class _FitWork:
+    """What fitting one text may cost. Each size tried lays every character into lines again,
+    and a text built to be hard to fit (ten thousand letters without a space, from 200 pt down
+    to 0.1) cost half a minute a card. Sizes at which the text's own width cannot fit the box's
+    area are passed over without laying anything out (they could not fit: the result is the
+    same); what is left is counted, and beyond :data:`MAX_FIT_WORK` the text is refused."""
+
+    def __init__(self, pieces, text: str):
+        atoms = [piece for piece in pieces if not isinstance(piece, str)]
+        self.text = text
+        self.characters = sum(len(atom.text) or 1 for atom in atoms)
+        self.unit = sum(atom.unit for atom in atoms if not atom.space)  # width at 1 pt, without spaces
+        self.scale = min([1.0, *(atom.scale for atom in atoms)])
+        self.lines = 1 + sum(1 for piece in pieces if piece == "\n")
+        self.done = 0
+
+    def impossible(self, size: float, box: TextBox, leading: float, max_lines: int | None) -> bool:
+        """Whether the text is certainly too long for the box at ``size``: its lines, however
+        broken, need more height than the box has (or more lines than allowed)."""
+        if leading < 0:
+            return False
+        lines = max(self.lines, math.ceil(self.unit * size / (box.width + 1e-6) - 1e-9))
+        if max_lines is not None and lines > max_lines:
+            return True
+        return size * self.scale * (1 + (lines - 1) * leading) > box.height + 1e-6
+
+    def spend(self) -> None:
+        self.done += self.characters
+        _work_done[0] += self.characters
+        if self.done > MAX_FIT_WORK:
+            raise InputError(
+                Msg(
+                    "text '{value}' takes too long to fit its box; shorten it, or give it a larger min_size",
+                    value=self.text[:40],
+                )
+            )
+
+
 def _fit(
-    pieces, box: TextBox, max_size: float, min_size: float, leading: float, max_lines: int | None, break_words: int
+    pieces,
+    box: TextBox,
+    max_size: float,
+    min_size: float,
+    leading: float,
+    max_lines: int | None,
+    break_words: int,
+    work: _FitWork,
 ) -> FittedText | None:
     size = max_size
     orphaned: FittedText | None = None
     rubied = any(not isinstance(piece, str) and piece.ruby for piece in pieces)
     while size >= min_size - 1e-6:
+        if work.impossible(size, box, leading, max_lines):
+            size = round(size - 0.25, 4)
+            continue
+        work.spend()
         lines = wrap(pieces, size, box.width, break_words)
         if lines is not None and (max_lines is None or len(lines) <= max_lines):
             scales = [_line_scale(line) for line in lines]
@@ -709,7 +765,13 @@ def _require_covered(font: str, text: str) -> None:
     if not _all_covered(font, text):
         missing = sorted({c for c in text if not _all_covered(font, c) and c not in "\n\r\t"})
         if missing:
+            from kkprint.engine.fonts import bundled_coverage
+
             listed = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
+            if not bundled_coverage().issuperset(missing):  # no font could: say so, not "prepared"
+                raise InputError(
+                    Msg("cannot print {listed}: neither this text's font nor the bundled one has it", listed=listed)
+                )
             raise InputError(
                 Msg("cannot print {listed}: not among the characters prepared for this build", listed=listed)
             )
@@ -902,6 +964,36 @@ def draw_text(
     colour_of=None,
 ) -> FittedText:
     """Fit ``text`` into ``box`` and draw it; returns the fit so callers can inspect it."""
-    fitted = fit_text(text, font, box, max_size, min_size, leading, max_lines, setting)
+    fitted = fit_for(canvas, text, font, box, max_size, min_size, leading, max_lines, setting)
     draw_fitted(canvas, fitted, font, box, colour_of)
     return fitted
+
+
+def fit_for(canvas: Canvas, *fitting) -> FittedText:
+    """:func:`fit_text` for a text about to be drawn on ``canvas``, its work counted against the
+    PDF being written (horizontal and vertical text alike)."""
+    before = _work_done[0]
+    fitted = fit_text(*fitting)
+    if _work_done[0] != before:
+        _charge(canvas, _work_done[0] - before)
+    return fitted
+
+
+_DOCUMENT_WORK: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _charge(canvas: Canvas, work: int) -> None:
+    """Count fitting work against the PDF being drawn: however each text is bounded, a deck of
+    thousands of such texts must still end, and say at which card it stopped."""
+    from kkprint.engine.document import document_of
+
+    document = document_of(canvas)
+    if document is None:
+        return
+    total = _DOCUMENT_WORK[document] = _DOCUMENT_WORK.get(document, 0) + work
+    if total > MAX_DOCUMENT_FIT_WORK:
+        raise LimitReached(
+            Msg(
+                "fitting this document's texts is taking too long; it stopped here (shorten the longest texts, or give them a larger min_size)"
+            )
+        )

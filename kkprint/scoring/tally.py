@@ -31,6 +31,8 @@ def count(value: Any, what: str | Msg, place: str | Msg, source: str, path: tupl
     if isinstance(value, str):
         text = unicodedata.normalize("NFKC", value).strip()
         if text.isascii() and text.lstrip("-").isdigit():
+            if len(text) > 12:  # (and beyond 4,300 digits int() itself would refuse)
+                raise refuse(Msg("{what} of {value} is not a count from a real game", what=what, value=text[:12] + "…"))
             value = int(text)
         else:
             raise refuse(Msg("{what} must be a whole number, not {value}", what=what, value=repr(value)))

@@ -15,8 +15,9 @@ from kkprint.scoring.tally import at, mapping, player_names, reject_unknown_keys
 
 def parse_die(value: Any, place, source: str | Msg, path: tuple | None = None) -> int:
     text = unicodedata.normalize("NFKC", str(value)).strip() if not isinstance(value, bool) else ""
-    if isinstance(value, bool) or not text.isdigit() or not 1 <= int(text) <= 6:
-        raise InputError(Msg("a die shows 1 to 6, not '{value}'", value=value), source=source, place=place, path=path)
+    if isinstance(value, bool) or not text.isdigit() or len(text) > 1 or not 1 <= int(text) <= 6:
+        shown = text if len(text) <= 12 else text[:12] + "…"  # (a die of five thousand digits, too)
+        raise InputError(Msg("a die shows 1 to 6, not '{value}'", value=shown), source=source, place=place, path=path)
     return int(text)
 
 

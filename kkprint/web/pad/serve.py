@@ -48,6 +48,19 @@ def open_store(path: Path):
 
     try:
         return Store(path)
+    except (sqlite3.OperationalError, PermissionError) as err:  # a folder or file this user cannot write
+        if (
+            isinstance(err, PermissionError)
+            or not os.access(path.parent, os.W_OK)
+            or "readonly" in str(err).replace(" ", "")
+        ):
+            raise InputError(
+                Msg(
+                    "cannot save games here: the folder or the file is read-only; set KKPRINT_DATA_DIR to a folder you can write"
+                ),
+                source=str(path),
+            ) from None
+        raise InputError(Msg("cannot open the saved games: {value}", value=str(err)[:100]), source=str(path)) from None
     except sqlite3.DatabaseError:
         raise InputError(Msg("is not a saved-games database; move it away to start afresh"), source=str(path)) from None
 
