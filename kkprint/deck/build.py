@@ -202,6 +202,17 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
             )
 
 
+def first_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: float) -> Iterator[CardPrint]:
+    """The first printed copy of each card that prints, in the deck's order: one picture per card
+    (the studio's grid), numbered as on paper. Later copies are passed over without being drawn."""
+    prints = card_prints(deck, doc, painter, width, height)
+    for card in deck.iter_cards():
+        if card.count:
+            yield next(prints)
+            for _ in range(card.count - 1):
+                next(prints)
+
+
 def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, fonts: FontSet) -> int:
     """Print a deck onto home-printer sheets in an open document (games call this too)."""
     painter = painter_for(deck, fonts)

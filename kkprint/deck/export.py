@@ -16,6 +16,7 @@ import hashlib
 import math
 import re
 import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,14 +25,19 @@ from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.outputs import atomic_file
 from kkprint.base.paths import safe_file_name
-from kkprint.deck.build import loaded_target
-from kkprint.deck.load import CardData, load_deck, select
+from kkprint.deck.build import bundled_texts, deck_card_size, first_prints, loaded_target, painter_for
+from kkprint.deck.load import CardData, Deck, load_deck, select
+from kkprint.engine.cards import CardPrint, print_shop_pages
+from kkprint.engine.document import open_pdf
+from kkprint.engine.fonts import prepare_fonts
+from kkprint.engine.geometry import Paper
 from kkprint.engine.job import BuildOptions, build_targets
 
 if TYPE_CHECKING:
     import PIL.Image
 
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
+CARDS_PER_FILE = 8  # single-card pictures are drawn this many cards to a PDF
 FIELD = re.compile(r"\$\{([^}]*)\}")
 
 
@@ -224,3 +230,62 @@ def _showcase(cards, chosen: str, stem: str, out_dir: Path) -> Path:
         canvas.alpha_composite(layer.rotate(-angle, center=pivot, resample=Image.Resampling.BICUBIC))
     box = canvas.getbbox() or (0, 0, *canvas.size)
     return _save(canvas.crop(box), out_dir / f"{stem}-showcase.png")
+
+
+class _FaceFailed(Exception):
+    """One face could not be drawn: its PDF is given up and written again without it."""
+
+    def __init__(self, index: int, side: str, error: InputError):
+        super().__init__(index, side, error)
+        self.index, self.side, self.error = index, side, error
+
+
+def card_pictures(
+    deck: Deck, wanted: Mapping[int, tuple[str, ...]], dpi: float
+) -> Iterator[tuple[int, str, PIL.Image.Image | InputError]]:
+    """Pictures of chosen faces of chosen cards, each as its first copy prints, edge to edge:
+    ``wanted`` maps a card's place among the deck's cards to its sides (``front``, ``back``).
+    Yields (place, side, picture), or the error that keeps that face from being drawn: a face
+    that cannot be drawn does not stop the others (its PDF is written again without it). An
+    error that is not one face's (the deck's fonts, a card naming a layout it lacks) is raised.
+    """
+    import pypdfium2 as pdfium
+
+    fonts = prepare_fonts(bundled_texts(deck))
+    painter = painter_for(deck, fonts)
+    size = deck_card_size(deck)
+    printing = [index for index, card in enumerate(deck.iter_cards()) if card.count]
+    pending = [index for index in printing if index in wanted]
+    with tempfile.TemporaryDirectory(prefix="kkprint-cards-") as temp:
+        path = Path(temp) / "cards.pdf"
+        while pending:
+            batch = set(pending[:CARDS_PER_FILE])
+            chosen = set(batch)
+            faces: list[tuple[int, str]] = []
+            try:
+                with open_pdf(
+                    path, Paper("card", size.width_mm, size.height_mm), fonts, title=deck.spec.name, lang="en"
+                ) as doc:
+                    for index, prints in zip(printing, first_prints(deck, doc, painter, size.width, size.height)):
+                        if index in batch:
+                            for side, art in (("front", prints.front), ("back", prints.back)):
+                                if art is not None and side in wanted[index]:
+                                    try:
+                                        print_shop_pages(doc, size, 0.0, 0.0, [CardPrint(art, None, prints.shape)])
+                                    except InputError as err:
+                                        raise _FaceFailed(index, side, err) from None
+                                    faces.append((index, side))
+                            batch.discard(index)
+                        if not batch:
+                            break
+            except _FaceFailed as failed:
+                yield failed.index, failed.side, failed.error
+                pending.remove(failed.index)
+                continue
+            document = pdfium.PdfDocument(str(path))
+            try:
+                pictures = [document[page].render(scale=dpi / 72).to_pil().convert("RGB") for page in range(len(faces))]
+            finally:
+                document.close()
+            yield from ((index, side, picture) for (index, side), picture in zip(faces, pictures))
+            pending = [index for index in pending if index not in chosen]

@@ -1,0 +1,192 @@
+"""What each card's pictures depend on, so a tool that shows a deck as it is edited (the studio)
+draws again only the cards whose inputs changed.
+
+A face's inputs are the part of the deck file that draws it (its layout's regions, or its back),
+what the whole deck shares (card size, fonts, icons, deck-wide fields), the card fields its
+regions read, which of its regions print on the card's number, and the files it draws (the
+deck's fonts and icons it names, the art its image regions pick). Each is summed up in one
+digest: equal digests are equal pictures. Files are known by their size and modification time
+(a save changes both or at least the time), so nothing is read to notice that nothing changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from kkprint.base.errors import InputError
+from kkprint.deck.data import CardData, as_text
+from kkprint.deck.expr import parse_ranges
+from kkprint.deck.load import Deck
+from kkprint.deck.model import ImageRegion, Layout
+from kkprint.deck.render import FIELD, fill_fields, refs_of
+
+# What no card's picture depends on: how the cards go on paper, where the data comes from (the
+# cards' own values are counted card by card), and the faces (counted one by one).
+NOT_DRAWN = {"sheet", "print", "print_shop", "cards", "data", "csv", "layout", "layouts", "back", "backs"}
+PLAIN_NAME = re.compile(r"^\s*[\w.-]+\s*$")
+
+
+@dataclass(frozen=True)
+class CardInputs:
+    """One card that prints, as its first copy prints: where it is, which faces draw it and the
+    digests of what its front and back depend on."""
+
+    index: int  # its place among the deck's cards (rows), counted from 0
+    number: int  # the printed number of its first copy
+    card: CardData
+    front: tuple  # the section of the deck file that draws the front: ("layout",), ("layouts", name)
+    back: tuple | None  # the back's section (a twin's front for double-faced cards), None when it has none
+    back_fields: dict[str, str] | None  # the fields the back shows (the twin's for double-faced cards)
+    front_digest: str
+    back_digest: str | None
+
+
+class _Inputs:
+    """The deck-wide parts of every digest, worked out once per deck."""
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        spec = deck.spec
+        self.shared = json.dumps(
+            spec.model_dump(mode="json", by_alias=True, exclude=NOT_DRAWN), sort_keys=True, ensure_ascii=False
+        )
+        self.spec_fields = {key: as_text(value) for key, value in spec.fields.items()}
+        self._stamps: dict[Path, str] = {}
+        self._faces: dict[tuple, tuple[str, frozenset[str] | None, list, bool]] = {}
+
+    def section(self, section: tuple) -> Layout:
+        spec = self.deck.spec
+        if section[0] == "layout":
+            return spec.layout or {}
+        if section[0] == "layouts":
+            return spec.layouts[section[1]].regions
+        if section[0] == "back":
+            return spec.back or {}
+        return spec.backs[section[1]]
+
+    def face(self, section: tuple) -> tuple[str, frozenset[str] | None, list, bool]:
+        """A section's regions as text, the fields they read (None: an expression reads them, so
+        any field may matter), their card ranges, and whether the card's number shows."""
+        known = self._faces.get(section)
+        if known is None:
+            layout = self.section(section)
+            text = json.dumps(
+                {name: region.model_dump(mode="json", by_alias=True) for name, region in layout.items()},
+                sort_keys=True,
+                ensure_ascii=False,
+            )
+            reads: frozenset[str] | None = frozenset().union(*(refs_of(region) for region in layout.values()))
+            if any(not PLAIN_NAME.match(expression) for expression in FIELD.findall(text)):
+                reads = None
+            ranges = [parse_ranges(region.cards) for region in layout.values() if region.cards is not None]
+            known = self._faces[section] = (text, reads, ranges, "card." in text)
+        return known
+
+    def stamp(self, path: Path) -> str:
+        """A file as the digest sees it: its size and time of change, or that it is missing."""
+        found = self._stamps.get(path)
+        if found is None:
+            try:
+                info = os.stat(path)
+                found = f"{info.st_size}:{info.st_mtime_ns}"
+            except (OSError, ValueError):
+                found = "missing"
+            self._stamps[path] = found
+        return found
+
+    def files(self, section: tuple, text: str, fields: dict[str, str]) -> list[tuple[str, str]]:
+        """The files a face draws with these fields: the deck's fonts and icons it names (in its
+        regions or the card's own text), and the art its image regions pick."""
+        spec, folder = self.deck.spec, self.deck.folder
+        values = " ".join(fields.values())
+        used = []
+        for family, files in spec.fonts.items():
+            if family in text or family in values:
+                for name in files.model_dump(exclude_none=True).values():
+                    used.append((name, self.stamp(folder / name)))
+        for icon, name in spec.icons.items():
+            if icon in text or icon in values:
+                used.append((name, self.stamp(folder / name)))
+        for region in self.section(section).values():
+            if isinstance(region, ImageRegion):
+                try:
+                    src = (
+                        fields.get(region.field, "") if region.field else fill_fields(region.src or "", fields, "", "")
+                    )
+                except InputError:
+                    continue  # drawing the card says what is wrong with it
+                if src:
+                    used.append((src, self.stamp(folder / src)))
+        return used
+
+    def digest(self, section: tuple, fields: dict[str, str], number: int) -> str:
+        text, reads, ranges, numbered = self.face(section)
+        shown = fields if reads is None else {name: fields.get(name) for name in sorted(reads)}
+        material = [
+            self.shared,
+            list(section),
+            text,
+            shown,
+            [number in spans for spans in ranges],
+            number if numbered else None,
+            self.files(section, text, fields),
+        ]
+        encoded = json.dumps(material, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+        return hashlib.sha256(encoded).hexdigest()[:32]
+
+
+def front_section(deck: Deck, card: CardData) -> tuple:
+    """The part of the deck file that draws a card's front: the layout its ``layout`` field
+    names, else the deck's ``layout``, else its only layout (as a build chooses it)."""
+    spec = deck.spec
+    chosen = card.fields.get("layout") if spec.layouts else None
+    if chosen:
+        return ("layouts", chosen)
+    if spec.layout is not None or not spec.layouts:
+        return ("layout",)
+    return ("layouts", next(iter(spec.layouts)))
+
+
+def card_inputs(deck: Deck) -> list[CardInputs]:
+    """Every card that prints, with its faces and their digests (a card with no copies prints
+    only as another card's back, and is left out)."""
+    spec = deck.spec
+    inputs = _Inputs(deck)
+    cards = list(deck.iter_cards())
+    by_name = {card.fields.get("name"): card for card in cards} if spec.back_face_field else {}
+    found: list[CardInputs] = []
+    number = 0
+    for index, card in enumerate(cards):
+        if card.count == 0:
+            continue
+        fields = {**inputs.spec_fields, **card.fields}
+        front = front_section(deck, card)
+        twin = by_name.get(card.fields.get(spec.back_face_field)) if spec.back_face_field else None
+        back: tuple | None
+        back_fields = fields
+        if twin is not None:
+            back, back_fields = front_section(deck, twin), {**inputs.spec_fields, **twin.fields}
+        elif card.fields.get("back") in spec.backs:
+            back = ("backs", card.fields["back"])
+        else:
+            back = ("back",) if spec.back else None
+        known = front[0] == "layout" or front[1] in spec.layouts
+        found.append(
+            CardInputs(
+                index,
+                number + 1,
+                card,
+                front,
+                back,
+                back_fields if back else None,
+                inputs.digest(front, fields, number + 1) if known else "",
+                inputs.digest(back, back_fields, number + 1) if back else None,
+            )
+        )
+        number += card.count
+    return found
