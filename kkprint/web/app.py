@@ -10,7 +10,8 @@ one-line 500, never a traceback.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -98,11 +99,17 @@ async def _unforeseen(request: Request, exc: Exception) -> Response:
 
 
 def create_web_app(
-    routes: Sequence[BaseRoute], *, hosts: Iterable[str] = LOCAL_HOSTS, middleware: Sequence[Middleware] = ()
+    routes: Sequence[BaseRoute],
+    *,
+    hosts: Iterable[str] = LOCAL_HOSTS,
+    middleware: Sequence[Middleware] = (),
+    lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]] | None = None,
 ) -> Starlette:
     """An app serving ``routes`` and the shared static files, with the security rules around
-    everything (the outermost middleware) and errors answered in one line."""
+    everything (the outermost middleware) and errors answered in one line. ``lifespan`` is what
+    runs beside the app while it serves (the studio's watching of a deck)."""
     return Starlette(
+        lifespan=lifespan,
         routes=[*routes, Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")],
         middleware=[Middleware(Guard, language=language, hosts=hosts), *middleware],
         # Starlette's type says every handler takes any Exception; it calls each only with its own class
