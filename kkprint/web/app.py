@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from kkprint.base.i18n import tr
-from kkprint.web.security import LOCAL_HOSTS, Guard
+from kkprint.web.security import LOCAL_HOSTS, Guard, Refusals
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))  # autoescapes .html
@@ -104,14 +104,16 @@ def create_web_app(
     hosts: Iterable[str] = LOCAL_HOSTS,
     middleware: Sequence[Middleware] = (),
     lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]] | None = None,
+    refusals: Refusals = Refusals(),  # noqa: B008 - frozen, never changed
 ) -> Starlette:
     """An app serving ``routes`` and the shared static files, with the security rules around
     everything (the outermost middleware) and errors answered in one line. ``lifespan`` is what
-    runs beside the app while it serves (the studio's watching of a deck)."""
+    runs beside the app while it serves (the studio's watching of a deck); ``refusals`` are the
+    words a refused request is told."""
     return Starlette(
         lifespan=lifespan,
         routes=[*routes, Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")],
-        middleware=[Middleware(Guard, language=language, hosts=hosts), *middleware],
+        middleware=[Middleware(Guard, language=language, hosts=hosts, refusals=refusals), *middleware],
         # Starlette's type says every handler takes any Exception; it calls each only with its own class
         exception_handlers={HTTPException: _http_error, Exception: _unforeseen},  # type: ignore[dict-item]  # see above
     )

@@ -27,7 +27,7 @@ from kkprint.base.i18n import text, tr
 from kkprint.deck.build import deck_card_size
 from kkprint.deck.expr import compile_condition, parse_ranges
 from kkprint.web.app import create_web_app, language, page
-from kkprint.web.security import LOCAL_HOSTS
+from kkprint.web.security import LOCAL_HOSTS, STUDIO_REFUSALS
 from kkprint.web.studio.sheets import Sheets
 from kkprint.web.studio.state import SIDES, CardView, Snapshot, Studio
 from kkprint.web.studio.watch import keep_watching
@@ -171,7 +171,7 @@ def card_json(snapshot: Snapshot, index: int, lang: str) -> dict | None:
     if view is None or snapshot.deck is None:
         return None
     card = view.inputs
-    faces = {}
+    faces: dict[str, dict | None] = {}
     for side, section, fields in zip(SIDES, (card.front, card.back), (_all_fields(snapshot, card), card.back_fields)):
         if section is None or fields is None:
             faces[side] = None
@@ -303,4 +303,4 @@ def create_app(studio: Studio, *, watch: bool = True, hosts=LOCAL_HOSTS) -> Star
         Route("/pictures/{digest}.png", pages.picture),
         Route("/sheets/{key}/{page:int}.png", pages.sheet_page),
     ]
-    return create_web_app(routes, hosts=hosts, lifespan=lifespan)
+    return create_web_app(routes, hosts=hosts, lifespan=lifespan, refusals=STUDIO_REFUSALS)
