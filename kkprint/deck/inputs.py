@@ -99,11 +99,11 @@ class _Inputs:
             self._stamps[path] = found
         return found
 
-    def files(self, section: tuple, text: str, fields: dict[str, str]) -> list[tuple[str, str]]:
+    def files(self, section: tuple, text: str, fields: dict[str, str], shown: dict) -> list[tuple[str, str]]:
         """The files a face draws with these fields: the deck's fonts and icons it names (in its
-        regions or the card's own text), and the art its image regions pick."""
+        regions or the fields it shows), and the art its image regions pick."""
         spec, folder = self.deck.spec, self.deck.folder
-        values = " ".join(fields.values())
+        values = " ".join(value for value in shown.values() if value)
         used = []
         for family, files in spec.fonts.items():
             if family in text or family in values:
@@ -134,7 +134,7 @@ class _Inputs:
             shown,
             [number in spans for spans in ranges],
             number if numbered else None,
-            self.files(section, text, fields),
+            self.files(section, text, fields, shown),
         ]
         encoded = json.dumps(material, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
         return hashlib.sha256(encoded).hexdigest()[:32]

@@ -1,0 +1,293 @@
+"""The deck studio without a browser: its JSON, pictures and sheets through Starlette's test client,
+with the real watcher noticing real saves in a copy of an example deck. What changes is drawn
+again and nothing else; errors keep the last good cards and name file, line, card and region;
+no request, however odd, makes it answer 5xx. The page itself is tested in Chromium in
+test_studio_browser.py."""
+
+import io
+import re
+import shutil
+import time
+
+import pytest
+from conftest import ROOT, assert_clean_error, free_port, run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image
+from starlette.testclient import TestClient
+
+from kkprint.web.security import HEADERS
+from kkprint.web.studio.app import create_app
+from kkprint.web.studio.state import Studio
+
+LOCAL = "http://127.0.0.1"
+HEIST = ROOT / "examples" / "decks" / "heist"
+
+
+@pytest.fixture
+def heist(tmp_path):
+    """A copy of the heist example to edit."""
+    folder = tmp_path / "heist"
+    shutil.copytree(HEIST, folder)
+    return folder
+
+
+def open_studio(deck, lang="en"):
+    client = TestClient(create_app(Studio(deck)), base_url=LOCAL, raise_server_exceptions=False)
+    client.cookies.set("lang", lang)
+    return client
+
+
+@pytest.fixture
+def studio(heist):
+    with open_studio(heist / "heist.yaml") as client:
+        settled(client)
+        yield client
+
+
+def settled(client, after=0):
+    """The deck once the studio has read it again after version ``after`` and drawn what changed
+    (the watcher notices a save within a fraction of a second; 60 s is only a guard)."""
+    deadline = time.monotonic() + 60
+    while True:
+        deck = client.get("/api/deck").json()
+        if deck["version"] > after and not deck["busy"]:
+            return deck
+        assert time.monotonic() < deadline, f"the studio did not settle: {deck['version']} {deck['busy']}"
+        time.sleep(0.05)
+
+
+def save(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def pictures(deck):
+    return {(card["index"], side): card[side] for card in deck["cards"] for side in ("front", "back")}
+
+
+def png_size(client, url):
+    answer = client.get(url)
+    assert answer.status_code == 200 and answer.headers["content-type"] == "image/png"
+    return Image.open(io.BytesIO(answer.content)).size
+
+
+# -- the deck ---------------------------------------------------------------------------------
+
+
+def test_every_card_is_shown_front_and_back_as_its_first_copy_prints(studio):
+    deck = studio.get("/api/deck").json()
+    csv_rows = (HEIST / "items.csv").read_text(encoding="utf-8").splitlines()[1:]
+    assert [card["title"] for card in deck["cards"]] == [row.split(",")[0] for row in csv_rows]
+    assert [card["number"] for card in deck["cards"]] == [1, 5, 9, 11, 13, 15, 16, 19, 20, 21]
+    assert deck["layouts"] == ["item", "plan"] and "crew" in deck["columns"]
+    assert deck["card"] == {"w": 63.0, "h": 88.0, "shape": "rect", "corner": 3.0}
+    assert deck["errors"] == [] and all(card["current"] for card in deck["cards"])
+    for card in deck["cards"]:
+        width, height = png_size(studio, card["front"])
+        assert abs(width / height - 63 / 88) < 0.01 and height >= 600
+        assert png_size(studio, card["back"]) == (width, height)
+    # two cards of one crew share a back: one picture, drawn once
+    muscle = [card["back"] for card in deck["cards"] if card["fields"]["crew"] == "Muscle"]
+    assert len(muscle) == 3 and len(set(muscle)) == 1
+    assert deck["drawn"] == len({url for url in pictures(deck).values()})
+
+
+def test_a_changed_cell_redraws_that_card_only(studio, heist):
+    before = studio.get("/api/deck").json()
+    save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", "Crowbar,item,Tool,Muscle,3,")
+    after = settled(studio, before["version"])
+    changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
+    assert changed == {(1, "front")}  # the back shows crew and colour, not the cost
+    assert after["drawn"] - before["drawn"] == 1
+    assert next(card for card in after["cards"] if card["index"] == 1)["fields"]["cost"] == "3"
+
+
+def test_art_icons_and_backs_redraw_exactly_the_cards_that_use_them(studio, heist):
+    before = studio.get("/api/deck").json()
+    uses_vault = {card["index"] for card in before["cards"] if card["fields"]["art"] == "vault"}
+    save(heist / "art" / "vault.svg", "</svg>", '<circle cx="5" cy="5" r="4" fill="#ff0000"/></svg>')
+    after = settled(studio, before["version"])
+    changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
+    assert changed == {(index, "front") for index in uses_vault}
+
+    save(heist / "heist.yaml", 'text: "<b>HEIST</b> <i>crew deck</i>"', 'text: "<b>HEIST</b> <i>crew</i>"')
+    again = settled(studio, after["version"])
+    changed = {face for face, url in pictures(again).items() if url != pictures(after)[face]}
+    assert changed == {(card["index"], "back") for card in after["cards"]}
+    assert again["drawn"] - after["drawn"] == len(
+        {card["fields"]["crew"] + card["fields"]["colour"] for card in after["cards"]}
+    )
+
+
+def test_one_layout_changed_redraws_its_cards_and_not_the_others(studio, heist):
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", 'fill: "#ffd166", stroke: "#1d2b53"', 'fill: "#06d6a0", stroke: "#1d2b53"')
+    after = settled(studio, before["version"])
+    changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
+    assert changed == {(card["index"], "front") for card in before["cards"] if card["layout"] == "plan"}
+
+
+def test_a_broken_deck_keeps_its_cards_and_says_where_until_it_is_fixed(studio, heist):
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", "name: heist-items\n", "name: heist-items\ncard: [\n")
+    broken = settled(studio, before["version"])
+    [problem] = broken["errors"]
+    assert problem["file"].endswith("heist.yaml") and re.fullmatch(r"line (7|8|9), column \d+", problem["place"])
+    assert "not valid YAML" in problem["message"] and problem["card"] is None
+    assert pictures(broken) == pictures(before)
+    save(heist / "heist.yaml", "name: heist-items\ncard: [\n", "name: heist-items\n")
+    fixed = settled(studio, broken["version"])
+    assert fixed["errors"] == [] and pictures(fixed) == pictures(before)
+    assert fixed["drawn"] == before["drawn"]  # its pictures were kept: nothing drawn again
+
+
+def test_a_card_that_cannot_be_drawn_keeps_its_last_picture_and_names_row_region_and_line(heist):
+    with open_studio(heist / "heist.yaml", lang="ja") as client:
+        before = settled(client)
+        save(heist / "items.csv", "#b71c1c,vault,2", "#b71cZZ,vault,2")
+        broken = settled(client, before["version"])
+        [problem] = broken["errors"]
+        assert problem["card"] == 1 and problem["file"].endswith("heist.yaml")
+        assert "items.csv" in problem["place"] and "「banner」" in problem["place"] and "30行目" in problem["place"]
+        assert "#b71cZZ" in problem["message"] and "色" in problem["message"]  # in the reader's language
+        crowbar = broken["cards"][1]
+        assert crowbar["error"] and not crowbar["current"] and crowbar["front"] == before["cards"][1]["front"]
+        assert [card["front"] for card in broken["cards"][2:]] == [card["front"] for card in before["cards"][2:]]
+        save(heist / "items.csv", "#b71cZZ,vault,2", "#b71c1c,vault,2")
+        fixed = settled(client, broken["version"])
+        assert fixed["errors"] == [] and fixed["cards"][1]["current"]
+
+
+def test_a_card_opened_large_names_its_regions_lines_and_data_row(studio, heist):
+    card = studio.get("/api/cards/1").json()  # Crowbar: an item, noise 2, card number 5, no flavour
+    assert card["title"] == "Crowbar" and card["number"] == 5 and card["count"] == 4
+    assert card["origin"] == "items.csv row 3"
+    assert dict(card["fields"])["rules"].startswith("<b>Force</b> a {lock}")
+    regions = {region["name"]: region for region in card["front"]["regions"]}
+    assert list(regions)[:5] == ["banner", "frame", "title", "text", "footer"]  # the template's, then the deck's
+    lines = (heist / "heist.yaml").read_text(encoding="utf-8").splitlines()
+    for name in ("cost", "art", "loud", "starter", "title"):
+        region = regions[name]
+        assert region["section"] == "layouts.item"
+        assert lines[region["line"] - 1].strip().startswith(f"{name}:") and region["source"].startswith(f"{name}:")
+    assert regions["loud"]["drawn"] and regions["loud"]["box"] == [52, 40, 7, 7]
+    assert not regions["flavour"]["drawn"] and regions["flavour"]["why"] == "when: flavour != ''"
+    assert not regions["starter"]["drawn"] and regions["starter"]["why"] == "cards: 1-4"
+    back = {region["name"]: region for region in card["back"]["regions"]}
+    assert card["back"]["section"] == "back" and list(back) == ["fill", "badge", "icon", "crew", "game"]
+    plan = studio.get("/api/cards/8").json()  # a plan: its stamp is its own, its title the item's
+    plan_regions = {region["name"]: region for region in plan["front"]["regions"]}
+    assert plan_regions["stamp"]["section"] == "layouts.plan" and plan_regions["title"]["section"] == "layouts.item"
+
+
+def test_a_region_only_in_a_template_says_so(tmp_path):
+    deck = tmp_path / "mini.yaml"
+    deck.write_text(
+        "name: mini\nextends: poker\nlayout:\n  title: {colour: '#000000'}\ncards:\n  - {name: A, text: one}\n",
+        encoding="utf-8",
+    )
+    with open_studio(deck) as client:
+        settled(client)
+        regions = {region["name"]: region for region in client.get("/api/cards/0").json()["front"]["regions"]}
+    assert regions["title"]["line"] == 4 and regions["title"]["section"] == "layout"
+    assert regions["frame"]["line"] is None and regions["frame"]["section"] is None
+
+
+def test_the_sheets_are_the_build_page_by_page(studio):
+    sheets = studio.get("/api/sheets").json()
+    assert sheets["backs"] == "long-edge"
+    sides = [page["side"] for page in sheets["pages"]]
+    assert sides == ["front", "back"] * 3  # 21 cards, 9 a sheet: three sheets, each with its backs
+    assert [page["sheet"] for page in sheets["pages"]] == [1, 1, 2, 2, 3, 3]
+    width, height = png_size(studio, sheets["pages"][1]["url"])
+    assert abs(width / height - 210 / 297) < 0.01
+    letter = studio.get("/api/sheets?paper=letter&backs=none").json()
+    assert [page["side"] for page in letter["pages"]] == ["front"] * 3 and letter["pages"][0]["w"] == 215.9
+    folded = studio.get("/api/sheets?backs=fold").json()
+    assert {page["side"] for page in folded["pages"]} == {"fold"}
+
+
+# -- bad input --------------------------------------------------------------------------------
+
+
+def test_bad_requests_get_a_4xx_and_one_line(studio):
+    for path in ("/api/cards/10", "/api/cards/99999999999999999999999999", "/api/cards/-1", "/api/cards/x"):
+        answer = studio.get(path)
+        assert answer.status_code == 404, path
+    assert studio.get("/api/cards/10").json() == {"error": "no such card in the deck"}
+    for path in ("/pictures/" + "0" * 32 + ".png", "/pictures/../../etc/passwd.png", "/sheets/nokey/0.png"):
+        assert studio.get(path).status_code == 404, path
+    assert studio.get("/sheets/" + studio.get("/api/sheets").json()["key"] + "/99999999999.png").status_code == 404
+    answer = studio.get("/api/sheets?paper=a0")
+    assert answer.status_code == 422 and "a0" in answer.json()["error"]
+    assert studio.get("/api/sheets?backs=sideways").status_code == 422
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        answer = studio.request(method, "/api/deck", json={})
+        assert answer.status_code == 405, method
+        assert studio.request(method, "/api/deck", data={"a": "1"}).status_code == 415
+    answer = studio.get("/api/deck", headers={"host": "evil.example"})
+    assert answer.status_code == 421 and answer.json() == {"error": "the deck studio does not answer to that address"}
+    answer = studio.post("/api/deck", json={}, headers={"origin": "http://evil.example"})
+    assert answer.status_code == 403 and "deck studio" in answer.json()["error"]
+
+
+def test_every_answer_carries_the_security_headers(studio):
+    deck = studio.get("/api/deck").json()
+    paths = ["/", "/api/deck", "/api/cards/0", "/api/cards/77", deck["cards"][0]["front"], "/static/studio/studio.js"]
+    for path in paths:
+        answer = studio.get(path)
+        for name, value in HEADERS:
+            assert answer.headers[name.decode()] == value.decode(), (path, name)
+    with studio.stream("GET", "/api/events") as events:
+        assert events.headers["content-type"].startswith("text/event-stream")
+        assert events.headers["content-security-policy"].startswith("default-src 'self'")
+        first = next(line for line in events.iter_lines() if line.startswith("data:"))
+        assert '"version"' in first
+
+
+TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=40)  # what a URL can carry
+NUMBERS = st.integers(min_value=-(10**30), max_value=10**30).map(str)
+PATHS = st.one_of(
+    st.sampled_from(["/api/cards/", "/pictures/", "/sheets/", "/api/sheets?paper=", "/api/sheets?backs=", "/"]).flatmap(
+        lambda prefix: st.one_of(TEXT, NUMBERS).map(lambda tail: prefix + tail)
+    ),
+    st.tuples(TEXT, NUMBERS).map(lambda parts: f"/sheets/{parts[0]}/{parts[1]}.png"),
+    TEXT.map(lambda text: "/" + text),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=PATHS, method=st.sampled_from(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"]))
+def test_no_request_makes_the_studio_answer_5xx(studio, path, method):
+    if path.split("?")[0].rstrip("/") == "/api/events":
+        return  # an endless stream, tested above
+    answer = studio.request(method, path, json={})
+    assert answer.status_code < 500, (method, path, answer.status_code, answer.text[:200])
+
+
+def test_a_hostile_deck_reaches_the_page_as_data(heist):
+    hostile = "</script><svg onload=__xss(1)>"
+    save(heist / "items.csv", "Crowbar,", '"' + hostile + '",')
+    with open_studio(heist / "heist.yaml") as client:
+        deck = settled(client)
+        assert deck["cards"][1]["title"] == hostile
+        page = client.get("/").text
+        assert hostile not in page and "<svg onload" not in page
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+def test_the_command_refuses_a_missing_deck_and_a_taken_port(tmp_path):
+    assert_clean_error(run_cli("studio", str(tmp_path / "nope.yaml"), "--no-open", "--lang", "en"), "no such deck file")
+    import socket
+
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        result = run_cli("studio", str(HEIST / "heist.yaml"), "--no-open", "--port", str(port), "--lang", "en")
+    assert_clean_error(result, f"port {port} cannot be used", "--port")
+    assert_clean_error(run_cli("studio", str(HEIST / "heist.yaml"), "--port", "0"), "--port")
