@@ -208,7 +208,7 @@ class Studio:
                 if time.monotonic() - told > PUBLISH_EVERY:
                     tell(True)
         except InputError as err:  # not one card's fault: the deck cannot be drawn as it is
-            snapshot = replace(snapshot, error=err)
+            snapshot = replace(snapshot, error=err.located(source=str(self.path)))
         tell(False)
 
     def _keep(self, digest: str, picture) -> None:

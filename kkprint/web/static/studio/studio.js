@@ -231,6 +231,8 @@ function showCard(card) {
     if (face.picture) picture.src = face.picture;
     frame.append(picture);
     const list = element("ul", "region-list");
+    // the outlines go largest first, so a small region inside a large one stays on top, reachable
+    const outlines = [];
     for (const region of face.regions) {
       const outline = element("button", region.drawn ? "region" : "region not-drawn");
       outline.type = "button";
@@ -245,7 +247,7 @@ function showCard(card) {
       if (region.rotation) outline.style.transform = `rotate(${-region.rotation}deg)`;
       outline.append(element("span", "region-name", region.name));
       outline.addEventListener("click", () => chooseRegion(face, region, side));
-      if (region.drawn) frame.append(outline);
+      if (region.drawn) outlines.push([region.box[2] * region.box[3], outline]);
       const item = element("li");
       const named = element("button", region.drawn ? "region-chip" : "region-chip not-drawn", region.name);
       named.type = "button";
@@ -255,6 +257,8 @@ function showCard(card) {
       item.append(named);
       list.append(item);
     }
+    outlines.sort((a, b) => b[0] - a[0]);
+    frame.append(...outlines.map(([, outline]) => outline));
     figure.append(frame, list);
     faces.append(figure);
   }
