@@ -172,6 +172,7 @@ def test_a_card_opened_large_names_its_regions_lines_and_data_row(studio, heist)
         region = regions[name]
         assert region["section"] == "layouts.item"
         assert lines[region["line"] - 1].strip().startswith(f"{name}:") and region["source"].startswith(f"{name}:")
+    assert regions["cost"]["source"].splitlines()[1].strip().startswith("align: right")  # the line it goes on to
     assert regions["loud"]["drawn"] and regions["loud"]["box"] == [52, 40, 7, 7]
     assert not regions["flavour"]["drawn"] and regions["flavour"]["why"] == "when: flavour != ''"
     assert not regions["starter"]["drawn"] and regions["starter"]["why"] == "cards: 1-4"

@@ -96,7 +96,7 @@ def drawn(page, every_picture=True):
     page.wait_for_function(
         "every => document.querySelectorAll('.tile').length > 0"
         " && (!every || [...document.querySelectorAll('.tile img')].every(img => img.complete && img.naturalWidth > 0))"
-        " && document.getElementById('status').textContent.startsWith('Live')",
+        " && document.getElementById('status').classList.contains('live')",
         arg=every_picture,
     )
 

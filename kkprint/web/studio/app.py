@@ -147,7 +147,7 @@ def _regions(snapshot: Snapshot, section: tuple, fields: dict[str, str], number:
                 "why": why,
                 "section": where,
                 "line": line,
-                "source": snapshot.lines[line - 1].strip() if line and line <= len(snapshot.lines) else None,
+                "source": _written_block(snapshot.lines, line),
             }
         )
     return found
@@ -163,6 +163,21 @@ def _written(lines: dict, section: tuple, name: str) -> tuple[str | None, int | 
         if key[0] == "layouts" and key[-1] == name and found:
             return _section_name(key[:-1]), found
     return None, None
+
+
+def _written_block(lines: tuple[str, ...], line: int | None, most: int = 12) -> str | None:
+    """A region as the deck file writes it: its line and the lines that continue it (indented
+    deeper), at most ``most`` of them."""
+    if not line or line > len(lines):
+        return None
+    first = lines[line - 1]
+    indent = len(first) - len(first.lstrip())
+    block = [first.strip()]
+    for following in lines[line : line - 1 + most]:
+        if not following.strip() or len(following) - len(following.lstrip()) <= indent:
+            break
+        block.append(following.rstrip()[indent:])
+    return "\n".join(block)
 
 
 def card_json(snapshot: Snapshot, index: int, lang: str) -> dict | None:

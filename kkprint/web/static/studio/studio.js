@@ -103,13 +103,9 @@ function showDeck(deck) {
 function showStatus() {
   const deck = studio.deck;
   const status = $("status");
-  status.classList.remove("offline", "busy");
-  if (deck.busy) {
-    status.textContent = say("drawing", { count: deck.pending });
-    status.classList.add("busy");
-  } else {
-    status.textContent = say("live");
-  }
+  status.classList.remove("offline", "busy", "live");
+  status.classList.add(deck.busy ? "busy" : "live");
+  status.textContent = deck.busy ? say("drawing", { count: deck.pending }) : say("live");
 }
 
 function showProblems(errors) {
@@ -364,6 +360,7 @@ function connect() {
   events.addEventListener("error", () => {
     const status = $("status");
     status.textContent = say("offline");
+    status.classList.remove("live", "busy");
     status.classList.add("offline");
   });
 }
