@@ -292,3 +292,44 @@ def test_the_command_refuses_a_missing_deck_and_a_taken_port(tmp_path):
         result = run_cli("studio", str(HEIST / "heist.yaml"), "--no-open", "--port", str(port), "--lang", "en")
     assert_clean_error(result, f"port {port} cannot be used", "--port")
     assert_clean_error(run_cli("studio", str(HEIST / "heist.yaml"), "--port", "0"), "--port")
+
+
+def test_the_command_opens_the_users_browser_unless_asked_not_to(tmp_path):
+    """Python's webbrowser honours BROWSER: a stand-in that notes the address it was given."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    noted = tmp_path / "opened.txt"
+    stand_in = tmp_path / "browser.sh"
+    stand_in.write_text(f'#!/bin/sh\necho "$1" > "{noted}"\n', encoding="utf-8")
+    stand_in.chmod(0o755)
+    port = free_port()
+    env = {**os.environ, "DISPLAY": ":0", "BROWSER": f"{stand_in} %s", "KKPRINT_LANG": "en"}
+    command = [sys.executable, "-m", "kkprint", "studio", str(HEIST / "heist.yaml"), "--port", str(port)]
+    studio = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (noted.exists() and noted.read_text(encoding="utf-8").strip()):
+            assert studio.poll() is None and time.monotonic() < deadline, "the browser was not opened"
+            time.sleep(0.1)
+        assert noted.read_text(encoding="utf-8").strip() == f"http://127.0.0.1:{port}/"
+    finally:
+        studio.send_signal(signal.SIGINT)
+        assert studio.wait(timeout=20) == 130
+    said = studio.stderr.read()
+    assert said.startswith(f"Deck studio: http://127.0.0.1:{port}/\n") and "Traceback" not in said
+
+
+def test_without_a_desktop_no_browser_takes_over_the_terminal(tmp_path, monkeypatch):
+    from kkprint.web.studio.serve import open_in_browser
+
+    noted = tmp_path / "opened.txt"
+    stand_in = tmp_path / "browser.sh"
+    stand_in.write_text(f'#!/bin/sh\necho "$1" > "{noted}"\n', encoding="utf-8")
+    stand_in.chmod(0o755)
+    monkeypatch.setenv("BROWSER", f"{stand_in} %s")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert open_in_browser("http://127.0.0.1:1/") is False and not noted.exists()

@@ -12,12 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
+import test_pad_browser
 from conftest import ROOT, free_port
-from test_pad_browser import ARGS, CHROMIUM, HOSTILE_NAMES
+from test_pad_browser import CHROMIUM, HOSTILE_NAMES
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 HEIST = ROOT / "examples" / "decks" / "heist"
 SIZES = {"desktop": (1280, 800), "tablet": (768, 1024)}
+browser = test_pad_browser.browser  # the pad's fixture: Chromium, launched once for the module
 
 
 class StudioProcess:
@@ -69,16 +71,6 @@ def studio(heist):
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
-
-
 def open_page(browser, url, lang="en-US", size="desktop", every_picture=True, **options):
     width, height = SIZES[size]
     context = browser.new_context(locale=lang, viewport={"width": width, "height": height}, **options)
@@ -102,7 +94,9 @@ def drawn(page, every_picture=True):
 
 
 def pictures(page):
-    return page.evaluate("() => Object.fromEntries([...document.querySelectorAll('.tile')].map(t => [t.dataset.index, t.querySelector('img').getAttribute('src')]))")
+    return page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('.tile')].map(t => [t.dataset.index, t.querySelector('img').getAttribute('src')]))"
+    )
 
 
 def save(path, old, new):
@@ -198,7 +192,14 @@ def test_filters_flip_and_sheets_as_they_will_print(browser, studio):
         "() => [...document.querySelectorAll('.sheet-page img')].every(img => img.complete && img.naturalWidth > 0)"
     )
     captions = page.eval_on_selector_all(".sheet-page figcaption", "captions => captions.map(c => c.textContent)")
-    assert captions == ["Sheet 1 · front", "Sheet 1 · back", "Sheet 2 · front", "Sheet 2 · back", "Sheet 3 · front", "Sheet 3 · back"]
+    assert captions == [
+        "Sheet 1 · front",
+        "Sheet 1 · back",
+        "Sheet 2 · front",
+        "Sheet 2 · back",
+        "Sheet 3 · front",
+        "Sheet 3 · back",
+    ]
     assert page.is_hidden("#grid")
     page.select_option("#backs", "none")
     page.wait_for_function("() => document.querySelectorAll('.sheet-page').length === 3")
@@ -217,14 +218,10 @@ def test_a_hostile_deck_is_shown_as_text_and_never_runs(browser, tmp_path, polic
     rows = "\n".join(f'"{name}","{name}"' for name in quoted)
     (folder / "cards.csv").write_text("name,text\n" + rows + "\n", encoding="utf-8")
     deck = folder / "<svg onload=__xss(8)>.yaml"
-    deck.write_text(
-        "name: '<img src=x onerror=__xss(9)>'\nextends: poker\ndata: cards.csv\n", encoding="utf-8"
-    )
+    deck.write_text("name: '<img src=x onerror=__xss(9)>'\nextends: poker\ndata: cards.csv\n", encoding="utf-8")
     running = StudioProcess(deck)
     try:
-        context, page, errors = open_page(
-            browser, running.url, every_picture=False, bypass_csp=policy == "without-csp"
-        )
+        context, page, errors = open_page(browser, running.url, every_picture=False, bypass_csp=policy == "without-csp")
         ran = []
         page.expose_function("__xss", lambda n: ran.append(n))
         page.add_init_script(
@@ -264,7 +261,9 @@ def test_screenshots_fit_a_desktop_and_a_tablet_in_both_languages(browser, studi
     page.screenshot(path=str(keep / f"studio-{size}-{lang}.png"))
     page.click(".tile[data-index='1'] .tile-picture")
     page.wait_for_selector("#faces .region")
-    page.wait_for_function("() => [...document.querySelectorAll('#faces img')].every(img => img.complete && img.naturalWidth > 0)")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#faces img')].every(img => img.complete && img.naturalWidth > 0)"
+    )
     page.click(".face:first-child .region[data-name='cost']")
     box = page.locator("#card").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width

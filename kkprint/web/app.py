@@ -9,6 +9,7 @@ one-line 500, never a traceback.
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -24,7 +25,8 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from kkprint.base.i18n import tr
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg, tr
 from kkprint.web.security import LOCAL_HOSTS, Guard, Refusals
 
 HERE = Path(__file__).parent
@@ -116,4 +118,17 @@ def create_web_app(
         middleware=[Middleware(Guard, language=language, hosts=hosts, refusals=refusals), *middleware],
         # Starlette's type says every handler takes any Exception; it calls each only with its own class
         exception_handlers={HTTPException: _http_error, Exception: _unforeseen},  # type: ignore[dict-item]  # see above
+    )
+
+
+def port_refused(port: int, err: OSError, source: str) -> InputError:
+    """A port that cannot be listened on, said in one line (the pad's and the studio's)."""
+    reasons: dict[int | None, Msg] = {
+        errno.EADDRINUSE: Msg("another program is using it"),
+        errno.EACCES: Msg("ports below 1024 need an administrator"),
+    }
+    reason = reasons.get(err.errno, err.strerror or str(err))
+    return InputError(
+        Msg("port {port} cannot be used ({reason}); choose another with --port", port=port, reason=reason),
+        source=source,
     )

@@ -3,14 +3,13 @@ user's browser unless asked not to."""
 
 from __future__ import annotations
 
-import errno
 import os
 import socket
 import sys
 from pathlib import Path
 
-from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, tr
+from kkprint.base.i18n import tr
+from kkprint.web.app import port_refused
 
 HOST = "127.0.0.1"
 
@@ -26,15 +25,7 @@ def listening_socket(port: int) -> socket.socket:
         sock.listen(128)
     except OSError as err:
         sock.close()
-        reasons: dict[int | None, Msg] = {
-            errno.EADDRINUSE: Msg("another program is using it"),
-            errno.EACCES: Msg("ports below 1024 need an administrator"),
-        }
-        reason = reasons.get(err.errno, err.strerror or str(err))
-        raise InputError(
-            Msg("port {port} cannot be used ({reason}); choose another with --port", port=port, reason=reason),
-            source="studio",
-        ) from None
+        raise port_refused(port, err, "studio") from None
     return sock
 
 
