@@ -282,7 +282,9 @@ def test_a_hostile_deck_reaches_the_page_as_data(heist):
 
 
 def test_the_command_refuses_a_missing_deck_and_a_taken_port(tmp_path):
-    assert_clean_error(run_cli("studio", str(tmp_path / "nope.yaml"), "--no-open", "--lang", "en"), "no such deck file")
+    assert_clean_error(run_cli("studio", str(tmp_path / "nope.yaml"), "--no-open", "--lang", "en"), "no such file")
+    assert_clean_error(run_cli("studio", "/dev/zero", "--no-open", "--lang", "en"), "/dev/zero", "not a regular file")
+    assert_clean_error(run_cli("studio", str(tmp_path), "--no-open", "--lang", "ja"), "フォルダー")
     import socket
 
     port = free_port()

@@ -59,8 +59,9 @@ def studio(
     if start is None:
         raise InputError(Msg("this kkprint was started without its web pages"), source="studio")
     shown = language(lang)
-    if not deck.is_file():
-        raise InputError(Msg("no such deck file"), source=str(deck))
+    from kkprint.base.yamlio import read_bytes
+
+    read_bytes(deck)  # a deck that cannot be read at all is said now: missing, a folder, a device
     gc.enable()  # runs for hours; see kkprint.__main__
     start(deck=deck, port=port, open_browser=not no_open, lang=shown, allow_outside=allow_outside)
 

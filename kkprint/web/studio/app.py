@@ -222,6 +222,25 @@ def _all_fields(snapshot: Snapshot, card) -> dict[str, str]:
     return {**{key: str(value) for key, value in deck.spec.fields.items()}, **card.card.fields}
 
 
+class Events(EventSourceResponse):
+    """Server-Sent Events whose stream, when the server shuts down, is ended as a response
+    should be (sse-starlette just stops, and uvicorn would say on the terminal that a response
+    was left unfinished)."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        finished = False
+
+        async def noting(message) -> None:
+            nonlocal finished
+            finished = finished or (message["type"] == "http.response.body" and not message.get("more_body"))
+            await send(message)
+
+        await super().__call__(scope, receive, noting)
+        if not finished:
+            with contextlib.suppress(Exception):  # a page already gone cannot be told
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
 class StudioPages:
     """The routes, around one :class:`Studio`."""
 
@@ -259,7 +278,7 @@ class StudioPages:
             finally:
                 stop()
 
-        return EventSourceResponse(stream(), ping=15, send_timeout=10)
+        return Events(stream(), ping=15, send_timeout=10)
 
     async def card(self, request: Request) -> Response:
         lang = language(request)

@@ -64,3 +64,4 @@ def serve(deck: Path, *, port: int, open_browser: bool, lang: str, allow_outside
     except KeyboardInterrupt:
         say(tr("deck studio stopped", lang) + "\n")
         raise SystemExit(130) from None
+    say(tr("deck studio stopped", lang) + "\n")  # (a signal its parent told it to ignore)
