@@ -153,9 +153,10 @@ class Studio:
         self._forget_old_pictures()
 
     def _on_screen(self, card: CardInputs, side: str, before: dict[str, str | None] | None) -> str | None:
-        """The picture to show for a face now: its own when drawn, else the last one shown."""
+        """The picture to show for a face now: its own when drawn, else the last one shown (a
+        face the card no longer has shows nothing)."""
         digest = card.front_digest if side == "front" else card.back_digest
-        if digest is not None and digest in self._pictures:
+        if digest is None or digest in self._pictures:
             return digest
         return before.get(side) if before else None
 
