@@ -121,6 +121,22 @@ def test_art_icons_and_backs_redraw_exactly_the_cards_that_use_them(studio, heis
     )
 
 
+def test_a_picture_an_svg_refers_to_is_one_of_its_cards_inputs(heist):
+    def picture(colour):
+        out = io.BytesIO()
+        Image.new("RGB", (40, 30), colour).save(out, format="PNG")
+        (heist / "art" / "inlay.png").write_bytes(out.getvalue())
+
+    picture("#ff0000")
+    save(heist / "art" / "vault.svg", "</svg>", '<image x="0" y="0" width="40" height="30" href="inlay.png"/></svg>')
+    with open_studio(heist / "heist.yaml") as client:
+        before = settled(client)
+        picture("#0000ff")
+        after = settled(client, before["version"])
+    changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
+    assert changed == {(card["index"], "front") for card in before["cards"] if card["fields"]["art"] == "vault"}
+
+
 def test_one_layout_changed_redraws_its_cards_and_not_the_others(studio, heist):
     before = studio.get("/api/deck").json()
     save(heist / "heist.yaml", 'fill: "#ffd166", stroke: "#1d2b53"', 'fill: "#06d6a0", stroke: "#1d2b53"')

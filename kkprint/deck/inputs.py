@@ -16,19 +16,23 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from kkprint.base.errors import InputError
+from kkprint.base.yamlio import read_bytes
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import parse_ranges
 from kkprint.deck.load import Deck
 from kkprint.deck.model import ImageRegion, Layout
 from kkprint.deck.render import FIELD, fill_fields, refs_of
+from kkprint.engine.pictures import MAX_PICTURE_BYTES
 
 # What no card's picture depends on: how the cards go on paper, where the data comes from (the
 # cards' own values are counted card by card), and the faces (counted one by one).
 NOT_DRAWN = {"sheet", "print", "print_shop", "cards", "data", "csv", "layout", "layouts", "back", "backs"}
 PLAIN_NAME = re.compile(r"^\s*[\w.-]+\s*$")
+HREF = re.compile(rb"""href\s*=\s*["']([^"']*)["']""")
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,7 @@ class _Inputs:
                     used.append((name, self.stamp(folder / name)))
         for icon, name in spec.icons.items():
             if icon in text or icon in values:
-                used.append((name, self.stamp(folder / name)))
+                used.extend(self.picture(folder / name))
         for region in self.section(section).values():
             if isinstance(region, ImageRegion):
                 try:
@@ -121,8 +125,18 @@ class _Inputs:
                 except InputError:
                     continue  # drawing the card says what is wrong with it
                 if src:
-                    used.append((src, self.stamp(folder / src)))
+                    used.extend(self.picture(folder / src))
         return used
+
+    def picture(self, path: Path, depth: int = 0) -> list[tuple[str, str]]:
+        """A picture's stamp, and for an SVG those of the files it refers to (``<image href>``,
+        ``<use href>``), theirs in turn, a few deep."""
+        stamp = self.stamp(path)
+        found = [(str(path), stamp)]
+        if path.suffix.lower() == ".svg" and stamp != "missing" and depth < 4:
+            for name in _references(path, stamp):
+                found.extend(self.picture(path.parent / name, depth + 1))
+        return found
 
     def digest(self, section: tuple, fields: dict[str, str], number: int) -> str:
         text, reads, ranges, numbered = self.face(section)
@@ -138,6 +152,18 @@ class _Inputs:
         ]
         encoded = json.dumps(material, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
         return hashlib.sha256(encoded).hexdigest()[:32]
+
+
+@lru_cache(maxsize=512)
+def _references(path: Path, stamp: str) -> tuple[str, ...]:
+    """The files an SVG names (not ``data:`` pictures, not ``#`` fragments of itself); reading it
+    as a picture is what checks them (:mod:`kkprint.engine.pictures`)."""
+    try:
+        data = read_bytes(path, limit=MAX_PICTURE_BYTES, what="pictures")
+    except InputError:
+        return ()
+    names = (match.decode("utf-8", "replace").split("#", 1)[0].strip() for match in HREF.findall(data))
+    return tuple(dict.fromkeys(name for name in names if name and not name.startswith("data:")))
 
 
 def front_section(deck: Deck, card: CardData) -> tuple:
