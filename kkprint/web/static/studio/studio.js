@@ -119,7 +119,11 @@ function showProblems(errors) {
     if (problem.card !== null) {
       item.classList.add("problem-card");
       item.tabIndex = 0;
+      item.setAttribute("role", "button");
       item.addEventListener("click", () => openCard(problem.card));
+      item.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") openCard(problem.card);
+      });
     }
     list.append(item);
   }
