@@ -23,6 +23,12 @@ def _score_pad(*, port: int, lan: bool, lang: str) -> None:
     serve(port, lan, lang)
 
 
+def _studio(*, deck, port: int, open_browser: bool, lang: str, allow_outside: bool) -> None:
+    from kkprint.web.studio.serve import serve
+
+    serve(deck, port=port, open_browser=open_browser, lang=lang, allow_outside=allow_outside)
+
+
 def run() -> None:
     gc.disable()
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -32,7 +38,7 @@ def run() -> None:
             from kkprint.cli.serve import Servers
         except KeyboardInterrupt:  # Ctrl-C while the CLI loads: nothing begun, nothing to say
             sys.exit(130)
-        main(Servers(score_pad=_score_pad))
+        main(Servers(score_pad=_score_pad, studio=_studio))
     finally:
         gc.freeze()
 

@@ -1,6 +1,6 @@
 """The ``kkprint`` command line: every command in one table, the entry ``main`` and what it does
 with errors and signals. Each command lives with its kind (``build``, ``decks``, ``scorers``,
-``config``, ``serve``) and only parses what it is given and hands it on."""
+``config``, ``serve`` — the score pad and the deck studio) and only parses what it is given and hands it on."""
 
 from __future__ import annotations
 
@@ -70,6 +70,7 @@ app.command()(decks.watch)
 config_app = sub_app("Your defaults: language and paper.")
 app.add_typer(config_app, name="config")
 app.command()(serve.serve)
+app.command()(serve.studio)
 config_app.command("set")(config.config_set)
 config_app.command("show")(config.config_show)
 app.command("list")(build.list_targets)

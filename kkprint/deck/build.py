@@ -109,6 +109,17 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     The deck's preflight watches the drawing (:mod:`kkprint.deck.preflight`): a card that cannot
     be drawn is noted and the others are still drawn, so one build finds every card's problems.
     """
+    for _, copies in prints_by_card(deck, doc, painter, width, height):
+        yield from copies
+
+
+def prints_by_card(
+    deck: Deck, doc, painter: RegionPainter, width: float, height: float
+) -> Iterator[tuple[int, Iterator[CardPrint]]]:
+    """:func:`card_prints` card by card: each card that prints, as its place among the deck's
+    cards (counted from 0), with its copies — none for a card that cannot be laid out (the
+    preflight has noted why). Copies left untaken are never drawn, and later cards keep their
+    numbers."""
     spec = deck.spec
     size = deck_card_size(deck)
     trimmed = CardSize((width - 2 * painter.bleed) / mm, (height - 2 * painter.bleed) / mm, size.shape, size.corner_mm)
@@ -213,33 +224,48 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     numbered_twins = bool(spec.back_face_field) and any(
         f.numbered for f in [*fronts.values(), *([front] if front else [])]
     )
+
+    def copies(card: CardData, layout: Face, back_of, fields: dict[str, str], first: int, ref: CardRef):
+        """A card drawn copy by copy (its faces read card.number or card.copy, or have ranges)."""
+        for copy in range(1, card.count + 1):
+            number = first + copy - 1
+            copy_fields = {**fields, "card.number": str(number), "card.copy": str(copy)}
+            where = card_place(card, number)
+            front_art = layout.art(copy_fields, number, where, shared=True)
+            copy_ref = replace(ref, number=number, first=first)  # (a copy's own problems name it)
+            yield print_of(front_art, back_of(copy_fields, number, where), copy_ref)
+
     shape = size.shape
-    number = 0
-    for row, card in deck.rows():
+    number = 0  # the printed number of the last card's last copy
+    for index, (row, card) in enumerate(deck.rows()):
         if card.count == 0:
             continue  # exists only as another card's back face
-        ref = CardRef(number + 1, card.fields.get("name") or None, card.origin)
+        first, number = number + 1, number + card.count
+        ref = CardRef(first, card.fields.get("name") or None, card.origin)
         try:
             layout, back_of = front_of(card), back_for(card)
         except InputError as err:
             checks.card_failed(ref, err)
-            number += card.count
+            yield index, iter(())
             continue
         fields = {**spec_fields, **card.fields, "card.row": str(row), "card.total": total}
-        if not (layout.numbered or numbered_backs or numbered_twins):
-            fields.update({"card.number": str(number + 1), "card.copy": "1"})
-            where = card_place(card, number + 1)
-            number += card.count
-            art = layout.art(fields, number, where, shared=card.count > 1)
-            yield from repeat(print_of(art, back_of(fields, number, where), ref), card.count)
+        if layout.numbered or numbered_backs or numbered_twins:
+            yield index, copies(card, layout, back_of, fields, first, ref)
             continue
-        for copy in range(1, card.count + 1):
-            number += 1
-            copy_fields = {**fields, "card.number": str(number), "card.copy": str(copy)}
-            where = card_place(card, number)
-            front_art = layout.art(copy_fields, number, where, shared=True)
-            copy_ref = replace(ref, number=number, first=ref.number)  # (a copy's own problems name it)
-            yield print_of(front_art, back_of(copy_fields, number, where), copy_ref)
+        fields.update({"card.number": str(first), "card.copy": "1"})
+        where = card_place(card, first)
+        art = layout.art(fields, number, where, shared=card.count > 1)
+        yield index, repeat(print_of(art, back_of(fields, number, where), ref), card.count)
+
+
+def first_prints(
+    deck: Deck, doc, painter: RegionPainter, width: float, height: float
+) -> Iterator[tuple[int, CardPrint | None]]:
+    """The first printed copy of each card that prints, in the deck's order, with the card's place
+    among the deck's cards: one picture per card (the studio's grid), numbered as on paper; None
+    for a card that cannot be laid out (the preflight says why). Later copies are never drawn."""
+    for index, copies in prints_by_card(deck, doc, painter, width, height):
+        yield index, next(copies, None)
 
 
 def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, fonts: FontSet) -> int:

@@ -17,20 +17,31 @@ import hashlib
 import math
 import re
 import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.outputs import atomic_file
 from kkprint.base.paths import safe_file_name
-from kkprint.deck.build import loaded_target
-from kkprint.deck.load import CardData, load_deck, select
+from kkprint.deck.build import bundled_texts, deck_card_size, first_prints, loaded_target, painter_for
+from kkprint.deck.load import CardData, Deck, load_deck, select
+from kkprint.deck.preflight import Finding, collecting
+from kkprint.engine.cards import CardPrint, print_shop_pages
+from kkprint.engine.document import open_pdf
+from kkprint.engine.fonts import prepare_fonts
+from kkprint.engine.geometry import Paper
 from kkprint.engine.job import BuildOptions, build_targets
 from kkprint.engine.preview import PNG_MAGIC, page_digests, page_image, page_pixels, write_pngs
 
+if TYPE_CHECKING:
+    import PIL.Image
+
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 SHOWCASE_PIXELS = 40_000_000
+CARDS_PER_FILE = 8  # single-card pictures are drawn this many cards to a PDF
 FIELD = re.compile(r"\$\{([^}]*)\}")
 
 
@@ -278,3 +289,94 @@ def _showcase(pages: _Pages, chosen: list[int], stem: str, options: ExportOption
         canvas.alpha_composite(layer.rotate(-angle, center=pivot, resample=Image.Resampling.BICUBIC))
     box = canvas.getbbox() or (0, 0, *canvas.size)
     return _save(canvas.crop(box), options.out_dir / f"{stem}-showcase.png")
+
+
+@dataclass(frozen=True)
+class FacePicture:
+    """One face of one card as :func:`card_pictures` draws it, with what the deck's preflight
+    found while drawing it (:mod:`kkprint.deck.preflight`): that card's warnings and errors.
+    A face with an error has no picture: what it would show is not what the deck means."""
+
+    index: int  # the card's place among the deck's cards, counted from 0
+    side: str  # front or back
+    picture: PIL.Image.Image | None
+    findings: tuple[Finding, ...]
+
+    @property
+    def error(self) -> InputError | None:
+        """The first error found on the face, as one line names it."""
+        for finding in self.findings:
+            if finding.error:
+                return InputError(finding.message, source=finding.source, place=finding.where())
+        return None
+
+
+def card_pictures(
+    deck: Deck, wanted: Mapping[int, tuple[str, ...]], dpi: float, shared: list[Finding] | None = None
+) -> Iterator[FacePicture]:
+    """Pictures of chosen faces of chosen cards, each as its first copy prints, edge to edge:
+    ``wanted`` maps a card's place among the deck's cards to its sides (``front``, ``back``).
+
+    The cards are drawn as a build draws them, a few to a PDF, with the deck's preflight
+    collecting (nothing refused, nothing written but a scratch file): each face comes with the
+    findings made while it was drawn, so a face that cannot be drawn — a region that fails, a
+    card whose layout or back names nothing — does not stop the others. An error that is not
+    one face's (the deck's fonts, a bound on the whole document) is raised. A face's findings
+    are its card's own; what is found on what every card shares (regions drawn once for all,
+    the deck's columns) is added to ``shared``, once each, before the faces are yielded.
+    """
+    import pypdfium2 as pdfium
+
+    fonts = prepare_fonts(bundled_texts(deck))
+    painter = painter_for(deck, fonts)
+    size = deck_card_size(deck)
+    pending = [index for index, card in enumerate(deck.iter_cards()) if card.count and index in wanted]
+    with tempfile.TemporaryDirectory(prefix="kkprint-cards-") as temp:
+        path = Path(temp) / "cards.pdf"
+        for start in range(0, len(pending), CARDS_PER_FILE):
+            batch = set(pending[start : start + CARDS_PER_FILE])
+            faces: list[tuple[int, str, list[Finding], bool]] = []  # (card, side, findings, drawn on a page)
+            with (
+                collecting(BuildOptions()) as found,
+                open_pdf(
+                    path, Paper("card", size.width_mm, size.height_mm), fonts, title=deck.spec.name, lang="en"
+                ) as doc,
+            ):
+
+                def made() -> list[Finding]:
+                    return [finding for checks in found for finding in checks.findings if finding.card is not None]
+
+                mark = 0  # the findings made before this card was reached
+                for index, prints in first_prints(deck, doc, painter, size.width, size.height):
+                    if index in batch:
+                        if prints is None:  # the card cannot be laid out: what stops it stops every face
+                            faces.extend((index, side, made()[mark:], False) for side in wanted[index])
+                        else:
+                            for side, art in (("front", prints.front), ("back", prints.back)):
+                                if art is not None and side in wanted[index]:
+                                    before = len(made())
+                                    print_shop_pages(doc, size, 0.0, 0.0, [CardPrint(art, None, prints.shape)])
+                                    faces.append((index, side, made()[before:], True))
+                        batch.discard(index)
+                        if not batch:
+                            break
+                    mark = len(made())
+                if shared is not None:
+                    known = set(shared)
+                    shared.extend(f for p in found for f in p.findings if f.card is None and f not in known)
+            document = pdfium.PdfDocument(str(path))
+            try:
+                page = 0
+                for index, side, findings, drawn in faces:
+                    picture = None
+                    if drawn:
+                        if not any(finding.error for finding in findings):
+                            bitmap = document[page].render(scale=dpi / 72)
+                            try:
+                                picture = bitmap.to_pil().convert("RGB")
+                            finally:
+                                bitmap.close()
+                        page += 1
+                    yield FacePicture(index, side, picture, tuple(findings))
+            finally:
+                document.close()

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -84,17 +84,19 @@ class Finding:
     line: int | None = None
     error: bool = False
 
-    def where(self) -> str | Msg | None:
-        """Card, back and region, as the reader names them (the file is said apart)."""
+    def where(self, *, with_card: bool = True) -> str | Msg | None:
+        """Card, back and region, as the reader names them (the file is said apart); without the
+        card where the card is plain already (the studio's card opened large)."""
         parts: list[str | Msg] = []
-        if isinstance(self.origin, Msg) and self.card is not None:  # a data row says where to look
-            parts.append(card_named(self.card, self.name, self.origin))  # (as a build's errors name a card)
-        elif self.card is not None:  # a game's own cards have their name only
-            parts.append(
-                Msg("card {number} '{name}'", number=self.card, name=self.name)
-                if self.name
-                else Msg("card {number}", number=self.card)
-            )
+        if with_card and self.card is not None:
+            if isinstance(self.origin, Msg):  # a data row says where to look (as a build's errors name a card)
+                parts.append(card_named(self.card, self.name, self.origin))
+            else:  # a game's own cards have their name only
+                parts.append(
+                    Msg("card {number} '{name}'", number=self.card, name=self.name)
+                    if self.name
+                    else Msg("card {number}", number=self.card)
+                )
         if self.face[:1] in (("back",), ("backs",)):
             parts.append(Msg("back '{name}'", name=self.face[1]) if len(self.face) > 1 else Msg("back"))
         if self.region is not None:
@@ -169,6 +171,38 @@ def counted(findings: list[Finding], strict: bool = False) -> Msg:
     return said[0] if len(said) == 1 else Msg("{errors}, {warnings}", errors=said[0], warnings=said[1])
 
 
+def column_checks(deck: Deck) -> tuple[list[Finding], dict[str, str]]:
+    """What the deck's columns say before any card is drawn — a column that looks like copies but
+    is not the deck's ``copies_field`` (a warning: the copies would silently be 1 each); a column
+    no card has, named by a region (an error, once per region) — and those missing columns as
+    blank fields: the build goes on reading them as empty, so each card's other problems are
+    still found. Cheap: the studio asks it at every change."""
+    columns = deck.columns  # (the deck's fields: among them)
+    copies = deck.spec.copies_field
+    found: list[Finding] = []
+    for column in sorted(columns):
+        if column.strip().lower() in COPIES_LIKE and column != copies:
+            message = Msg(
+                "column '{name}' looks like a number of copies, but copies come from '{field}'; add "
+                "copies_field: {name} to use it",
+                name=column,
+                field=copies,
+            )
+            found.append(Finding(deck.source, COPIES_COLUMN, message))
+    missing: dict[str, str] = {}
+    for section, layout in faces_of(deck.spec):
+        for name, region in layout.items():
+            # what deck.expr says a ${…} or when: reads by name; card.*, deck.* and today are no columns
+            for column in sorted(refs_of(region, columns, required=True) - columns - SPECIAL_NAMES):
+                missing[column] = ""
+                message = Msg("no card has a column '{column}'{hint}", column=column, hint=suggest(column, columns))
+                line = deck.lines.get((*section, name))
+                found.append(
+                    Finding(deck.source, MISSING_COLUMN, message, face=section, region=name, line=line, error=True)
+                )
+    return found, missing
+
+
 # --- collecting while a deck is drawn --------------------------------------------------------
 
 _COLLECTING: ContextVar[list[Preflight] | None] = ContextVar("PREFLIGHT_COLLECTING", default=None)
@@ -206,41 +240,8 @@ class Preflight:
         self._depths: dict[tuple, tuple[float, int]] = {}
         self._fonts = len(doc.canvas._doc.fontMapping)
         self._raster_icons = self._deck_rasters()
-        self.blanks = self._columns()
-
-    # the deck as a whole, before any card
-
-    def _columns(self) -> dict[str, str]:
-        """The deck's columns: one that looks like copies but is not the deck's ``copies_field``
-        is a warning (the copies would silently be 1 each); a column no card has, named by any
-        region, an error, said once per region — the build goes on reading it as empty, so that
-        each card's other problems are still found."""
-        columns = self.deck.columns  # (the deck's fields: among them)
-        copies = self.deck.spec.copies_field
-        for column in sorted(columns):
-            if column.strip().lower() in COPIES_LIKE and column != copies:
-                message = Msg(
-                    "column '{name}' looks like a number of copies, but copies come from '{field}'; add "
-                    "copies_field: {name} to use it",
-                    name=column,
-                    field=copies,
-                )
-                self._add(COPIES_COLUMN, message, (), None, None)
-        missing: dict[str, str] = {}
-        for section, layout in faces_of(self.deck.spec):
-            for name, region in layout.items():
-                # what deck.expr says a ${…} or when: reads by name; card.*, deck.* and today are no columns
-                for column in sorted(refs_of(region, columns, required=True) - columns - SPECIAL_NAMES):
-                    missing[column] = ""
-                    self._add(
-                        MISSING_COLUMN,
-                        Msg("no card has a column '{column}'{hint}", column=column, hint=suggest(column, columns)),
-                        section,
-                        name,
-                        None,
-                        error=True,
-                    )
-        return missing
+        found, self.blanks = column_checks(deck)  # (the deck as a whole, before any card)
+        self.findings.extend(found)
 
     def _deck_rasters(self) -> dict[str, tuple[Path, tuple[int, int]]]:
         """The deck's PNG and JPG icons by their registered names, with their pixels."""
@@ -517,10 +518,9 @@ def scratch(paper: Paper, fonts: FontSet, lang: str) -> Iterator[Document]:
     yield Document(canvas, paper, fonts, lang)
 
 
-def check_card(deck: Deck, index: int, findings: list[Finding]) -> list[Finding]:
-    """The findings of ``deck.build.check_deck`` that are on one card (``index``: 0-based among the
-    deck's distinct cards): its own, and those of what every card shares."""
-    cards = deck.cards
-    first = 1 + sum(card.count for card in cards[:index])
-    numbers = range(first, first + max(1, cards[index].count))
+def check_card(findings: Iterable[Finding], number: int, count: int) -> list[Finding]:
+    """The findings (of ``deck.build.check_deck``, or of the studio's drawing) that are on one card
+    — the one whose first copy prints as ``number``, with ``count`` copies: its own, and those of
+    what every card shares."""
+    numbers = range(number, number + max(1, count))
     return [finding for finding in findings if finding.card is None or finding.card in numbers]

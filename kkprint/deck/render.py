@@ -11,10 +11,10 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from pydantic import ValidationError
 from reportlab.lib.colors import Color, HexColor
@@ -24,7 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.base.errors import InputError, LimitReached, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.models import describe_location, explain
-from kkprint.deck.expr import PER_COPY_NAMES, Expression, compile_condition, compile_template, parse_ranges
+from kkprint.deck.expr import PER_COPY_NAMES, Expression, Table, compile_condition, compile_template, parse_ranges
 from kkprint.deck.load import Deck, expressions_of
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
 from kkprint.engine.cards import Art
@@ -143,6 +143,56 @@ class RegionWatcher(Protocol):
         """What :meth:`RegionPainter.draw` returned for region ``name``."""
 
 
+def region_for_card(region: Region, fields: dict[str, str], tables: Mapping[str, Table]) -> Region:
+    """The region as one card has it: its dynamic keys (positions, sizes … from ``${…}``)
+    worked out from the card's fields and checked as if written so."""
+    if not region.dynamic:
+        return region
+    return _resolved(region, dynamic_values(region, fields, tables))
+
+
+def dynamic_values(region: Region, fields: dict[str, str], tables: Mapping[str, Table]) -> dict[str, Any]:
+    """A region's dynamic keys for one card; an error names the key."""
+    values = {}
+    for key in region.dynamic:
+        try:
+            values[key] = _value(region.written(key), fields, tables)
+        except InputError as err:
+            raise InputError(Msg("{key}: {problem}", key=key, problem=err.message)) from None
+    return values
+
+
+def _value(written, fields: dict[str, str], tables: Mapping[str, Table]):
+    """A dynamic key's value for a card: a lone ``${…}`` keeps its result's kind (a number
+    is mm, or pt for a font size), any other text is filled in (``"${wx}mm"``)."""
+    if isinstance(written, str):
+        return compile_template(written).value(fields, tables) if "${" in written else written
+    if isinstance(written, dict):
+        return {key: _value(value, fields, tables) for key, value in written.items()}
+    if isinstance(written, list):
+        return [_value(value, fields, tables) for value in written]
+    return written
+
+
+def _resolved(region: Region, values: dict[str, Any]) -> Region:
+    """The region with ``values`` for its dynamic keys, checked as if written so."""
+    try:
+        return region.for_card(values)
+    except ValidationError as err:
+        location, problem = explain(err, type(region))
+        key = location[0] if location else ""
+        shown = repr(values.get(key, ""))[:60] if not isinstance(values.get(key), str) else values[key][:60]
+        raise InputError(
+            Msg(
+                "{key} {written} = {value}: {problem}",
+                key=describe_location(location),
+                written=str(region.written(key))[:60] if key in values else "",
+                value=shown,
+                problem=problem,
+            )
+        ) from None
+
+
 @dataclass
 class RegionPainter:
     """Draws regions of one deck into a card box; knows the deck (for files), fonts and icons.
@@ -168,51 +218,20 @@ class RegionPainter:
         self._resolved: dict[tuple[int, str], Region] = {}
 
     def for_card(self, region: Region, fields: dict[str, str]) -> Region:
-        """The region as one card has it: its dynamic keys (positions, sizes … from ``${…}``)
-        worked out from the card's fields and checked as if written so. Cards giving the same
-        values share one region."""
+        """The region as one card has it (:func:`region_for_card`); cards giving the same values
+        share one region."""
         if not region.dynamic:
             return region
-        values = {}
-        for key in region.dynamic:
-            try:
-                values[key] = self._value(region.written(key), fields)
-            except InputError as err:
-                raise InputError(Msg("{key}: {problem}", key=key, problem=err.message)) from None
+        values = dynamic_values(region, fields, self.deck.tables)
         known = (id(region), repr(values))
         resolved = self._resolved.get(known)
         if resolved is None:
-            try:
-                resolved = region.for_card(values)
-            except ValidationError as err:
-                location, problem = explain(err, type(region))
-                key = location[0] if location else ""
-                shown = repr(values.get(key, ""))[:60] if not isinstance(values.get(key), str) else values[key][:60]
-                raise InputError(
-                    Msg(
-                        "{key} {written} = {value}: {problem}",
-                        key=describe_location(location),
-                        written=str(region.written(key))[:60] if key in values else "",
-                        value=shown,
-                        problem=problem,
-                    )
-                ) from None
+            resolved = _resolved(region, values)
             if len(self._resolved) >= MAX_RESOLVED:  # (a box is kept per region: both go together)
                 self._resolved.clear()
                 self._boxes.clear()
             self._resolved[known] = resolved
         return resolved
-
-    def _value(self, written, fields: dict[str, str]):
-        """A dynamic key's value for a card: a lone ``${…}`` keeps its result's kind (a number
-        is mm, or pt for a font size), any other text is filled in (``"${wx}mm"``)."""
-        if isinstance(written, str):
-            return compile_template(written).value(fields, self.deck.tables) if "${" in written else written
-        if isinstance(written, dict):
-            return {key: self._value(value, fields) for key, value in written.items()}
-        if isinstance(written, list):
-            return [self._value(value, fields) for value in written]
-        return written
 
     def _box(self, region, card_w: float, card_h: float) -> tuple[float, float, float, float]:
         """ReportLab box (x, y, w, h) of a region, grown into the bleed where it touches an edge."""

@@ -9,8 +9,10 @@ one-line 500, never a traceback.
 
 from __future__ import annotations
 
+import errno
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +25,9 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from kkprint.base.i18n import tr
-from kkprint.web.security import LOCAL_HOSTS, Guard
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg, tr
+from kkprint.web.security import LOCAL_HOSTS, Guard, Refusals
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))  # autoescapes .html
@@ -98,13 +101,34 @@ async def _unforeseen(request: Request, exc: Exception) -> Response:
 
 
 def create_web_app(
-    routes: Sequence[BaseRoute], *, hosts: Iterable[str] = LOCAL_HOSTS, middleware: Sequence[Middleware] = ()
+    routes: Sequence[BaseRoute],
+    *,
+    hosts: Iterable[str] = LOCAL_HOSTS,
+    middleware: Sequence[Middleware] = (),
+    lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]] | None = None,
+    refusals: Refusals = Refusals(),  # noqa: B008 - frozen, never changed
 ) -> Starlette:
     """An app serving ``routes`` and the shared static files, with the security rules around
-    everything (the outermost middleware) and errors answered in one line."""
+    everything (the outermost middleware) and errors answered in one line. ``lifespan`` is what
+    runs beside the app while it serves (the studio's watching of a deck); ``refusals`` are the
+    words a refused request is told."""
     return Starlette(
+        lifespan=lifespan,
         routes=[*routes, Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")],
-        middleware=[Middleware(Guard, language=language, hosts=hosts), *middleware],
+        middleware=[Middleware(Guard, language=language, hosts=hosts, refusals=refusals), *middleware],
         # Starlette's type says every handler takes any Exception; it calls each only with its own class
         exception_handlers={HTTPException: _http_error, Exception: _unforeseen},  # type: ignore[dict-item]  # see above
+    )
+
+
+def port_refused(port: int, err: OSError, source: str) -> InputError:
+    """A port that cannot be listened on, said in one line (the pad's and the studio's)."""
+    reasons: dict[int | None, Msg] = {
+        errno.EADDRINUSE: Msg("another program is using it"),
+        errno.EACCES: Msg("ports below 1024 need an administrator"),
+    }
+    reason = reasons.get(err.errno, err.strerror or str(err))
+    return InputError(
+        Msg("port {port} cannot be used ({reason}); choose another with --port", port=port, reason=reason),
+        source=source,
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from starlette.requests import Request
 
@@ -49,13 +50,33 @@ def host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+@dataclass(frozen=True)
+class Refusals:
+    """What a refused request is told, in the words of the page that refuses it."""
+
+    host: str = N_("this score pad does not answer to that address")
+    origin: str = N_("a change must come from the score pad's own page")
+
+
+STUDIO_REFUSALS = Refusals(
+    N_("the deck studio does not answer to that address"), N_("a change must come from the deck studio's own page")
+)
+
+
 class Guard:
     """The rules above, around an ASGI app; ``hosts`` are the names this server answers to."""
 
-    def __init__(self, app, language: Callable[[Request], str], hosts: Iterable[str] = LOCAL_HOSTS):
+    def __init__(
+        self,
+        app,
+        language: Callable[[Request], str],
+        hosts: Iterable[str] = LOCAL_HOSTS,
+        refusals: Refusals = Refusals(),  # noqa: B008 - frozen, never changed
+    ):
         self.app = app
         self.language = language
         self.hosts = frozenset(host_name(h) for h in hosts)
+        self.refusals = refusals
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -76,7 +97,7 @@ class Guard:
     def refusal(self, method: str, headers: dict[str, str]) -> tuple[int, str] | None:
         host = headers.get("host", "")
         if host_name(host) not in self.hosts:
-            return 421, N_("this score pad does not answer to that address")
+            return 421, self.refusals.host
         if method not in WRITES:
             return None
         origin = headers.get("origin")
@@ -84,9 +105,9 @@ class Guard:
             f"http://{host}".lower(),
             f"https://{host}".lower(),
         ):
-            return 403, N_("a change must come from the score pad's own page")
+            return 403, self.refusals.origin
         if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-            return 403, N_("a change must come from the score pad's own page")
+            return 403, self.refusals.origin
         kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if kind != "application/json":
             return 415, N_("a change is sent as JSON (content-type: application/json)")

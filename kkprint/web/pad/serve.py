@@ -72,17 +72,9 @@ def _check_port(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as err:
-            import errno
+            from kkprint.web.app import port_refused
 
-            reasons: dict[int | None, Msg] = {
-                errno.EADDRINUSE: Msg("another program is using it"),
-                errno.EACCES: Msg("ports below 1024 need an administrator"),
-            }
-            reason = reasons.get(err.errno, err.strerror or str(err))
-            raise InputError(
-                Msg("port {port} cannot be used ({reason}); choose another with --port", port=port, reason=reason),
-                source="serve",
-            ) from None
+            raise port_refused(port, err, "serve") from None
 
 
 def serve(port: int, lan: bool, lang: str) -> None:

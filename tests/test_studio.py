@@ -1,0 +1,455 @@
+"""The deck studio without a browser: its JSON, pictures and sheets through Starlette's test client,
+with the real watcher noticing real saves in a copy of an example deck. What changes is drawn
+again and nothing else; errors keep the last good cards and name file, line, card and region;
+no request, however odd, makes it answer 5xx. The page itself is tested in Chromium in
+test_studio_browser.py."""
+
+import io
+import re
+import shutil
+import time
+
+import pytest
+from conftest import ROOT, assert_clean_error, free_port, run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image
+from starlette.testclient import TestClient
+
+from kkprint.web.security import HEADERS
+from kkprint.web.studio.app import create_app
+from kkprint.web.studio.state import Studio
+
+LOCAL = "http://127.0.0.1"
+HEIST = ROOT / "examples" / "decks" / "heist"
+
+
+@pytest.fixture
+def heist(tmp_path):
+    """A copy of the heist example to edit."""
+    folder = tmp_path / "heist"
+    shutil.copytree(HEIST, folder)
+    return folder
+
+
+def open_studio(deck, lang="en"):
+    client = TestClient(create_app(Studio(deck)), base_url=LOCAL, raise_server_exceptions=False)
+    client.cookies.set("lang", lang)
+    return client
+
+
+@pytest.fixture
+def studio(heist):
+    with open_studio(heist / "heist.yaml") as client:
+        settled(client)
+        yield client
+
+
+def settled(client, after=0):
+    """The deck once the studio has read it again after version ``after`` and drawn what changed
+    (the watcher notices a save within a fraction of a second; 60 s is only a guard)."""
+    deadline = time.monotonic() + 60
+    while True:
+        deck = client.get("/api/deck").json()
+        if deck["version"] > after and not deck["busy"]:
+            return deck
+        assert time.monotonic() < deadline, f"the studio did not settle: {deck['version']} {deck['busy']}"
+        time.sleep(0.05)
+
+
+def save(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def pictures(deck):
+    return {(card["index"], side): card[side] for card in deck["cards"] for side in ("front", "back")}
+
+
+def png_size(client, url):
+    answer = client.get(url)
+    assert answer.status_code == 200 and answer.headers["content-type"] == "image/png"
+    return Image.open(io.BytesIO(answer.content)).size
+
+
+# -- the deck ---------------------------------------------------------------------------------
+
+
+def test_every_card_is_shown_front_and_back_as_its_first_copy_prints(studio):
+    deck = studio.get("/api/deck").json()
+    csv_rows = (HEIST / "items.csv").read_text(encoding="utf-8").splitlines()[1:]
+    assert [card["title"] for card in deck["cards"]] == [row.split(",")[0] for row in csv_rows]
+    assert [card["number"] for card in deck["cards"]] == [1, 5, 9, 11, 13, 15, 16, 19, 20, 21]
+    assert deck["layouts"] == ["item", "plan"] and "crew" in deck["columns"]
+    assert deck["card"] == {"w": 63.0, "h": 88.0, "shape": "rect", "corner": 3.0}
+    assert deck["errors"] == [] and all(card["current"] for card in deck["cards"])
+    for card in deck["cards"]:
+        width, height = png_size(studio, card["front"])
+        assert abs(width / height - 63 / 88) < 0.01 and height >= 600
+        assert png_size(studio, card["back"]) == (width, height)
+    # two cards of one crew share a back: one picture, drawn once
+    muscle = [card["back"] for card in deck["cards"] if card["fields"]["crew"] == "Muscle"]
+    assert len(muscle) == 3 and len(set(muscle)) == 1
+    assert deck["drawn"] == len({url for url in pictures(deck).values()})
+
+
+def test_a_changed_cell_redraws_that_card_only(studio, heist):
+    before = studio.get("/api/deck").json()
+    save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", "Crowbar,item,Tool,Muscle,3,")
+    after = settled(studio, before["version"])
+    changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
+    assert changed == {(1, "front")}  # the back shows crew and colour, not the cost
+    assert after["drawn"] - before["drawn"] == 1
+    assert next(card for card in after["cards"] if card["index"] == 1)["fields"]["cost"] == "3"
+
+
+def test_art_icons_and_backs_redraw_exactly_the_cards_that_use_them(studio, heist):
+    before = studio.get("/api/deck").json()
+    uses_vault = {card["index"] for card in before["cards"] if card["fields"]["art"] == "vault"}
+    save(heist / "art" / "vault.svg", "</svg>", '<circle cx="5" cy="5" r="4" fill="#ff0000"/></svg>')
+    after = settled(studio, before["version"])
+    changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
+    assert changed == {(index, "front") for index in uses_vault}
+
+    save(heist / "heist.yaml", 'text: "<b>HEIST</b> <i>crew deck</i>"', 'text: "<b>HEIST</b> <i>crew</i>"')
+    again = settled(studio, after["version"])
+    changed = {face for face, url in pictures(again).items() if url != pictures(after)[face]}
+    assert changed == {(card["index"], "back") for card in after["cards"]}
+    assert again["drawn"] - after["drawn"] == len(
+        {card["fields"]["crew"] + card["fields"]["colour"] for card in after["cards"]}
+    )
+
+
+def test_a_picture_an_svg_refers_to_is_one_of_its_cards_inputs(heist):
+    def picture(colour):
+        out = io.BytesIO()
+        Image.new("RGB", (40, 30), colour).save(out, format="PNG")
+        (heist / "art" / "inlay.png").write_bytes(out.getvalue())
+
+    picture("#ff0000")
+    save(heist / "art" / "vault.svg", "</svg>", '<image x="0" y="0" width="40" height="30" href="inlay.png"/></svg>')
+    with open_studio(heist / "heist.yaml") as client:
+        before = settled(client)
+        picture("#0000ff")
+        after = settled(client, before["version"])
+    changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
+    assert changed == {(card["index"], "front") for card in before["cards"] if card["fields"]["art"] == "vault"}
+
+
+def test_one_layout_changed_redraws_its_cards_and_not_the_others(studio, heist):
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", 'fill: "#ffd166", stroke: "#1d2b53"', 'fill: "#06d6a0", stroke: "#1d2b53"')
+    after = settled(studio, before["version"])
+    changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
+    assert changed == {(card["index"], "front") for card in before["cards"] if card["layout"] == "plan"}
+
+
+def test_a_broken_deck_keeps_its_cards_and_says_where_until_it_is_fixed(studio, heist):
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", "name: heist-items\n", "name: heist-items\ncard: [\n")
+    broken = settled(studio, before["version"])
+    [problem] = broken["errors"]
+    assert problem["file"].endswith("heist.yaml") and re.fullmatch(r"line (7|8|9), column \d+", problem["place"])
+    assert "not valid YAML" in problem["message"] and problem["card"] is None
+    assert pictures(broken) == pictures(before)
+    save(heist / "heist.yaml", "name: heist-items\ncard: [\n", "name: heist-items\n")
+    fixed = settled(studio, broken["version"])
+    assert fixed["errors"] == [] and pictures(fixed) == pictures(before)
+    assert fixed["drawn"] == before["drawn"]  # its pictures were kept: nothing drawn again
+
+
+def test_a_card_that_cannot_be_drawn_keeps_its_last_picture_and_names_row_region_and_line(heist):
+    with open_studio(heist / "heist.yaml", lang="ja") as client:
+        before = settled(client)
+        save(heist / "items.csv", "#b71c1c,vault,2", "#b71cZZ,vault,2")
+        broken = settled(client, before["version"])
+        [problem] = broken["errors"]
+        assert problem["card"] == 1 and problem["file"].endswith("heist.yaml")
+        assert "items.csv" in problem["place"] and "「banner」" in problem["place"] and "30行目" in problem["place"]
+        assert "#b71cZZ" in problem["message"] and "色" in problem["message"]  # in the reader's language
+        crowbar = broken["cards"][1]
+        assert crowbar["error"] and not crowbar["current"] and crowbar["front"] == before["cards"][1]["front"]
+        assert [card["front"] for card in broken["cards"][2:]] == [card["front"] for card in before["cards"][2:]]
+        save(heist / "items.csv", "#b71cZZ,vault,2", "#b71c1c,vault,2")
+        fixed = settled(client, broken["version"])
+        assert fixed["errors"] == [] and fixed["cards"][1]["current"]
+
+
+def test_a_card_opened_large_names_its_regions_lines_and_data_row(studio, heist):
+    card = studio.get("/api/cards/1").json()  # Crowbar: an item, noise 2, card number 5, no flavour
+    assert card["title"] == "Crowbar" and card["number"] == 5 and card["count"] == 4
+    assert card["origin"] == "items.csv row 3"
+    assert dict(card["fields"])["rules"].startswith("<b>Force</b> a {lock}")
+    regions = {region["name"]: region for region in card["front"]["regions"]}
+    assert list(regions)[:5] == ["banner", "frame", "title", "text", "footer"]  # the template's, then the deck's
+    lines = (heist / "heist.yaml").read_text(encoding="utf-8").splitlines()
+    for name in ("cost", "art", "loud", "starter", "title"):
+        region = regions[name]
+        assert region["section"] == "layouts.item"
+        assert lines[region["line"] - 1].strip().startswith(f"{name}:") and region["source"].startswith(f"{name}:")
+    assert regions["cost"]["source"].splitlines()[1].strip().startswith("align: right")  # the line it goes on to
+    assert regions["loud"]["drawn"] and regions["loud"]["box"] == [52, 40, 7, 7]
+    assert not regions["flavour"]["drawn"] and regions["flavour"]["why"] == "when: flavour != ''"
+    assert not regions["starter"]["drawn"] and regions["starter"]["why"] == "cards: 1-4"
+    back = {region["name"]: region for region in card["back"]["regions"]}
+    assert card["back"]["section"] == "back" and list(back) == ["fill", "badge", "icon", "crew", "game"]
+    plan = studio.get("/api/cards/8").json()  # a plan: its stamp is its own, its title the item's
+    plan_regions = {region["name"]: region for region in plan["front"]["regions"]}
+    assert plan_regions["stamp"]["section"] == "layouts.plan" and plan_regions["title"]["section"] == "layouts.item"
+
+
+def test_a_region_only_in_a_template_says_so(tmp_path):
+    deck = tmp_path / "mini.yaml"
+    deck.write_text(
+        "name: mini\nextends: poker\nlayout:\n  title: {colour: '#000000'}\ncards:\n  - {name: A, text: one}\n",
+        encoding="utf-8",
+    )
+    with open_studio(deck) as client:
+        settled(client)
+        regions = {region["name"]: region for region in client.get("/api/cards/0").json()["front"]["regions"]}
+    assert regions["title"]["line"] == 4 and regions["title"]["section"] == "layout"
+    assert regions["frame"]["line"] is None and regions["frame"]["section"] is None
+
+
+SMALL_TEXT_DECK = """name: small
+card: {size: poker}
+data: cards.csv
+layout:
+  title: {type: text, x: 5, y: 5, w: 53, h: 8, field: name, size: 12}
+  rules: {type: text, x: 5, y: 60, w: 53, h: 10, field: rules, size: 9, min_size: 3}
+  badge: {type: text, x: "${at}", y: 20, w: 10, h: 6, text: "${card.number}/${card.total}", size: 8}
+"""
+LONG_RULES = " ".join(["Sneak past the guard and take the key from the hook"] * 6)
+
+
+def small_text_deck(folder):
+    """Three cards; the second's rules shrink to 4.5 pt to fit (under the 6 pt that reads)."""
+    folder.mkdir()
+    (folder / "cards.csv").write_text(
+        f'name,rules,at\nShort,A few words.,5\nLong,"{LONG_RULES}",30\nPlain,Also short.,48\n', encoding="utf-8"
+    )
+    deck = folder / "small.yaml"
+    deck.write_text(SMALL_TEXT_DECK, encoding="utf-8")
+    return deck
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_card_with_text_too_small_shows_that_warning_on_that_card_only(tmp_path, lang):
+    """The preflight watches the studio's drawing: the card whose text shrinks under 6 pt says so
+    — in its tile's count and its large view, region and line named — and still shows its
+    picture (a warning, not an error); the others say nothing; shorter rules take it away."""
+    deck = small_text_deck(tmp_path / "small")
+    with open_studio(deck, lang=lang) as client:
+        shown = settled(client)
+        assert [card["warnings"] for card in shown["cards"]] == [0, 1, 0] and shown["errors"] == []
+        assert all(card["front"] and card["current"] and card["error"] is None for card in shown["cards"])
+        long = client.get("/api/cards/1").json()
+        [warning] = long["warnings"]
+        assert (warning["kind"], warning["region"], warning["severity"], warning["face"]) == (
+            "small-text",
+            "rules",
+            "warning",
+            "layout",
+        )
+        assert warning["card"] == 2 and warning["line"] == 6 and long["error"] is None
+        if lang == "en":
+            assert warning["text"] == (
+                "region 'rules' (line 6): text shrinks to 4.5 pt to fit its box, below the 6 pt that still reads; "
+                "give it a larger box or fewer words"
+            )
+        else:
+            assert (
+                "「rules」" in warning["text"]
+                and "4.5" in warning["text"]
+                and not re.search("[A-Za-z]{4,}", warning["message"])
+            )
+        assert client.get("/api/cards/0").json()["warnings"] == []
+        save(deck.parent / "cards.csv", LONG_RULES, "Sneak past.")
+        fixed = settled(client, shown["version"])
+        assert [card["warnings"] for card in fixed["cards"]] == [0, 0, 0]
+        assert client.get("/api/cards/1").json()["warnings"] == []
+
+
+def test_a_column_no_card_has_is_the_decks_error_and_each_cards(tmp_path):
+    deck = small_text_deck(tmp_path / "small")
+    save(deck, "field: name, size: 12", 'text: "${nmae}", size: 12')
+    with open_studio(deck) as client:
+        shown = settled(client)
+        [problem] = shown["errors"]
+        assert problem["card"] is None and "region 'title' (line 5)" in problem["place"]
+        assert problem["message"] == "no card has a column 'nmae'; did you mean 'name'?"
+        for index in range(3):
+            said = [(w["kind"], w["severity"]) for w in client.get(f"/api/cards/{index}").json()["warnings"]]
+            assert said[0] == ("missing-column", "error")
+
+
+def test_a_region_an_expression_places_is_outlined_where_each_card_puts_it(tmp_path):
+    deck = small_text_deck(tmp_path / "small")
+    with open_studio(deck) as client:
+        settled(client)
+        for index, x in enumerate([5, 30, 48]):
+            regions = {r["name"]: r for r in client.get(f"/api/cards/{index}").json()["front"]["regions"]}
+            assert regions["badge"]["box"] == [x, 20, 10, 6] and regions["badge"]["drawn"]
+
+
+def test_tables_and_expressions_in_number_keys_are_a_faces_inputs(tmp_path):
+    """deckexpr's decks: an edited expression in a number key (not the stand-in value it is
+    checked with) and an edited table redraw the faces that use them, and only those."""
+    folder = tmp_path / "summits"
+    shutil.copytree(ROOT / "examples" / "decks" / "summits", folder)
+    with open_studio(folder / "summits.yaml") as client:
+        before = settled(client)
+        fronts = {card["index"]: card["front"] for card in before["cards"]}
+        save(folder / "summits.yaml", 'w: "${max(2.6, 36 * height / 9000)}"', 'w: "${max(3, 36 * height / 9000)}"')
+        edited = settled(client, before["version"])
+        assert sorted(edited["last_drawn"]) == [[index, "front"] for index in range(9)]  # the backs draw no bar
+        assert all(card["front"] != fronts[card["index"]] for card in edited["cards"])
+        save(folder / "ranges.csv", "andes,Andes · South America,#9a5b13", "andes,Andes · South America,#000000")
+        recoloured = settled(client, edited["version"])  # every face looks a range up: every one is new
+        assert [face for face in sorted(recoloured["last_drawn"]) if face[1] == "front"] == [
+            [index, "front"] for index in range(9)
+        ]
+        assert all(card["back"] not in {c["back"] for c in edited["cards"]} for card in recoloured["cards"])
+        assert recoloured["errors"] == []
+
+
+def test_the_sheets_are_the_build_page_by_page(studio):
+    sheets = studio.get("/api/sheets").json()
+    assert sheets["backs"] == "long-edge"
+    sides = [page["side"] for page in sheets["pages"]]
+    assert sides == ["front", "back"] * 3  # 21 cards, 9 a sheet: three sheets, each with its backs
+    assert [page["sheet"] for page in sheets["pages"]] == [1, 1, 2, 2, 3, 3]
+    width, height = png_size(studio, sheets["pages"][1]["url"])
+    assert abs(width / height - 210 / 297) < 0.01
+    letter = studio.get("/api/sheets?paper=letter&backs=none").json()
+    assert [page["side"] for page in letter["pages"]] == ["front"] * 3 and letter["pages"][0]["w"] == 215.9
+    folded = studio.get("/api/sheets?backs=fold").json()
+    assert {page["side"] for page in folded["pages"]} == {"fold"}
+
+
+# -- bad input --------------------------------------------------------------------------------
+
+
+def test_bad_requests_get_a_4xx_and_one_line(studio):
+    for path in ("/api/cards/10", "/api/cards/99999999999999999999999999", "/api/cards/-1", "/api/cards/x"):
+        answer = studio.get(path)
+        assert answer.status_code == 404, path
+    assert studio.get("/api/cards/10").json() == {"error": "no such card in the deck"}
+    for path in ("/pictures/" + "0" * 32 + ".png", "/pictures/../../etc/passwd.png", "/sheets/nokey/0.png"):
+        assert studio.get(path).status_code == 404, path
+    assert studio.get("/sheets/" + studio.get("/api/sheets").json()["key"] + "/99999999999.png").status_code == 404
+    answer = studio.get("/api/sheets?paper=a0")
+    assert answer.status_code == 422 and "a0" in answer.json()["error"]
+    assert studio.get("/api/sheets?backs=sideways").status_code == 422
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        answer = studio.request(method, "/api/deck", json={})
+        assert answer.status_code == 405, method
+        assert studio.request(method, "/api/deck", data={"a": "1"}).status_code == 415
+    answer = studio.get("/api/deck", headers={"host": "evil.example"})
+    assert answer.status_code == 421 and answer.json() == {"error": "the deck studio does not answer to that address"}
+    answer = studio.post("/api/deck", json={}, headers={"origin": "http://evil.example"})
+    assert answer.status_code == 403 and "deck studio" in answer.json()["error"]
+
+
+def test_every_answer_carries_the_security_headers(studio):
+    deck = studio.get("/api/deck").json()
+    paths = ["/", "/api/deck", "/api/cards/0", "/api/cards/77", deck["cards"][0]["front"], "/static/studio/studio.js"]
+    for path in paths:
+        answer = studio.get(path)
+        for name, value in HEADERS:
+            assert answer.headers[name.decode()] == value.decode(), (path, name)
+    with studio.stream("GET", "/api/events") as events:
+        assert events.headers["content-type"].startswith("text/event-stream")
+        assert events.headers["content-security-policy"].startswith("default-src 'self'")
+        first = next(line for line in events.iter_lines() if line.startswith("data:"))
+        assert '"version"' in first
+
+
+TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=40)  # what a URL can carry
+NUMBERS = st.integers(min_value=-(10**30), max_value=10**30).map(str)
+PATHS = st.one_of(
+    st.sampled_from(["/api/cards/", "/pictures/", "/sheets/", "/api/sheets?paper=", "/api/sheets?backs=", "/"]).flatmap(
+        lambda prefix: st.one_of(TEXT, NUMBERS).map(lambda tail: prefix + tail)
+    ),
+    st.tuples(TEXT, NUMBERS).map(lambda parts: f"/sheets/{parts[0]}/{parts[1]}.png"),
+    TEXT.map(lambda text: "/" + text),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=PATHS, method=st.sampled_from(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"]))
+def test_no_request_makes_the_studio_answer_5xx(studio, path, method):
+    if path.split("?")[0].rstrip("/") == "/api/events":
+        return  # an endless stream, tested above
+    answer = studio.request(method, path, json={})
+    assert answer.status_code < 500, (method, path, answer.status_code, answer.text[:200])
+
+
+def test_a_hostile_deck_reaches_the_page_as_data(heist):
+    hostile = "</script><svg onload=__xss(1)>"
+    save(heist / "items.csv", "Crowbar,", '"' + hostile + '",')
+    with open_studio(heist / "heist.yaml") as client:
+        deck = settled(client)
+        assert deck["cards"][1]["title"] == hostile
+        page = client.get("/").text
+        assert hostile not in page and "<svg onload" not in page
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+def test_the_command_refuses_a_missing_deck_and_a_taken_port(tmp_path):
+    assert_clean_error(run_cli("studio", str(tmp_path / "nope.yaml"), "--no-open", "--lang", "en"), "no such file")
+    assert_clean_error(run_cli("studio", "/dev/zero", "--no-open", "--lang", "en"), "/dev/zero", "not a regular file")
+    assert_clean_error(run_cli("studio", str(tmp_path), "--no-open", "--lang", "ja"), "フォルダー")
+    import socket
+
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        result = run_cli("studio", str(HEIST / "heist.yaml"), "--no-open", "--port", str(port), "--lang", "en")
+    assert_clean_error(result, f"port {port} cannot be used", "--port")
+    assert_clean_error(run_cli("studio", str(HEIST / "heist.yaml"), "--port", "0"), "--port")
+
+
+def test_the_command_opens_the_users_browser_unless_asked_not_to(tmp_path):
+    """Python's webbrowser honours BROWSER: a stand-in that notes the address it was given."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    noted = tmp_path / "opened.txt"
+    stand_in = tmp_path / "browser.sh"
+    stand_in.write_text(f'#!/bin/sh\necho "$1" > "{noted}"\n', encoding="utf-8")
+    stand_in.chmod(0o755)
+    port = free_port()
+    env = {**os.environ, "DISPLAY": ":0", "BROWSER": f"{stand_in} %s", "KKPRINT_LANG": "en"}
+    command = [sys.executable, "-m", "kkprint", "studio", str(HEIST / "heist.yaml"), "--port", str(port)]
+    studio = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (noted.exists() and noted.read_text(encoding="utf-8").strip()):
+            assert studio.poll() is None and time.monotonic() < deadline, "the browser was not opened"
+            time.sleep(0.1)
+        assert noted.read_text(encoding="utf-8").strip() == f"http://127.0.0.1:{port}/"
+    finally:
+        studio.send_signal(signal.SIGINT)
+        assert studio.wait(timeout=20) == 130
+    said = studio.stderr.read()
+    assert said.startswith(f"Deck studio: http://127.0.0.1:{port}/\n") and "Traceback" not in said
+
+
+def test_without_a_desktop_no_browser_takes_over_the_terminal(tmp_path, monkeypatch):
+    from kkprint.web.studio.serve import open_in_browser
+
+    noted = tmp_path / "opened.txt"
+    stand_in = tmp_path / "browser.sh"
+    stand_in.write_text(f'#!/bin/sh\necho "$1" > "{noted}"\n', encoding="utf-8")
+    stand_in.chmod(0o755)
+    monkeypatch.setenv("BROWSER", f"{stand_in} %s")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert open_in_browser("http://127.0.0.1:1/") is False and not noted.exists()
