@@ -337,3 +337,186 @@ def test_hostile_names_are_shown_as_text_and_never_run(browser, server, game, po
             assert name in shown, f"{name!r} is not shown as typed on {url}"
     assert ran == [] and blocked == [], (ran, blocked)
     context.close()
+
+
+def _api(server, path, body=None, method="POST"):
+    request = urllib.request.Request(
+        server.url + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method=method if body is not None else "GET",
+    )
+    return json.loads(urllib.request.urlopen(request).read())
+
+
+def _game_id(url):
+    return url.rsplit("/", 1)[1].split("?")[0]
+
+
+def test_three_phones_marking_one_map_row_at_once_keep_every_mark(browser, server):
+    """Each phone taps its own squares of row 1 as fast as it can, all at once: a tap is one
+    square, so no phone's mark overwrites another's."""
+    phones = [phone(browser) for _ in range(3)]
+    url = new_game(phones[0][1], server, "webofpower")
+    for index, name in enumerate(("Aki", "Ben", "Chie")):
+        field(phones[0][1], f"players.{index}").fill(name)
+    wait_saved(phones[0][1])
+    for _, page in phones[1:]:
+        page.goto(url)
+    # phone n taps columns n, n+3, n+6, n+9 of row 1: n+1 times each (its own player's mark)
+    for round_ in range(4):
+        for n, (_, page) in enumerate(phones):
+            cell = page.locator(f"#map .cell[data-row='0'][data-col='{n + 3 * round_}']")
+            for _ in range(n + 1):
+                cell.click()
+    for _, page in phones:
+        wait_saved(page)
+    saved = _api(server, f"/api/games/{_game_id(url)}?lang=en")
+    assert saved["tally"]["monasteries"][0] == "123" * 4
+    for _, page in phones:  # and every phone shows every mark
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#map .cell[data-row=\"0\"]')].map(c => c.dataset.mark).join('')"
+            " === '123123123123'"
+        )
+    for context, _ in phones:
+        context.close()
+
+
+def test_a_stale_keyboard_never_overwrites_a_newer_value(browser, server):
+    """Phone A has a field open; phone B sets it; A's player then types: A's value is not saved
+    over B's, and A shows B's value beside the field until its player chooses."""
+    a_context, a = phone(browser, "en-US")
+    url = new_game(a, server, "kardinal")
+    b_context, b = phone(browser, "en-US")
+    b.goto(url)
+    path = "players.0.lands.france.cards"
+    field(a, path).focus()  # A opens the field (empty) for typing
+    field(b, path).fill("5")
+    wait_saved(b)
+    note = a.locator(f".newer[data-for='{path}']")
+    note.wait_for()  # shown beside the field that is still open...
+    assert "5" in note.inner_text() and field(a, path).input_value() == ""  # ...not over what A sees
+    field(a, path).press_sequentially("7")  # A's player types without having taken it
+    a.locator(f".newer[data-for='{path}'] button.keep").wait_for()
+    game = _game_id(url)
+    assert _api(server, f"/api/games/{game}?lang=en")["tally"]["players"][0]["lands"]["france"]["cards"] == 5
+    assert field(a, path).input_value() == "7"  # what A typed is kept on A, unsent
+    a.locator(f".newer[data-for='{path}'] button.take").click()  # A takes B's value
+    assert field(a, path).input_value() == "5"
+    field(a, "players.0.name").click()
+    wait_saved(a)
+    assert _api(server, f"/api/games/{game}?lang=en")["tally"]["players"][0]["lands"]["france"]["cards"] == 5
+    # a field only looked at takes the newer value once it is left
+    field(a, "players.1.lands.italy.cards").focus()
+    field(b, "players.1.lands.italy.cards").fill("3")
+    a.locator(".newer[data-for='players.1.lands.italy.cards']").wait_for()
+    field(a, "players.1.name").focus()
+    a.wait_for_function("() => document.querySelector(\"[data-path='players.1.lands.italy.cards']\").value === '3'")
+    # and a phone that overrules on purpose does
+    field(a, "players.2.ships").focus()
+    field(b, "players.2.ships").fill("2")
+    field(b, "players.2.name").focus()  # B leaves the field, so it shows what arrives in place
+    wait_saved(b)
+    a.locator(".newer[data-for='players.2.ships']").wait_for()
+    field(a, "players.2.ships").press_sequentially("4")
+    a.locator(".newer[data-for='players.2.ships'] button.keep").click()
+    wait_saved(a)
+    b.wait_for_function("() => document.querySelector(\"[data-path='players.2.ships']\").value === '4'")
+    a_context.close()
+    b_context.close()
+
+
+def test_a_player_added_on_one_phone_appears_on_a_phone_that_is_typing(browser, server):
+    a_context, a = phone(browser, "en-US")
+    url = new_game(a, server, "kardinal")
+    b_context, b = phone(browser, "en-US")
+    b.goto(url)
+    field(b, "players.0.name").click()
+    field(b, "players.0.name").press_sequentially("Aki")
+    a.click("button.more")
+    a.wait_for_function("() => document.querySelectorAll('input.name').length === 4")
+    b.locator("#joined").wait_for()  # told, while typing, without losing the keyboard
+    assert b.evaluate("document.activeElement.dataset.path") == "players.0.name"
+    field(b, "players.1.name").focus()  # leaving the field: the page shows the new player
+    b.wait_for_function("() => document.querySelectorAll('input.name').length === 4")
+    assert field(b, "players.0.name").input_value() == "Aki"
+    game = _game_id(url)
+    b.wait_for_function("() => document.getElementById('sync').classList.contains('saved')")
+    assert _api(server, f"/api/games/{game}?lang=en")["tally"]["players"][0]["name"] == "Aki"
+    a_context.close()
+    b_context.close()
+
+
+def test_changes_are_pushed_not_polled(browser, server):
+    """The second phone hears of the first one's change over its event stream: it never asks
+    for the game again while the stream is open."""
+    a_context, a = phone(browser, "en-US")
+    url = new_game(a, server, "court")
+    b_context, b = phone(browser, "en-US")
+    asked = []
+    b.on("request", lambda r: asked.append(r.url) if r.method == "GET" and "/api/games/" in r.url else None)
+    b.goto(url)
+    b.wait_for_function("() => true")
+    field(a, "players.0.name").fill("Aki")
+    b.wait_for_function("() => document.querySelector(\"[data-path='players.0.name']\").value === 'Aki'")
+    assert [u for u in asked if "/events" not in u] == []
+    assert any("/events" in u for u in asked)
+    a_context.close()
+    b_context.close()
+
+
+def test_undo_and_redo_on_the_page_restore_the_tally_exactly(browser, server):
+    context, page = phone(browser, "en-US")
+    url = new_game(page, server, "kardinal")
+    game = _game_id(url)
+    for index, name in enumerate(("Aki", "Ben", "Chie")):
+        field(page, f"players.{index}.name").fill(name)
+    field(page, "players.0.lands.france.cards").fill("5")
+    wait_saved(page)
+    before = _api(server, f"/api/games/{game}?lang=en")["tally"]
+    field(page, "players.0.lands.france.cards").fill("6")
+    field(page, "players.1.ships").fill("3")
+    wait_saved(page)
+    page.click("#history summary")
+    page.locator("#history-list li").first.wait_for()
+    assert "Ben · ships: – → 3" in page.locator("#history-list li").first.inner_text()
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelector(\"[data-path='players.1.ships']\").value === ''")
+    page.click("#undo")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '5'"
+    )
+    assert _api(server, f"/api/games/{game}?lang=en")["tally"] == before
+    assert "undone" in page.locator("#history-list li").first.get_attribute("class")
+    page.click("#redo")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '6'"
+    )
+    context.close()
+
+
+def test_a_phone_offline_edits_reloads_and_loses_nothing(browser, server):
+    """The pad goes away (the Wi-Fi dropped): the phone goes on, its edits wait in its storage,
+    a reload shows the game from the service worker with those edits, and once the pad is back
+    every edit reaches it."""
+    context, page = phone(browser, "en-US")
+    url = new_game(page, server, "kardinal")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready")
+    page.reload()  # now controlled by the service worker, which has kept this page
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    field(page, "players.0.name").fill("Aki")
+    wait_saved(page)
+    server.stop()
+    field(page, "players.1.name").fill("Ben")
+    field(page, "players.1.lands.italy.cards").fill("4")
+    page.wait_for_function("() => document.getElementById('sync').classList.contains('offline')")
+    page.reload()
+    assert field(page, "players.1.name").input_value() == "Ben"
+    assert field(page, "players.1.lands.italy.cards").input_value() == "4"
+    assert field(page, "players.0.name").input_value() == "Aki"
+    server.start()
+    wait_saved(page)
+    saved = _api(server, f"/api/games/{_game_id(url)}?lang=en")["tally"]
+    assert saved["players"][1]["name"] == "Ben" and saved["players"][1]["lands"]["italy"]["cards"] == 4
+    assert saved["players"][0]["name"] == "Aki"
+    context.close()

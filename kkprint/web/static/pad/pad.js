@@ -199,7 +199,11 @@ function apply(view) {
     const path = input.dataset.path;
     const server = lookup(state.tally, split(path));
     const e = pending.get(path);
-    if (e) { note(input, e.held ? e.theirs : undefined, e.held); return; }
+    if (e) {
+      note(input, e.held ? e.theirs : undefined, e.held);
+      if (input !== document.activeElement && input.value !== shown(input, e.value)) input.value = shown(input, e.value);
+      return;
+    }
     if (input === document.activeElement && focused && focused.path === path && !same(server, focused.base)) {
       note(input, server, false); // newer than what the player started from: beside, not over it
       return;
