@@ -483,15 +483,11 @@ def test_undo_and_redo_on_the_page_restore_the_tally_exactly(browser, server):
     page.click("#undo")
     page.wait_for_function("() => document.querySelector(\"[data-path='players.1.ships']\").value === ''")
     page.click("#undo")
-    page.wait_for_function(
-        "() => document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '5'"
-    )
+    page.wait_for_function("() => document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '5'")
     assert _api(server, f"/api/games/{game}?lang=en")["tally"] == before
     assert "undone" in page.locator("#history-list li").first.get_attribute("class")
     page.click("#redo")
-    page.wait_for_function(
-        "() => document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '6'"
-    )
+    page.wait_for_function("() => document.querySelector(\"[data-path='players.0.lands.france.cards']\").value === '6'")
     context.close()
 
 

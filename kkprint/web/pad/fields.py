@@ -17,6 +17,7 @@ from kkprint.base.i18n import Msg
 MAX_DEPTH = 8
 MAX_KEY = 64
 MAX_INDEX = 63  # more places than any game has (13 squares, 12 map columns, 5 players)
+MAP_ROWS = ("monasteries",)  # the trump map: rows kept as strings, one mark a square
 
 Path = tuple[str | int, ...]
 
@@ -89,13 +90,10 @@ def put(tally: dict, path: Path, value: Any) -> dict:
                     node[key] = value
                 return result
             child = node.get(key)
-            if isinstance(child, str) and depth == len(path) - 2:
+            if _is_mark(path, depth, child):
                 node[key] = _replace_mark(child, path[-1], value, path)
                 return result
-            if not isinstance(child, (dict, list)):
-                child = [] if _is_position(path[depth + 1]) else {}
-                node[key] = child
-            node = child
+            node[key] = node = _container(child, path, depth)
             continue
         index = _position(part, len(node), path)
         if index == len(node):
@@ -104,14 +102,26 @@ def put(tally: dict, path: Path, value: Any) -> dict:
             node[index] = value
             return result
         child = node[index]
-        if isinstance(child, str) and depth == len(path) - 2:
+        if _is_mark(path, depth, child):
             node[index] = _replace_mark(child, path[-1], value, path)
             return result
-        if not isinstance(child, (dict, list)):
-            child = [] if _is_position(path[depth + 1]) else {}
-            node[index] = child
-        node = child
+        node[index] = node = _container(child, path, depth)
     return result
+
+
+def _is_mark(path: Path, depth: int, child: Any) -> bool:
+    """Whether ``child`` is a map row and the path's last key one of its squares."""
+    return isinstance(child, str) and depth == len(path) - 2 and path[0] in MAP_ROWS
+
+
+def _container(child: Any, path: Path, depth: int) -> dict | list:
+    """The mapping or list on the way down: made where there is none yet; a name or a number
+    has no fields inside it."""
+    if isinstance(child, (dict, list)):
+        return child
+    if child is not None:
+        raise FieldError(Msg("this game has no field {place}", place=shown(path)))
+    return [] if _is_position(path[depth + 1]) else {}
 
 
 def _is_position(part: str | int) -> bool:
@@ -148,7 +158,12 @@ def _diff(before: Any, after: Any, path: Path, found: list, limit: int) -> None:
             new = new_items[index] if index < len(new_items) else None
             _diff(old, new, (*path, index), found, limit)
         return
-    if isinstance(before, str) and isinstance(after, str) and len(before) == len(after) and path[:1] == ("monasteries",):
+    if (
+        isinstance(before, str)
+        and isinstance(after, str)
+        and len(before) == len(after)
+        and path[:1] == ("monasteries",)
+    ):
         for index, (old_mark, new_mark) in enumerate(zip(before, after)):
             if old_mark != new_mark and len(found) < limit:
                 found.append(((*path, index), old_mark, new_mark))
