@@ -192,8 +192,8 @@ def test_player_pages_and_leaderboards_count_finished_games(client):
     new_game(client, "kardinal", first)  # not finished: not counted
     page = client.get("/players/chie?lang=en").text
     chie = [s["Chie"] for s in scores]
-    assert f'data-figure="games">2<' in page and f'data-figure="best">{max(chie)}<' in page
-    assert f'data-figure="average">{sum(chie) / 2:.1f}<'.replace(".0<", ".0<") in page
+    assert 'data-figure="games">2<' in page and f'data-figure="best">{max(chie)}<' in page
+    assert f'data-figure="average">{sum(chie) / 2:.1f}<' in page
     assert page.count('class="badge">in progress') == 1
     assert all(f'data-score="{s}"' in page for s in chie)  # the points of the chart over time
     board = client.get("/leaderboard/kardinal?lang=en").text

@@ -10,7 +10,7 @@ their marks. Pure data; the store applies these inside its transactions.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, TypeGuard
 
 from kkprint.base.i18n import Msg
 
@@ -109,7 +109,7 @@ def put(tally: dict, path: Path, value: Any) -> dict:
     return result
 
 
-def _is_mark(path: Path, depth: int, child: Any) -> bool:
+def _is_mark(path: Path, depth: int, child: Any) -> TypeGuard[str]:
     """Whether ``child`` is a map row and the path's last key one of its squares."""
     return isinstance(child, str) and depth == len(path) - 2 and path[0] in MAP_ROWS
 
@@ -154,9 +154,13 @@ def _diff(before: Any, after: Any, path: Path, found: list, limit: int) -> None:
     if isinstance(before, list | None) and isinstance(after, list | None) and (before or after) is not None:
         old_items, new_items = before or [], after or []
         for index in range(max(len(old_items), len(new_items))):
-            old = old_items[index] if index < len(old_items) else None
-            new = new_items[index] if index < len(new_items) else None
-            _diff(old, new, (*path, index), found, limit)
+            _diff(
+                old_items[index] if index < len(old_items) else None,
+                new_items[index] if index < len(new_items) else None,
+                (*path, index),
+                found,
+                limit,
+            )
         return
     if (
         isinstance(before, str)

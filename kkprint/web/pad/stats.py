@@ -61,7 +61,7 @@ def plays(store: Store, key: str, scored: Scored) -> list[Play]:
                 saved.game,
                 seat.name,
                 score(player) if player else None,
-                bool(player) and player.get("name") in (result or {}).get("winners", []),
+                player is not None and player.get("name") in (result or {}).get("winners", []),
                 saved.finished or saved.updated,
                 saved.finished is not None,
             )
