@@ -90,7 +90,7 @@ def put(tally: dict, path: Path, value: Any) -> dict:
                     node[key] = value
                 return result
             child = node.get(key)
-            if _is_mark(path, depth, child):
+            if _is_mark(child, path, depth):
                 node[key] = _replace_mark(child, path[-1], value, path)
                 return result
             node[key] = node = _container(child, path, depth)
@@ -102,14 +102,14 @@ def put(tally: dict, path: Path, value: Any) -> dict:
             node[index] = value
             return result
         child = node[index]
-        if _is_mark(path, depth, child):
+        if _is_mark(child, path, depth):
             node[index] = _replace_mark(child, path[-1], value, path)
             return result
         node[index] = node = _container(child, path, depth)
     return result
 
 
-def _is_mark(path: Path, depth: int, child: Any) -> TypeGuard[str]:
+def _is_mark(child: Any, path: Path, depth: int) -> TypeGuard[str]:
     """Whether ``child`` is a map row and the path's last key one of its squares."""
     return isinstance(child, str) and depth == len(path) - 2 and path[0] in MAP_ROWS
 
