@@ -177,7 +177,7 @@ class Pad:
         lines = {
             record.game: charts.timeline(
                 [
-                    (p.score, p.won, stats.day(p.when), f"/g/{p.game_id}")
+                    (p.score, p.won, stats.day(p.when))
                     for p in played
                     if p.game == record.game and p.finished and p.score is not None
                 ]

@@ -126,7 +126,6 @@ class Point:
     score: int
     won: bool
     when: str
-    url: str
 
 
 @dataclass(frozen=True)
@@ -143,10 +142,10 @@ class Timeline:
         return " ".join(f"{p.x},{p.y}" for p in self.points)
 
 
-def timeline(scores: Sequence[tuple[int, bool, str, str]], width: int = WIDTH, height: int = 120) -> Timeline:
-    """A player's scores in one game, oldest first (score, won, date, the game's address)."""
+def timeline(scores: Sequence[tuple[int, bool, str]], width: int = WIDTH, height: int = 120) -> Timeline:
+    """A player's scores in one game, oldest first (score, won, date)."""
     left, right, top, bottom = 30, 10, 14, 18
-    values = [s for s, _, _, _ in scores]
+    values = [s for s, _, _ in scores]
     low, high = min(0, *values), max(1, *values)
     span = high - low or 1
     step = (width - left - right) / max(1, len(scores) - 1)
@@ -155,7 +154,7 @@ def timeline(scores: Sequence[tuple[int, bool, str, str]], width: int = WIDTH, h
         return round(top + (high - value) / span * (height - top - bottom), 2)
 
     points = [
-        Point(round(left + i * step if len(scores) > 1 else (width + left - right) / 2, 2), y(s), s, won, when, url)
-        for i, (s, won, when, url) in enumerate(scores)
+        Point(round(left + i * step if len(scores) > 1 else (width + left - right) / 2, 2), y(s), s, won, when)
+        for i, (s, won, when) in enumerate(scores)
     ]
     return Timeline(width, height, high, low, y(0) if low < 0 else None, points)

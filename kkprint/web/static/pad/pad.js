@@ -382,7 +382,7 @@ function refreshMap() {
     cell.querySelector(".mark").textContent = index >= 0 ? symbols[index] : "";
     cell.dataset.mark = index >= 0 ? String(index + 1) : "";
     const holder = index >= 0 ? (who[index] || symbols[index]) : map.dataset.empty;
-    cell.setAttribute("aria-label", `${cell.dataset.label}: ${holder}`);
+    cell.querySelector(".holder").textContent = `${cell.dataset.label}: ${holder}`; // what a screen reader says
   });
 }
 
@@ -493,10 +493,7 @@ pad.addEventListener("change", (event) => {
 });
 document.querySelectorAll("button[data-players]").forEach((button) =>
   button.addEventListener("click", () => changePlayers(Number(button.dataset.players))));
-document.querySelectorAll("#map .cell").forEach((cell) => {
-  cell.dataset.label = cell.getAttribute("aria-label");
-  cell.addEventListener("click", () => tap(cell));
-});
+document.querySelectorAll("#map .cell").forEach((cell) => cell.addEventListener("click", () => tap(cell)));
 document.getElementById("undo").addEventListener("click", () => undoRedo("undo"));
 document.getElementById("redo").addEventListener("click", () => undoRedo("redo"));
 document.getElementById("history").addEventListener("toggle", loadHistory);
