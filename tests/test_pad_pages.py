@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from test_pad_browser import ARGS, CHROMIUM, HOSTILE_NAMES, PHONE, _example_players, _renamed, server  # noqa: F401
+from test_pad_browser import ARGS, CHROMIUM, HOSTILE_NAMES, PHONE, Server, _example_players, _renamed
 
 from kkprint.base.yamlio import load_yaml_file
 from kkprint.scoring.scorers import SCORERS
@@ -21,6 +21,13 @@ AXE = Path(
     or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kkprint-axe/node_modules/axe-core/axe.min.js"
 )
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path / "data").start()
+    yield running
+    running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +79,7 @@ def every_page(server, made, person):
 
 @pytest.mark.skipif(not AXE.is_file(), reason=f"axe-core is not installed at {AXE} (npm install axe-core; see .ci/run)")
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_page_has_a_serious_accessibility_problem(browser, server, scheme):  # noqa: F811
+def test_no_page_has_a_serious_accessibility_problem(browser, server, scheme):
     made = saved_games(server)
     context = browser.new_context(locale="ja-JP", color_scheme=scheme, bypass_csp=True, **PHONE)
     page = context.new_page()
@@ -96,7 +103,7 @@ def test_no_page_has_a_serious_accessibility_problem(browser, server, scheme):  
 
 
 @pytest.mark.parametrize("width", [360, 390])
-def test_the_totals_are_in_view_on_a_narrow_phone(browser, server, width):  # noqa: F811
+def test_the_totals_are_in_view_on_a_narrow_phone(browser, server, width):
     """Every game's totals are on the screen without scrolling sideways: the page is no wider
     than the phone and each player's total lies within it."""
     made = saved_games(server)
@@ -114,7 +121,7 @@ def test_the_totals_are_in_view_on_a_narrow_phone(browser, server, width):  # no
     context.close()
 
 
-def test_charts_and_player_pages_show_the_saved_games_numbers(browser, server):  # noqa: F811
+def test_charts_and_player_pages_show_the_saved_games_numbers(browser, server):
     made = saved_games(server)
     context = browser.new_context(locale="en-US", **PHONE)
     page = context.new_page()
@@ -150,7 +157,7 @@ def test_charts_and_player_pages_show_the_saved_games_numbers(browser, server): 
 
 
 @pytest.mark.parametrize("policy", ["with-csp", "without-csp"])
-def test_hostile_names_stay_text_on_every_page_and_download(browser, server, policy):  # noqa: F811
+def test_hostile_names_stay_text_on_every_page_and_download(browser, server, policy):
     """The hostile corpus as the players of every game: on the player pages, the leaderboards,
     the history, the charts, the list and the games, nothing runs and every name reads as typed;
     the tally export and chart.pdf carry the names as text."""
@@ -189,7 +196,7 @@ def test_hostile_names_stay_text_on_every_page_and_download(browser, server, pol
             assert any(name in shown for name in names), path
     assert ran == [] and blocked == [], (ran, blocked)
     context.close()
-    for game, game_id in made.items():
+    for game_id in made.values():
         exported = urllib.request.urlopen(f"{server.url}/g/{game_id}/tally.yaml").read().decode()
         players = parse_yaml(exported, "tally.yaml")["players"]
         assert [p["name"] if isinstance(p, dict) else p for p in players] == names[: len(players)]
