@@ -212,7 +212,8 @@ def test_the_trump_map_is_filled_by_tapping(browser, server):
     assert saved["tally"]["monasteries"][0].startswith("1111") and saved["tally"]["monasteries"][1][4] == "2"
     aki = saved["result"]["players"][0]
     assert aki["roads"] == 4 and aki["cardinals"] >= 0
-    assert cells.nth(0).inner_text().strip().endswith("○")
+    assert cells.nth(0).locator(".mark").inner_text() == "○"
+    assert cells.nth(0).locator(".holder").inner_text().endswith(": Aki")  # what a screen reader says
     context.close()
 
 

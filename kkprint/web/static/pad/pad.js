@@ -155,8 +155,11 @@ async function flush() {
           if (mapGame && path.startsWith("monasteries.")) { pending.delete(path); contested(path); continue; }
           e.held = true;
           e.theirs = conflicts.get(path);
-        } else if (same(e.value, value)) pending.delete(path);
-        else e.base = value; // typed on meanwhile: what was sent is the server's value now
+        } else {
+          saw(path, value); // the field open here now starts from what this phone saved
+          if (same(e.value, value)) pending.delete(path);
+          else e.base = value; // typed on meanwhile: what was sent is the server's value now
+        }
       }
       apply(answer);
     }
@@ -172,6 +175,11 @@ async function flush() {
   }
 }
 
+// This phone's own value reached the server: a field still open starts from it from now on.
+function saw(path, value) {
+  if (focused && focused.path === path) focused.base = value;
+}
+
 // -- hearing of changes -------------------------------------------------------------------------
 
 function playerCount(tally) { return (tally.players || []).length; }
@@ -184,7 +192,7 @@ function apply(view) {
   store(keys.view, state);
   for (const [path, e] of pending) {
     const now = lookup(state.tally, split(path));
-    if (same(now, e.value)) pending.delete(path); // the server has it already
+    if (same(now, e.value)) { pending.delete(path); saw(path, now); } // the server has it already
     else if (!same(now, e.base)) { e.held = true; e.theirs = now; }
   }
   savePending();
