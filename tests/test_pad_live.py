@@ -416,3 +416,28 @@ def test_the_database_keeps_history_and_players_in_sqlite(tmp_path):
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT COUNT(*) FROM steps").fetchone()[0] == 2  # the start and the change
         assert db.execute("SELECT player, name FROM seats").fetchall() == [("aki", "Aki")]
+
+
+def test_ctrl_c_with_phones_listening_stops_cleanly_with_130(tmp_path):
+    """Open event streams do not hold the server up, nor end in an error line."""
+    import signal
+    import urllib.request
+
+    port = free_port()
+    server = start_score_pad(tmp_path, port)
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/games", data=b'{"game": "court"}', headers=JSON_BODY, method="POST"
+    )
+    game = json.loads(urllib.request.urlopen(request).read())["id"]
+    listeners = []
+    for _ in range(3):
+        listener = socket.create_connection(("127.0.0.1", port), timeout=10)
+        listener.sendall(f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        _events(listener, 1)
+        listeners.append(listener)
+    server.send_signal(signal.SIGINT)
+    log = server.communicate(timeout=15)[1]
+    assert server.returncode == 130 and "every change is saved" in log
+    assert "ERROR" not in log and "Traceback" not in log, log
+    for listener in listeners:
+        listener.close()

@@ -397,18 +397,23 @@ class Pad:
         """The game as it is, then again after every change: Server-Sent Events."""
         from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 
+        import anyio
+
         lang = language(request)
         game_id = self._saved(request).id
+        shutdown = anyio.Event()  # set by sse-starlette when the server stops: the stream ends cleanly
 
         async def stream():
-            async for _ in self.hub.changes(game_id):
+            async for _ in self.hub.changes(game_id, shutdown):
                 saved = self.store.get(game_id)
                 if saved is None:
                     return
                 data = json.dumps(self.view(saved, lang), ensure_ascii=False, separators=(",", ":"))
                 yield ServerSentEvent(data=data, event="view", retry=2000)
 
-        return EventSourceResponse(stream(), ping=15, headers={"cache-control": "no-store"})
+        return EventSourceResponse(
+            stream(), ping=15, headers={"cache-control": "no-store"}, shutdown_event=shutdown, shutdown_grace_period=1
+        )
 
     async def export(self, request: Request) -> Response:
         import yaml

@@ -11,6 +11,15 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from typing import Protocol
+
+
+class Stop(Protocol):
+    """An event that ends a listener (the server shutting down)."""
+
+    def is_set(self) -> bool: ...
+
+    async def wait(self) -> object: ...
 
 
 class Hub:
@@ -26,17 +35,24 @@ class Hub:
     def listening(self, game_id: str) -> int:
         return len(self._listeners.get(game_id, ()))
 
-    async def changes(self, game_id: str) -> AsyncIterator[None]:
-        """Yields once at once (the game as it is), then after each change (bursts as one)."""
+    async def changes(self, game_id: str, stop: Stop) -> AsyncIterator[None]:
+        """Yields once at once (the game as it is), then after each change (bursts as one),
+        until ``stop`` is set: then it ends, so the stream's answer ends properly."""
         changed = asyncio.Event()
         changed.set()
         self._listeners[game_id].add(changed)
+        stopping = asyncio.ensure_future(stop.wait())
         try:
-            while True:
-                await changed.wait()
+            while not stop.is_set():
+                waiting = asyncio.ensure_future(changed.wait())
+                await asyncio.wait((waiting, stopping), return_when=asyncio.FIRST_COMPLETED)
+                if stop.is_set():
+                    waiting.cancel()
+                    return
                 changed.clear()
                 yield
         finally:
+            stopping.cancel()
             self._listeners[game_id].discard(changed)
             if not self._listeners[game_id]:
                 del self._listeners[game_id]
