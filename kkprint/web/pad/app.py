@@ -395,9 +395,8 @@ class Pad:
 
     async def events(self, request: Request) -> Response:
         """The game as it is, then again after every change: Server-Sent Events."""
-        from sse_starlette.sse import EventSourceResponse, ServerSentEvent
-
         import anyio
+        from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 
         lang = language(request)
         game_id = self._saved(request).id

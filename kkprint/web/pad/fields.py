@@ -151,7 +151,7 @@ def _diff(before: Any, after: Any, path: Path, found: list, limit: int) -> None:
         for key in [*old, *(k for k in new if k not in old)]:
             _diff(old.get(key), new.get(key), (*path, key), found, limit)
         return
-    if isinstance(before, list | None) and isinstance(after, list | None) and (before or after) is not None:
+    if _holds_fields(before, path) or _holds_fields(after, path):
         old_items, new_items = before or [], after or []
         for index in range(max(len(old_items), len(new_items))):
             _diff(
@@ -173,3 +173,9 @@ def _diff(before: Any, after: Any, path: Path, found: list, limit: int) -> None:
                 found.append(((*path, index), old_mark, new_mark))
         return
     found.append((path, before, after))
+
+
+def _holds_fields(value: Any, path: Path) -> bool:
+    """A list of places (players, squares, rows, a number per player), as opposed to the one
+    value of a field that happens to be a list (a player's dice, a square's cards)."""
+    return isinstance(value, list) and path[-1:] not in (("dice",), ("cards",))
