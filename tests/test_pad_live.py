@@ -421,3 +421,19 @@ def test_ctrl_c_with_phones_listening_stops_cleanly_with_130(tmp_path):
     assert "ERROR" not in log and "Traceback" not in log, log
     for listener in listeners:
         listener.close()
+
+
+def test_a_kk_tally_naming_lands_in_any_language_fills_the_pages_rows(client):
+    """The CLI's tally says France, フランス, Frankreich: saved with the lands' ids, the page's
+    fields show them, and the scores are the same."""
+    tally = example("kardinal")
+    view = client.get(new_game(client, "kardinal", tally) + "?lang=en").json()
+    assert [sorted(p["lands"]) for p in view["tally"]["players"]] == [
+        ["castile", "denmark", "france", "saxony"],
+        ["bavaria", "denmark", "france", "italy", "saxony"],
+        ["england", "france", "hungary"],
+    ]
+    assert view["result"] == client.post("/api/score/kardinal?lang=en", json=tally).json()
+    twice = {"players": [{"name": "A", "lands": {"France": {"cards": 1}, "france": {"cards": 2}}}]}
+    view = client.put(new_game(client, "kardinal") + "?replace=1", json=twice).json()
+    assert view["tally"]["players"][0]["lands"] == twice["players"][0]["lands"]  # left for the scorer to refuse

@@ -123,6 +123,7 @@ class Pad:
 
     async def index(self, request: Request) -> Response:
         lang = language(request)
+        self._store(lang, self.store.purge_deleted)
         games = [(scorer.id, scorer.title.render(lang)) for scorer in SCORERS.values()]
         saved = [
             (game, SCORERS[game.game].title.render(lang), _names(game.tally))
@@ -265,7 +266,7 @@ class Pad:
             raise HTTPException(422, tr("'game' must be one of {games}", lang, games=", ".join(SCORERS)))
         tally = forms.blank(game)
         if isinstance(body.get("tally"), dict):
-            tally = body["tally"]
+            tally = forms.with_land_ids(game, body["tally"])
         saved = self._store(lang, lambda: self.store.create(game, tally, _by(request)))
         return JSONResponse({"url": f"/g/{saved.id}", **self.view(saved, lang)}, status_code=201)
 
@@ -280,6 +281,7 @@ class Pad:
         if not isinstance(patch, dict):
             raise HTTPException(422, tr("a tally (or a part of one) is a JSON object", lang))
         replace = request.query_params.get("replace") in ("1", "true")
+        patch = forms.with_land_ids(saved.game, patch)
         return self._changed(lang, lambda: self.store.change(saved.id, patch, replace, _by(request)))
 
     async def set_fields(self, request: Request) -> Response:
@@ -437,9 +439,8 @@ class Pad:
         if paper not in ("a4", "letter"):
             paper = "a4"
         from kkprint.games.kardinal import chart, service
-        from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
 
-        game = load_game(DEFAULT_PATH)
+        game = forms.kardinal_game()
         with i18n.using(lang):
             try:
                 result = service.score(saved.tally, "tally", game)
@@ -541,10 +542,7 @@ def _printable(result):
 def _parts(game: str, lang: str) -> dict:
     """The fixed parts of a game's page, in the reader's language."""
     if game == "kardinal":
-        from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
-
-        kk = load_game(DEFAULT_PATH)
-        return {"lands": [(land.id, land.names(lang), land.value) for land in kk.lands]}
+        return {"lands": [(land.id, land.names(lang), land.value) for land in forms.kardinal_game().lands]}
     if game == "webofpower":
         from kkprint.games.webofpower.model import load_map
 

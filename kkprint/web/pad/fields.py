@@ -151,7 +151,8 @@ def _diff(before: Any, after: Any, path: Path, found: list, limit: int) -> None:
         for key in [*old, *(k for k in new if k not in old)]:
             _diff(old.get(key), new.get(key), (*path, key), found, limit)
         return
-    if _holds_fields(before, path) or _holds_fields(after, path):
+    both_lists = isinstance(before, list | None) and isinstance(after, list | None)
+    if both_lists and (_holds_fields(before, path) or _holds_fields(after, path)):
         old_items, new_items = before or [], after or []
         for index in range(max(len(old_items), len(new_items))):
             _diff(

@@ -8,6 +8,7 @@ from typing import Any
 
 from kkprint.base.i18n import N_, tr
 from kkprint.web.pad.fields import Path
+from kkprint.web.pad.forms import kardinal_game
 from kkprint.web.pad.store import player_names
 
 WORDS = {
@@ -92,6 +93,4 @@ def _land(land: str, lang: str) -> str:
 
 @cache
 def _land_names(lang: str) -> dict[str, str]:
-    from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
-
-    return {land.id: land.names(lang) for land in load_game(DEFAULT_PATH).lands}
+    return {land.id: land.names(lang) for land in kardinal_game().lands}

@@ -31,6 +31,7 @@ MAX_DEPTH = 8
 MAX_NAME = 60
 KEEP_DELETED = 7 * 86400  # a deleted game can be brought back for a week
 HISTORY_LIMIT = 300
+MAX_STEPS = 2000  # undo reaches this many changes back; older ones are let go
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -343,6 +344,8 @@ class Store:
                 "INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, 'done', NULL)",
                 (old.id, seq, now, by, json.dumps(changed, ensure_ascii=False), text),
             )
+        if seq > MAX_STEPS and seq % 100 < len(steps):  # now and then, the oldest steps go
+            db.execute("DELETE FROM steps WHERE game_id = ? AND seq <= ?", (old.id, seq - MAX_STEPS))
         tally = steps[-1][1]
         version = old.version + len(steps)
         db.execute(
@@ -359,15 +362,13 @@ class Store:
             old = _row(db, game_id)
             if old is None:
                 return None
-            current = db.execute(
-                "SELECT MAX(seq) FROM steps WHERE game_id = ? AND state = 'done'", (game_id,)
-            ).fetchone()[0]
-            if not current:
+            done = db.execute(
+                "SELECT seq, tally FROM steps WHERE game_id = ? AND state = 'done' ORDER BY seq DESC LIMIT 2",
+                (game_id,),
+            ).fetchall()
+            if len(done) < 2:  # the game's start (or the oldest step kept) has nothing before it
                 raise NothingToTake("undo")
-            seq, text = db.execute(
-                "SELECT seq, tally FROM steps WHERE game_id = ? AND state = 'done' AND seq < ? ORDER BY seq DESC",
-                (game_id, current),
-            ).fetchone()
+            (current, _), (seq, text) = done
             db.execute(
                 "UPDATE steps SET state = 'undone', undone_by = ? WHERE game_id = ? AND seq = ?",
                 (by, game_id, current),
@@ -417,11 +418,12 @@ class Store:
     def can(self, game_id: str) -> tuple[bool, bool]:
         """Whether there is a step to undo and one to redo."""
         with self._lock:
-            undo, redo = self._db.execute(
-                "SELECT SUM(state = 'done' AND seq > 0), SUM(state = 'undone') FROM steps WHERE game_id = ?",
+            done, undone = self._db.execute(
+                "SELECT COUNT(*) FILTER (WHERE state = 'done'), COUNT(*) FILTER (WHERE state = 'undone') "
+                "FROM steps WHERE game_id = ?",
                 (game_id,),
             ).fetchone()
-        return bool(undo), bool(redo)
+        return done >= 2, undone > 0
 
 
 def _seat(db: sqlite3.Connection, game_id: str, tally: Any) -> None:
