@@ -696,3 +696,26 @@ def test_hostile_names_stay_text_on_every_page_and_download(browser, server, pol
     text = PdfReader(BytesIO(pdf)).pages[0].extract_text()
     text = " ".join(text.split())  # the chart's narrow cells wrap a long name over lines
     assert "</script><svg onload=__xss(1)>" in text and "<img src=x onerror=__xss(2)>" in text
+
+
+def test_a_game_is_named_finished_deleted_and_brought_back_from_its_page(browser, server):
+    context, page = phone(browser, "en-US")
+    url = new_game(page, server, "court")
+    page.click(".game-settings summary")
+    page.fill("#rename", "Saturday final")
+    page.press("#rename", "Enter")
+    page.wait_for_function("() => document.getElementById('game-name').textContent === 'Saturday final'")
+    page.check("#finished")
+    page.wait_for_function("() => document.getElementById('sync').classList.contains('saved')")
+    game = _api(server, f"/api/games/{_game_id(url)}?lang=en")
+    assert game["name"] == "Saturday final" and game["finished"]
+    page.click("#delete")
+    page.wait_for_url("**/?deleted=*")
+    assert "Saturday final" not in page.locator("main").inner_text().split("Recently deleted")[0]
+    assert "Saturday final" in page.locator("ul.saved.deleted").inner_text()
+    page.click("#undelete")
+    page.wait_for_url(f"**/g/{_game_id(url)}")
+    assert page.locator("#gone").is_hidden()
+    page.goto(server.url + "/")
+    assert "Saturday final" in page.locator("ul.saved").first.inner_text()
+    context.close()
