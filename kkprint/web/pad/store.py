@@ -11,6 +11,7 @@ Players are known by name across games (``seats``), for their pages and the lead
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import sqlite3
@@ -18,7 +19,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,8 @@ MAX_NAME = 60
 KEEP_DELETED = 7 * 86400  # a deleted game can be brought back for a week
 HISTORY_LIMIT = 300
 MAX_STEPS = 2000  # undo reaches this many changes back; older ones are let go
+CHECKPOINT_EVERY = 200  # changes between two copies of the write-ahead log into the database
+LOG = logging.getLogger("kkprint.pad")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -168,6 +171,12 @@ class Store:
         # is answered: a killed server loses nothing. Only a power cut could lose the last
         # moments, and in exchange no phone waits for the disk to sync on every tap.
         self._db.execute("PRAGMA synchronous=NORMAL")
+        # The log is copied into the database by a thread of its own, now and then (see
+        # _checkpoint), not by whichever change happens to fill it while a phone waits.
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        self._db.execute("PRAGMA journal_size_limit=8388608")  # the log file shrinks back after a burst
+        self._writes = 0
+        self._checkpointing = threading.Lock()
         self._db.executescript(SCHEMA)
         present = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
         for column, kind in ADDED_COLUMNS.items():
@@ -187,6 +196,20 @@ class Store:
                     self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            self._writes += 1
+        if self._writes >= CHECKPOINT_EVERY and not self._checkpointing.locked():
+            self._writes = 0
+            threading.Thread(target=self._checkpoint, name="kkprint-checkpoint", daemon=True).start()
+
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file, on another connection, without
+        waiting for (or holding up) the changes being written meanwhile."""
+        with self._checkpointing:
+            try:
+                with closing(sqlite3.connect(self.path, timeout=5)) as db:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as err:  # the next one tries again; nothing is lost meanwhile
+                LOG.warning("kkprint: the saved-games log could not be copied: %s", " ".join(str(err).split()))
 
     def close(self) -> None:
         self._db.close()
