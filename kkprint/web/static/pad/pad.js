@@ -93,7 +93,10 @@ function shown(input, value) {
     case "dice": return Array.isArray(value) ? value.join(" ") : String(value);
     case "runs": return Array.isArray(value) ? value.join(" ") : (value === 0 ? "" : String(value));
     case "cards": return Array.isArray(value) ? value.join("+") : String(value);
-    case "int": return value === 0 && input.dataset.path.match(/\.(interim|roads)\./) ? "" : String(value);
+    case "int":
+      // K&K arms counted per kind ({cross: 4, fan: 1}): the largest, which is what scores
+      if (typeof value === "object") return String(Math.max(0, ...Object.values(value).filter(Number.isFinite)));
+      return value === 0 && input.dataset.path.match(/\.(interim|roads)\./) ? "" : String(value);
     default: return String(value);
   }
 }
