@@ -719,3 +719,28 @@ def test_a_game_is_named_finished_deleted_and_brought_back_from_its_page(browser
     page.goto(server.url + "/")
     assert "Saturday final" in page.locator("ul.saved").first.inner_text()
     context.close()
+
+
+def test_a_phones_own_change_heard_before_its_answer_is_not_a_conflict(browser, server):
+    """The pad pushes a change to every phone at once, the phone that made it too, and that
+    echo can arrive before the answer to its own request: typing on meanwhile is still saved,
+    with no "another phone" note. The page's answers are held back here to make the race certain."""
+    context, page = phone(browser, "en-US")
+    url = new_game(page, server, "kardinal")
+    page.evaluate(
+        """() => { const real = window.fetch; window.__answered = 0;
+             window.fetch = (url, options) => real(url, options).then((response) => String(url).includes('/fields')
+               ? new Promise((done) => setTimeout(() => { window.__answered += 1; done(response); }, 800)) : response); }"""
+    )
+    cards = field(page, "players.0.lands.france.cards")
+    cards.click()
+    cards.press_sequentially("1")
+    page.wait_for_function("() => document.getElementById('sync').classList.contains('saving')")
+    page.wait_for_timeout(500)  # saved and pushed back to this phone; its answer not yet here
+    assert page.evaluate("window.__answered") == 0
+    cards.press_sequentially("2")
+    wait_saved(page)
+    assert page.locator(".newer").count() == 0
+    saved = _api(server, f"/api/games/{_game_id(url)}?lang=en")
+    assert saved["tally"]["players"][0]["lands"]["france"]["cards"] == 12
+    context.close()

@@ -392,8 +392,10 @@ class Pad:
         wanted = body.get("count") if isinstance(body, dict) else None
         if not isinstance(wanted, int) or isinstance(wanted, bool):
             raise HTTPException(422, tr("'count' must be a whole number", lang))
-        tally = forms.resize(saved.game, saved.tally, wanted)
-        return self._changed(lang, lambda: self.store.change(saved.id, tally, replace=True, by=_by(request)))
+        return self._changed(
+            lang,
+            lambda: self.store.transform(saved.id, lambda tally: forms.resize(saved.game, tally, wanted), _by(request)),
+        )
 
     async def events(self, request: Request) -> Response:
         """The game as it is, then again after every change: Server-Sent Events."""

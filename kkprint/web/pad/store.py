@@ -18,7 +18,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -344,11 +344,16 @@ class Store:
 
     def change(self, game_id: str, patch: dict, replace: bool = False, by: str = "") -> SavedGame | None:
         """Merge ``patch`` into the saved tally (or put it in its place): one step."""
+        return self.transform(game_id, (lambda _: patch) if replace else (lambda tally: merge(tally, patch)), by)
+
+    def transform(self, game_id: str, change: Callable[[dict], dict], by: str = "") -> SavedGame | None:
+        """The tally made by ``change`` from the saved one, read and written in one transaction
+        (a change another phone made meanwhile is never lost): one step."""
         with self._writing() as db:
             old = _row(db, game_id)
             if old is None:
                 return None
-            tally = patch if replace else merge(old.tally, patch)
+            tally = change(old.tally)
             changed = [[list(path), before, after] for path, before, after in fields.diff(old.tally, tally)]
             return self._record(db, old, [(changed, tally)], by) if changed or tally != old.tally else old
 

@@ -17,6 +17,7 @@ const mapGame = state.game === "webofpower";
 // path -> {value, base, held, theirs}: typed here, not yet saved. `held`: another phone changed
 // the field since `base`; nothing is sent until this phone's player chooses.
 const pending = new Map(readStored(keys.pending, []));
+const inflight = new Map(); // path -> value sent and not yet answered: its echo is this phone's own
 let focused = null; // {path, base}: the field being typed in, and the server's value when it was entered
 let sending = false;
 let online = true;
@@ -140,6 +141,7 @@ async function flush() {
   if (ready.length === 0) { status(); return; }
   sending = true;
   const sent = new Map(ready.map(([path, e]) => [path, e.value]));
+  for (const [path, value] of sent) inflight.set(path, value);
   let retry = 0;
   try {
     const response = await send(`${api}/fields`, "POST", {changes: ready.map(([path, e]) => ({path, value: e.value, base: e.base}))});
@@ -172,6 +174,7 @@ async function flush() {
     startPolling();
   } finally {
     sending = false;
+    inflight.clear();
     savePending();
     status();
     if ([...pending.values()].some((e) => !e.held)) { clearTimeout(timer); timer = setTimeout(flush, retry || 250); }
@@ -196,6 +199,7 @@ function apply(view) {
   for (const [path, e] of pending) {
     const now = lookup(state.tally, split(path));
     if (same(now, e.value)) { pending.delete(path); saw(path, now); } // the server has it already
+    else if (inflight.has(path) && same(now, inflight.get(path))) e.base = now; // this phone's own, heard before its answer
     else if (!same(now, e.base)) { e.held = true; e.theirs = now; }
   }
   savePending();
