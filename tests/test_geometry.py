@@ -128,6 +128,31 @@ def test_calibration_sheet_mirrors_like_the_backs(mode):
         )
 
 
+def test_every_ruler_number_but_zero_carries_its_sign_on_the_side_it_stands(tmp_path):
+    """A user who reads a number left of (or below) zero must read a minus: the number is what
+    they type after --save."""
+    from pypdf import PdfReader
+
+    from kkprint.engine.calibrate import RULER_GAP, targets, write_sheet
+
+    reader = PdfReader(write_sheet(tmp_path, "a4", DuplexMode.LONG_EDGE, "en"))
+    page = reader.pages[1]
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    centre = next(p for p in targets(width, height) if p == (width / 2, height / 2))
+    found = []
+
+    def visit(text, cm, tm, font, size):
+        x, y = cm[4] + tm[4] * cm[0], cm[5] + tm[5] * cm[3]
+        if text.strip() and abs(x - centre[0]) < 8 * mm and centre[1] + RULER_GAP < y < centre[1] + 16 * mm:
+            found.append((x, text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    found.sort()
+    assert [text for _, text in found] == ["−4", "−2", "0", "+2", "+4"]
+    zero = next(x for x, text in found if text == "0")
+    assert all((x < zero) == text.startswith("−") for x, text in found if text != "0")
+
+
 def test_an_offset_read_off_the_ruler_moves_backs_by_that_much():
     """Tick v of a ruler is printed v mm from the perfect spot; a printer that shifts the back by
     d lands tick -d under the front line, and passing that reading as the offset cancels d."""
@@ -164,8 +189,8 @@ def test_calibration_labels_stand_apart_and_keep_clear_of_the_instructions(tmp_p
             spots.append((text.strip(), x, y, size * tm[0]))
 
     reader.pages[1].extract_text(visitor_text=visit)
-    labels = [s for s in spots if s[0] in {"0", "2", "4", "−", "+"}]
-    assert len(labels) >= 5 * 2 * 5  # five targets, two rulers, five labels or more each
+    labels = [s for s in spots if s[0] in {"−4", "−2", "0", "+2", "+4"}]
+    assert len(labels) == 5 * 2 * 5  # five targets, two rulers, five signed labels each
     rows: dict[float, list] = {}
     for text, x, y, size in labels:
         rows.setdefault(round(y, 1), []).append((x, x + stringWidth(text, "Helvetica", size)))
