@@ -12,17 +12,21 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import DATA_DIR
-from kkprint.deck.build import deck_texts, write_game_deck
+from kkprint.deck.build import GAME_BLEED_MM, SLUG_MM, card_prints, deck_texts, painter_for, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
-from kkprint.engine.cards import Art, CardPrint, print_cards
+from kkprint.engine.booklet import Picture
+from kkprint.engine.cards import Art, CardPrint, bled, place_art, print_cards, write_print_shop_cards
 from kkprint.engine.colour import colour, lighten, tint
-from kkprint.engine.document import open_pdf
+from kkprint.engine.cover import KitFile, Printing
+from kkprint.engine.document import document_of, open_pdf
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import CardSize, card_size
-from kkprint.engine.icons import die_body, register_icon, star_path
+from kkprint.engine.icons import die_body, draw_icon, register_icon, star_path
+from kkprint.engine.inks import Inks
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
+from kkprint.games.kit import caption, card_printing, contents, kit_file, kit_texts, write_start
 
 TIER_COLOURS = {None: "#8b5a2b", "I": "#4f7f52", "II": "#2f6fa8", "III": "#7d4fa0", "IV": "#b03a3a", "V": "#c9a227"}
 SUMMARY_CARD = CardSize(95, 130, corner_mm=3)
@@ -194,7 +198,94 @@ def start_marker(game: CourtGame, lang: str, fonts: FontSet) -> Art:
 
 def texts(options: BuildOptions) -> Iterable[str]:
     game = load_court()
-    return collect_strings(game.model_dump(), set()) | deck_texts(character_deck(game, options.lang, None)) | {"–"}
+    strings = collect_strings(game.model_dump(), set()) | deck_texts(character_deck(game, options.lang, None))
+    return strings | {"–"} | kit_texts("court", options.lang)
+
+
+def write_summary(game: CourtGame, options: BuildOptions, fonts: FontSet) -> KitFile:
+    """Five summary cards and the start marker, made the same size: two sheets at home, or
+    print-shop pages with their bleed."""
+    lang = options.lang
+    title = game.label("summary", lang)
+    front, back = summary_card(game, lang, fonts), summary_card(game, lang, fonts, back=True)
+    summary = CardPrint(front, back)
+    marker = start_marker(game, lang, fonts)
+    if options.print_shop:
+        bleed = GAME_BLEED_MM * mm
+        shop_summary = CardPrint(bled(front, bleed, "#ffffff"), bled(back, bleed, "#ffffff"))
+        shop_marker = bled(marker, bleed, tint(TIER_COLOURS["V"], 0.75))
+        path = write_print_shop_cards(
+            options.path("court-summary-printshop"),
+            SUMMARY_CARD,
+            [shop_summary] * 5 + [CardPrint(shop_marker, shop_marker)],
+            fonts,
+            title=title,
+            lang=lang,
+            bleed_mm=GAME_BLEED_MM,
+            slug_mm=SLUG_MM,
+            inks=None if options.greyscale else Inks("cmyk"),
+            guides=options.guides,
+        )
+        return kit_file(path, contents("court", "court-summary-printshop", lang), Printing.SHOP)
+    path = options.path("court-summary")
+    with open_pdf(path, options.paper, fonts, title=title, lang=lang) as doc:
+        print_cards(
+            doc,
+            options.layout(SUMMARY_CARD),
+            [summary] * 5 + [CardPrint(marker, marker)],
+            options.sheet_options(content_backs=True),
+        )
+    return kit_file(path, contents("court", "court-summary", lang), card_printing(options, content_backs=True))
+
+
+def court_picture(game: CourtGame, lang: str, fonts: FontSet) -> Picture:
+    """The court as a game starts: one pile per character, a row per tier (the Fools with tier
+    I), the dice beside — drawn from the cards themselves."""
+    deck = character_deck(game, lang, None)
+    card = card_size("poker")
+    rows = [[FOOL], *([c.en for c in game.characters if c.tier == tier] for tier in game.tiers)]
+    rows[0] += rows.pop(1)
+    gap, step = 6 * mm, 2.2 * mm  # between piles; between the cards of a pile
+    columns = max(len(row) for row in rows)
+    width = columns * (card.width + gap) + 2 * card.width
+    height = len(rows) * (card.height + gap + 2 * step)
+
+    def draw(c: Canvas, w: float, h: float) -> None:
+        doc = document_of(c)
+        assert doc is not None  # a picture is drawn on a page of an open document
+        fronts: dict[str, Art] = {}
+        for print_, character in zip(
+            card_prints(deck, doc, painter_for(deck, fonts), card.width, card.height), _copies(game)
+        ):
+            fronts.setdefault(character, print_.front)
+        for number, row in enumerate(rows):
+            y = h - (number + 1) * (card.height + gap + 2 * step) + gap
+            for column, name in enumerate(row):
+                x = column * (card.width + gap)
+                for layer in (2, 1, 0):  # a pile: two cards showing under the top one
+                    place_art(doc, fronts[name], x + layer * step, y + layer * step, card.width, card.height)
+                    c.saveState()
+                    c.setStrokeGray(0.4)
+                    c.setLineWidth(1.5)
+                    c.rect(x + layer * step, y + layer * step, card.width, card.height, stroke=1, fill=0)
+                    c.restoreState()
+        die = 22 * mm
+        for index in range(12):
+            line, column = divmod(index, 2)
+            draw_icon(
+                c,
+                f"die:{index % 6 + 1}",
+                w - 2 * card.width + 12 * mm + column * (die + 8 * mm),
+                h - (line + 1) * (die + 8 * mm),
+                die,
+            )
+
+    return Picture(width / mm, height / mm, draw, caption("court", lang))
+
+
+def _copies(game: CourtGame) -> list[str]:
+    """The character of every printed card, in the deck's order."""
+    return [character.en for character in game.characters for _ in range(game.copies(character, None))]
 
 
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
@@ -203,39 +294,34 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
         raise InputError(
             Msg("To Court the King is for 2–5 players, not {players}", players=options.players), source="--players"
         )
-    lang, paper = options.lang, options.paper
+    lang = options.lang
     suffix = f"-{options.players}p" if options.players else ""
-    written = []
     deck = character_deck(game, lang, options.players)
-    written.append(
-        write_game_deck(
-            f"court-characters{suffix}",
-            deck,
-            options.layout(card_size("poker")),
-            options.sheet_options(),
-            fonts,
-            options,
-            game.labels["title"](lang),
-        )
+    path = write_game_deck(
+        f"court-characters{suffix}",
+        deck,
+        options.layout(card_size("poker")),
+        options.sheet_options(content_backs=True),
+        fonts,
+        options,
+        game.labels["title"](lang),
     )
-    path = options.path("court-summary")
-    with open_pdf(path, paper, fonts, title=game.label("summary", lang), lang=lang) as doc:
-        # five summary cards and the start marker, made the same size, fill two sheets
-        summary = CardPrint(summary_card(game, lang, fonts), summary_card(game, lang, fonts, back=True))
-        marker = start_marker(game, lang, fonts)
-        print_cards(
-            doc, options.layout(SUMMARY_CARD), [summary] * 5 + [CardPrint(marker, marker)], options.sheet_options()
-        )
-    written.append(path)
-    return written
+    count = sum(card.count for card in deck.iter_cards())
+    written = [
+        kit_file(
+            path, contents("court", "court-characters", lang, count=count), card_printing(options, content_backs=True)
+        ),
+        write_summary(game, options, fonts),
+    ]
+    return write_start("court", written, options, fonts, court_picture(game, lang, fonts))
 
 
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
 TARGETS = (
     Target(
         "court",
-        N_("To Court the King: 60 character cards (or --players N), 5 summary cards, start marker"),
-        ("court-characters", "court-summary"),
+        N_("To Court the King: rules, 60 character cards (or --players N), 5 summary cards, start marker"),
+        ("court-start", "court-characters", "court-summary"),
         texts,
         build,
     ),

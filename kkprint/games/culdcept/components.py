@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -10,16 +11,21 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import N_
-from kkprint.engine.cards import Art, CardPrint, print_cards
+from kkprint.deck.build import GAME_BLEED_MM, SLUG_MM
+from kkprint.engine.booklet import Picture
+from kkprint.engine.cards import Art, CardPrint, bled, print_cards, write_print_shop_cards
 from kkprint.engine.colour import colour, lighten
+from kkprint.engine.cover import KitFile, Printing
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import PAPERS, card_size
+from kkprint.engine.inks import Inks
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
-from kkprint.engine.tiling import print_tiled
+from kkprint.engine.tiling import print_tiled, tiling_paper
 from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
+from kkprint.games.kit import caption, card_printing, contents, kit_file, kit_texts, write_start
 
 CARD_W, CARD_H, PAD = 63 * mm, 88 * mm, 2 * mm
 UP_W, UP_H = CARD_W + 2 * PAD, CARD_H + 2 * PAD  # a cell holding an upright card
@@ -229,7 +235,88 @@ def draw_record(doc: Document, game: CuldceptGame) -> None:
 
 
 def texts(options: BuildOptions) -> Iterable[str]:
-    return collect_strings(load_culdcept().model_dump(), set()) | {"JQK□—"}
+    return collect_strings(load_culdcept().model_dump(), set()) | {"JQK□—"} | kit_texts("culdcept", options.lang)
+
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def mat_picture(game: CuldceptGame, lang: str, fonts: FontSet) -> Picture:
+    """The mat as a game starts: one suit shuffled onto the 13 squares, pawns on J, Q and K."""
+    dealt = list(RANKS)
+    random.Random(4).shuffle(dealt)  # dealt the same way on every build
+    draw_mat = mat_art(game, lang, fonts)
+
+    def draw(c: Canvas, w: float, h: float) -> None:
+        draw_mat(c, w, h)
+        for (x, y, rotated), rank in zip(mat_cells(), dealt):
+            cw, ch = (UP_H, UP_W) if rotated else (UP_W, UP_H)
+            _playing_card(c, fonts, x + cw / 2, y + ch / 2, rank, rotated)
+            if rank in ("J", "Q", "K"):  # the pawn stands on the card, below its rank
+                player = "JQK".index(rank) + 1
+                below = 22 * mm
+                _pawn(c, fonts, x + cw / 2 + (below if rotated else 0), y + ch / 2 - (0 if rotated else below), player)
+
+    return Picture(MAT_W / mm, MAT_H / mm, draw, caption("culdcept", lang))
+
+
+def _playing_card(c: Canvas, fonts: FontSet, cx: float, cy: float, rank: str, rotated: bool) -> None:
+    """A plain playing card (a spade of the map suit) lying on a square."""
+    c.saveState()
+    c.translate(cx, cy)
+    if rotated:
+        c.rotate(90)
+    c.setFillGray(1)
+    c.setStrokeColor(colour(INK))
+    c.setLineWidth(1)
+    c.roundRect(-CARD_W / 2, -CARD_H / 2, CARD_W, CARD_H, 3 * mm, stroke=1, fill=1)
+    c.setFillGray(0.1)
+    draw_text(c, rank, fonts.bold, TextBox(-CARD_W / 2, 0, CARD_W, 30 * mm, "center", "middle"), 60, 30)
+    c.restoreState()
+
+
+def _pawn(c: Canvas, fonts: FontSet, x: float, y: float, player: int) -> None:
+    c.saveState()
+    c.setFillColor(colour(("#c0392b", "#2b5fab", "#2e8b57")[player - 1]))
+    c.setStrokeGray(1)
+    c.setLineWidth(2)
+    c.circle(x, y, 9 * mm, stroke=1, fill=1)
+    c.setFillGray(1)
+    draw_text(c, str(player), fonts.bold, TextBox(x - 9 * mm, y - 9 * mm, 18 * mm, 18 * mm, "center", "middle"), 36, 20)
+    c.restoreState()
+
+
+def write_reference(game: CuldceptGame, options: BuildOptions, fonts: FontSet) -> KitFile:
+    """One reference card a player (rules on the front, set-up and the turn on the back): home
+    sheets, or print-shop pages with their bleed."""
+    lang = options.lang
+    card = card_size("tarot")
+    front, back = reference_card(game, lang, fonts), reference_card(game, lang, fonts, back=True)
+    if options.print_shop:
+        bleed = GAME_BLEED_MM * mm
+        shop = CardPrint(bled(front, bleed, "#ffffff"), bled(back, bleed, "#ffffff"))
+        path = write_print_shop_cards(
+            options.path("culdcept-reference-printshop"),
+            card,
+            [shop] * game.max_players,
+            fonts,
+            title=game.label("reference", lang),
+            lang=lang,
+            bleed_mm=GAME_BLEED_MM,
+            slug_mm=SLUG_MM,
+            inks=None if options.greyscale else Inks("cmyk"),
+            guides=options.guides,
+        )
+        return kit_file(path, contents("culdcept", "culdcept-reference-printshop", lang), Printing.SHOP)
+    path = options.path("culdcept-reference")
+    with open_pdf(path, options.paper, fonts, title=game.label("reference", lang), lang=lang) as doc:
+        print_cards(
+            doc,
+            options.layout(card),
+            [CardPrint(front, back)] * game.max_players,
+            options.sheet_options(content_backs=True),
+        )
+    return kit_file(path, contents("culdcept", "culdcept-reference", lang), card_printing(options, content_backs=True))
 
 
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
@@ -250,40 +337,32 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
             doc.canvas.restoreState()
             doc.margin_note("bottom")
             doc.end_page()
-        written.append(path)
+        written.append(kit_file(path, contents("culdcept", "culdcept-mat", lang), Printing.LARGE))
     path = options.path("culdcept-mat-tiled")
-    with open_pdf(path, options.paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
-        print_tiled(doc, MAT_W, MAT_H, draw)
-    written.append(path)
-    path = options.path("culdcept-reference")
-    with open_pdf(path, options.paper, fonts, title=game.label("reference", lang), lang=lang) as doc:
-        print_cards(
-            doc,
-            options.layout(card_size("tarot")),
-            [CardPrint(reference_card(game, lang, fonts), reference_card(game, lang, fonts, back=True))]
-            * game.max_players,
-            options.sheet_options(),
-        )
-    written.append(path)
-    written.append(
-        write_sheet(
-            options.path("culdcept-record"),
-            options.paper,
-            fonts,
-            title=game.label("record", lang),
-            lang=lang,
-            draw=lambda doc: draw_record(doc, game),
-        )
+    tiled_paper = tiling_paper(options.paper, MAT_W, MAT_H)
+    with open_pdf(path, tiled_paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
+        tiling = print_tiled(doc, MAT_W, MAT_H, draw)
+    sheets = tiling.rows * tiling.columns
+    written.append(kit_file(path, contents("culdcept", "culdcept-mat-tiled", lang, sheets=sheets), Printing.TILED))
+    written.append(write_reference(game, options, fonts))
+    record = write_sheet(
+        options.path("culdcept-record"),
+        options.paper,
+        fonts,
+        title=game.label("record", lang),
+        lang=lang,
+        draw=lambda doc: draw_record(doc, game),
     )
-    return written
+    written.append(kit_file(record, contents("culdcept", "culdcept-record", lang), Printing.SHEET))
+    return write_start("culdcept", written, options, fonts, mat_picture(game, lang, fonts))
 
 
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
 TARGETS = (
     Target(
         "culdcept",
-        N_("Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet"),
-        ("culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"),
+        N_("Culdcept-style card game: rules, map mat (A3 and tiled), reference cards, record sheet"),
+        ("culdcept-start", "culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"),
         texts,
         build,
     ),
