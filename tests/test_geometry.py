@@ -1,3 +1,5 @@
+import math
+
 import pytest
 from reportlab.lib.units import mm
 
@@ -206,3 +208,65 @@ def test_calibration_labels_stand_apart_and_keep_clear_of_the_instructions(tmp_p
     crosshair_top = height - 35 * mm + 12 * mm
     instruction_lines = [y for y in front if y > height / 2]
     assert instruction_lines and min(instruction_lines) > crosshair_top
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_fold_line_needs_no_margin_so_two_95_mm_cards_fold_on_a4(paper):
+    """Two 95 mm cards take 190 of A4's 210 mm: with 6 mm outer margins they fit only when the fold
+    line itself keeps none (and they stay clear of it)."""
+    from reportlab.lib.units import mm
+
+    from kkprint.engine.cards import fold_layout
+    from kkprint.engine.geometry import FOLD_CLEARANCE_MM, CardSize
+
+    half = fold_layout(SheetLayout(PAPERS[paper], CardSize(95, 130), 0, 6))
+    half.require_fit()
+    assert (half.columns, half.rows) == (1, 2)
+    fold = PAPERS[paper].width_mm / 2 * mm
+    for slot in half.slots():
+        assert slot.x >= 6 * mm - 1e-6 and slot.right <= fold - FOLD_CLEARANCE_MM * mm + 1e-6
+    marks = mark_segments(half, CutMarks.EDGES)
+    assert marks and all(max(x1, x2) <= fold - FOLD_CLEARANCE_MM * mm for x1, _, x2, _ in marks)  # none at the fold
+
+
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+def test_every_card_that_fits_two_up_folds(card):
+    from kkprint.engine.cards import fold_layout
+
+    size = card_size(card)
+    fits_two_up = 2 * (size.width_mm + 6) <= PAPERS["a4"].width_mm
+    assert fits_two_up <= (fold_layout(layout(card)).per_sheet > 0)
+
+
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_cut_mark_is_a_speck(card, paper):
+    from kkprint.engine.marks import MARK_SHORTEST
+
+    for x1, y1, x2, y2 in mark_segments(layout(card, paper), CutMarks.EDGES):
+        assert math.hypot(x2 - x1, y2 - y1) >= MARK_SHORTEST - 1e-6
+
+
+def test_landscape_paper_turns_long_edge_about_its_horizontal_axis():
+    from kkprint.engine.geometry import Paper
+
+    wide = SheetLayout(Paper("wide", 297, 210), card_size("poker"), margin_mm=6)
+    front, back = wide.front_slot(0), wide.back_slot(0, DuplexMode.LONG_EDGE)
+    assert back.x == pytest.approx(front.x)
+    assert back.y == pytest.approx(210 * mm - front.top)
+
+
+@pytest.mark.parametrize(
+    "card, rotated, mode, upside_down",
+    [
+        ("poker", False, DuplexMode.LONG_EDGE, False),  # turned like a book page, as the sheet turns
+        ("poker", False, DuplexMode.SHORT_EDGE, True),  # the sheet turns top over bottom: the back turned
+        ("poker", False, DuplexMode.FOLD, False),
+        ("poker", True, DuplexMode.LONG_EDGE, True),  # lying across the turn
+        ("poker", True, DuplexMode.SHORT_EDGE, False),
+        ("square", False, DuplexMode.SHORT_EDGE, True),
+    ],
+)
+def test_a_back_reads_upright_when_its_card_is_turned_over_about_its_long_side(card, rotated, mode, upside_down):
+    sheet = layout(card, rotated=rotated)
+    assert all(sheet.back_upside_down(index, mode) is upside_down for index in range(sheet.per_sheet))

@@ -235,7 +235,7 @@ class RegionPainter:
         else:
             text = text_of(region.text)
         setting, font = self._face(text_of(region.font), region.markup)
-        c.setFillColor(paint(region.colour))
+        c.setFillColor(paint(region.colour), region.opacity)  # (a colour without alpha would reset it to 1)
         draw_text(c, text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting, HexColor)
 
     def _face(self, font: str, markup: bool) -> tuple[Typesetting, str]:
@@ -257,10 +257,10 @@ class RegionPainter:
         self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float, paint: Callable[[str], Color]
     ) -> None:
         gradient = region.fill if isinstance(region.fill, Gradient) else None
-        if region.fill and not isinstance(region.fill, Gradient):
-            c.setFillColor(paint(region.fill))
+        if region.fill and not isinstance(region.fill, Gradient):  # the region's opacity kept: a colour resets it
+            c.setFillColor(paint(region.fill), region.opacity)
         if region.stroke:
-            c.setStrokeColor(paint(region.stroke))
+            c.setStrokeColor(paint(region.stroke), region.opacity)
         c.setLineWidth(region.stroke_width)
         if region.dash is not None:
             dashes = region.dash if isinstance(region.dash, list) else [region.dash]

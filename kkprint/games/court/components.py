@@ -28,7 +28,26 @@ from kkprint.engine.text import TextBox, draw_text
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
 from kkprint.games.kit import caption, card_printing, contents, kit_file, kit_texts, write_start
 
-TIER_COLOURS = {None: "#8b5a2b", "I": "#4f7f52", "II": "#2f6fa8", "III": "#7d4fa0", "IV": "#b03a3a", "V": "#c9a227"}
+# One colour per tier, each on its own step of lightness (luma .22 … .77, about 11 L* apart), so
+# the tiers stay apart printed in grey and for colour-blind players; the numeral says it too.
+TIER_COLOURS = {None: "#9d6631", "I": "#8fb992", "II": "#5a99d1", "III": "#452b58", "IV": "#9f3434", "V": "#e3c66c"}
+DARK_INK = "#1a1a1a"
+
+
+def _is_dark(value: str) -> bool:
+    """Whether white text reads on this colour (its luma below a half); darker text otherwise."""
+    ink = colour(value)
+    return 0.299 * ink.red + 0.587 * ink.green + 0.114 * ink.blue < 0.5
+
+
+def _text_colour(value: str) -> str:
+    """The tier's colour for words on white: itself when dark enough, else mixed halfway to black."""
+    if _is_dark(value):
+        return value
+    ink = colour(value)
+    return "#" + "".join(f"{round(part * 0.45 * 255):02x}" for part in (ink.red, ink.green, ink.blue))
+
+
 SUMMARY_CARD = CardSize(95, 130, corner_mm=3)
 ONLY_ICONS = re.compile(r"(\{[a-z0-9:]+\}\s*)+")  # conditions drawn purely as dice get large dice
 
@@ -76,6 +95,8 @@ def character_fields(game: CourtGame, character: Character, lang: str) -> dict[s
         "tier": _tier_name(character),
         "tier_colour": colour_of_tier,
         "tier_light": tint(colour_of_tier, 0.5),
+        "tier_ink": "#ffffff" if _is_dark(colour_of_tier) else DARK_INK,  # the name on the band
+        "tier_text": _text_colour(colour_of_tier),  # the numeral in its badge, the labels on white
         "condition_label": game.label("condition", lang),
         "effect_label": game.label("effect", lang),
         "condition_dice": shows if ONLY_ICONS.fullmatch(shows) else "",
@@ -121,19 +142,21 @@ def summary_card(game: CourtGame, lang: str, fonts: FontSet, back: bool = False)
         y = h - 12 * mm
         for character in rows:
             y -= row_h
-            tint = TIER_COLOURS[character.tier]
-            c.setFillColor(lighten(tint, 0.85))
+            tier_colour = TIER_COLOURS[character.tier]
+            c.setFillColor(lighten(tier_colour, 0.85))
             c.rect(3 * mm, y + 0.3 * mm, w - 6 * mm, row_h - 0.6 * mm, stroke=0, fill=1)
-            c.setFillColor(colour(tint))
+            c.setFillColor(colour(_text_colour(tier_colour)))
+            # columns: tier 5 mm, name 20 mm, what it needs 27 mm, what it does the rest — each wide
+            # enough for its longest entry at 8 pt or more (the names were squeezed to 7 pt)
             draw_text(
-                c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, y, 6 * mm, row_h, "center", "middle"), 9, 7
+                c, _tier_name(character), fonts.bold, TextBox(3.5 * mm, y, 5 * mm, row_h, "center", "middle"), 9, 7
             )
             c.setFillGray(0)
             draw_text(
                 c,
                 character.name(lang),
                 fonts.bold,
-                TextBox(10 * mm, y, 17 * mm, row_h, "left", "middle"),
+                TextBox(9 * mm, y, 20 * mm, row_h, "left", "middle"),
                 8.5,
                 7,
                 max_lines=2,
@@ -142,7 +165,7 @@ def summary_card(game: CourtGame, lang: str, fonts: FontSet, back: bool = False)
                 c,
                 character.shows(lang),
                 fonts.regular,
-                TextBox(28 * mm, y, 29 * mm, row_h, "left", "middle"),
+                TextBox(30 * mm, y, 27 * mm, row_h, "left", "middle"),
                 9,
                 7,
                 leading=1.15,
@@ -152,7 +175,7 @@ def summary_card(game: CourtGame, lang: str, fonts: FontSet, back: bool = False)
                 character.effect(lang),
                 fonts.regular,
                 TextBox(58 * mm, y, w - 61 * mm, row_h, "left", "middle"),
-                8,
+                8.5,
                 7,
                 leading=1.1,
             )

@@ -207,7 +207,7 @@ def draw_record(doc: Document, game: CuldceptGame) -> None:
         9,
     )
     players = game.max_players
-    first = 22 * mm
+    first = 27 * mm  # wide enough for リンカネーション使用 at 7.5 pt
     per = (width - first) / players
     widths = [first] + [per * 0.38, per * 0.62] * players
     shade = lighten(INK, 0.85)
@@ -226,7 +226,7 @@ def draw_record(doc: Document, game: CuldceptGame) -> None:
     for number in range(1, game.rounds + 1):
         rows.append([Cell(str(number), bold=True, size=11)] + [Cell("") for _ in range(2 * players)])
     rows.append(
-        [Cell(label("reincarnation_used", lang), size=7, align="left")]
+        [Cell(label("reincarnation_used", lang), size=7.5, align="left")]
         + [Cell("□", span=2, size=14) for _ in range(players)]
     )
     rows.append([Cell(label("winner", lang), bold=True, size=9, heavy=True)] + [Cell("", span=2 * players, heavy=True)])

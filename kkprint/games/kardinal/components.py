@@ -45,6 +45,8 @@ def land_fields(game: KardinalGame, land: Land, card: list[str], lang: str) -> d
         "german": german,
         "colour": land.colour,
         "light": tint(land.colour, 0.85),
+        "band": land.band,
+        "stripe": "#000000" if is_light(land.colour) else "#ffffff",
         "arms1": arms[0],
         "arms2": arms[1],
         "road": road,
@@ -360,7 +362,13 @@ def setup_picture(game: KardinalGame, lang: str, fonts: FontSet) -> Picture:
             if column in (3, 10):  # a law chip, face down, below the arms
                 law = next(backs).back
                 assert law is not None  # every law chip has its back
-                place_art(doc, law, x + (card.width - chip.width) / 2, y + 12 * mm, chip.width, chip.height)
+                chip_x = x + (card.width - chip.width) / 2
+                place_art(doc, law, chip_x, y + 12 * mm, chip.width, chip.height)
+                c.saveState()
+                c.setStrokeGray(0.15)
+                c.setLineWidth(1.6)
+                c.rect(chip_x, y + 12 * mm, chip.width, chip.height, stroke=1, fill=0)
+                c.restoreState()
 
     return Picture(width / mm, height / mm, draw, caption("kardinal", lang))
 
