@@ -280,3 +280,30 @@ def test_backs_read_upright_when_a_card_is_turned_over_like_a_page(tmp_path, dup
     assert {p[4] for p in placed_forms(reader, 0, *POKER)} == {0}
     backs = placed_forms(reader, 1, *POKER)
     assert len(backs) == 9 and {p[4] for p in backs} == {turned}
+
+
+def test_a_broken_rules_file_is_one_line_naming_its_place_and_nothing_is_written(tmp_path):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import ROOT, assert_clean_error
+
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    rules = data / "court" / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    first = "  - heading: {ja: ゲームの目的, en: The aim}\n"
+    line = text.splitlines().index(first.rstrip("\n")) + 1
+    rules.write_text(text.replace(first, first + "    text: {ja: 二つ目, en: a second kind}\n", 1), encoding="utf-8")
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "kkprint", "build", "court", "--lang", "en", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "KKPRINT_DATA": str(data), "KKPRINT_LANG": "en"},
+    )
+    assert_clean_error(result, str(rules), f"line {line}", "heading + text")
+    assert not out.exists() or not list(out.glob("*.pdf"))

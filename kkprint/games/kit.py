@@ -20,7 +20,7 @@ from pathlib import Path
 from pydantic import model_validator
 
 from kkprint.base.choices import DuplexMode
-from kkprint.base.i18n import N_, tr
+from kkprint.base.i18n import N_, Msg, tr
 from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
 from kkprint.engine import booklet
@@ -37,6 +37,9 @@ class TableSpec(Strict):
     rows: list[list[Names]]
 
 
+BLOCK_KINDS = ("heading", "subheading", "text", "items", "steps", "example", "table")
+
+
 class RuleBlock(Strict):
     """One block of the rules: exactly one of its keys (an example may have a title)."""
 
@@ -51,15 +54,17 @@ class RuleBlock(Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> RuleBlock:
-        kinds = [
-            key for key in ("heading", "subheading", "text", "items", "steps", "example", "table") if getattr(self, key)
-        ]
+        kinds = [key for key in BLOCK_KINDS if getattr(self, key)]
         if len(kinds) != 1:
             raise ValueError(
-                f"a rules block has one of heading, subheading, text, items, steps, example, table: {kinds}"
+                Msg(
+                    "a rules block is one of {names}, not {found}",
+                    names=", ".join(BLOCK_KINDS),
+                    found=" + ".join(kinds) or "—",
+                )
             )
         if self.title is not None and self.example is None:
-            raise ValueError("title belongs to an example")
+            raise ValueError(Msg("a title belongs to an example"))
         return self
 
     def block(self, lang: str) -> booklet.Block:
