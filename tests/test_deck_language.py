@@ -441,7 +441,7 @@ def test_the_example_decks_build(tmp_path):
         [pdf] = build(deck, tmp_path / deck.stem)
         counts[deck.stem] = len(PdfReader(pdf).pages)
         assert load_deck(deck).total > 0
-    assert counts == {"counters": 2, "heist": 6, "resources": 6}  # minis turned: 18 a sheet, not 16
+    assert counts == {"counters": 2, "heist": 6, "kanji": 4, "resources": 6}  # minis turned: 18 a sheet, not 16
     assert load_deck(EXAMPLES / "resources" / "resources.yaml").total == 50
     assert load_deck(EXAMPLES / "heist" / "heist.yaml").total == 21
 

@@ -113,8 +113,8 @@ class TextRegion(FixedOrField):
     fixed_key: ClassVar[str] = "text"
     text: str | None = Field(
         None,
-        description="Text; ${field} inserts a card field, {icon} an inline icon, "
-        "<b> <i> <span color size font> <br> style it",
+        description="Text; ${field} inserts a card field, {icon} an inline icon, {base|reading} a reading (ruby), "
+        "<b> <i> <span color size font> <br> <ruby> style it",
     )
     field: str | None = Field(None, description="Print this card field (same as text: ${field})")
     font: str = Field(
@@ -132,6 +132,11 @@ class TextRegion(FixedOrField):
     leading: float = Field(1.25, gt=0.5, le=3)
     max_lines: int | None = Field(None, ge=1, le=200)
     markup: bool = Field(True, description="Read <b>, <i>, <span>, <br> as markup (false prints them as written)")
+    direction: Literal["horizontal", "vertical"] = Field(
+        "horizontal",
+        description="vertical: columns from right to left (tategaki); align then runs down the column "
+        "(left = top) and valign across the columns (top = the right edge)",
+    )
 
 
 class IconRegion(FixedOrField):

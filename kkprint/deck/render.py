@@ -29,8 +29,9 @@ from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, register_icon
 from kkprint.engine.pictures import check_picture, draw_picture
-from kkprint.engine.text import TextBox, draw_text
+from kkprint.engine.text import TextBox, draw_text, fit_text
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
+from kkprint.engine.vertical import draw_vertical
 
 FIELD = re.compile(r"\$\{([^}]*)\}")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -136,7 +137,7 @@ class RegionPainter:
         self._root = None if self.deck.allow_outside else self.deck.folder.resolve()
         # a deck's text regions name a few fonts and colours thousands of times: each is
         # looked up once per value
-        self._faces: dict[tuple[str, bool], tuple[Typesetting, str]] = {}
+        self._faces: dict[tuple[str, bool, bool], tuple[Typesetting, str]] = {}
         self._colours: dict[str, Color] = {}
         self._boxes: dict[tuple[int, float, float], tuple] = {}
 
@@ -234,21 +235,26 @@ class RegionPainter:
             text = fields[region.field]
         else:
             text = text_of(region.text)
-        setting, font = self._face(text_of(region.font), region.markup)
+        vertical = region.direction == "vertical"
+        setting, font = self._face(text_of(region.font), region.markup, vertical)
         c.setFillColor(paint(region.colour), region.opacity)  # (a colour without alpha would reset it to 1)
-        draw_text(c, text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting, HexColor)
+        fitting = (text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting)
+        if vertical:
+            draw_vertical(c, fit_text(*fitting), box, HexColor)
+        else:
+            draw_text(c, *fitting, HexColor)
 
-    def _face(self, font: str, markup: bool) -> tuple[Typesetting, str]:
+    def _face(self, font: str, markup: bool, vertical: bool = False) -> tuple[Typesetting, str]:
         """How a text region's font setting reads, and its base face's registered font."""
-        found = self._faces.get((font, markup))
+        found = self._faces.get((font, markup, vertical))
         if found is None:
             assert self.book is not None  # __post_init__ gave the painter a book
             family, bold, italic = parse_font(font)
             face, _ = self.book.family(family).face(
                 bold, italic
             )  # an unknown family is an error here, with the region named
-            found = self._faces[(font, markup)] = (
-                Typesetting(self.book, family, bold, italic, markup, self.icons),
+            found = self._faces[(font, markup, vertical)] = (
+                Typesetting(self.book, family, bold, italic, markup, self.icons, vertical),
                 face,
             )
         return found
