@@ -24,7 +24,19 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import NOTE_FROM_EDGE, Document
 from kkprint.engine.fonts import FontSet
-from kkprint.engine.text import Atom, FittedText, TextBox, draw_fitted, line_width, tokenize, wrap
+from kkprint.engine.text import (
+    _NO_LINE_END,
+    _NO_LINE_START,
+    Atom,
+    FittedText,
+    Frag,
+    TextBox,
+    _is_cjk,
+    draw_fitted,
+    line_width,
+    tokenize,
+    wrap,
+)
 from kkprint.engine.typesetting import FontBook, Typesetting
 
 # --- what a document is made of -----------------------------------------------------------------
@@ -97,9 +109,9 @@ class Section:
 class BookletStyle:
     size: float = 9.0  # body text, pt
     small: float = 8.0  # examples, tables, captions: the least a player reads at the table
-    leading: float = 1.38
-    margin_mm: float = 13.0
-    gutter_mm: float = 7.0
+    leading: float = 1.32
+    margin_mm: float = 12.0
+    gutter_mm: float = 6.0
     accent: str = "#7a1f2b"
     footer: str = ""  # left of the page number on every page
 
@@ -111,6 +123,35 @@ class BookletStyle:
 # --- layout: rows placed in columns ------------------------------------------------------------
 
 _AFTER_HYPHEN = re.compile(r"(?<=\w-)(?=\w)")  # kardinal-|land-|cards: where a file name may break
+
+
+def _by_character(pieces: list) -> tuple:
+    """Japanese running text broken between any two characters, as books set it, rather than only
+    between phrases (which suits a card's few words but leaves a column's right edge ragged).
+    Kinsoku holds: a closing mark stays with the character before it, an opening one with the
+    one after; a Latin word, a number or an icon inside the Japanese stays whole."""
+    out: list = []
+    for piece in pieces:
+        if isinstance(piece, str) or piece.space or not any(_is_cjk(ch) for frag in piece.frags for ch in frag.text):
+            out.append(piece)
+            continue
+        groups: list[list[Frag]] = []
+        glue = True  # the first unit opens the first group
+        for frag in piece.frags:
+            units = [frag] if frag.icon is not None else [Frag(ch, None, frag.style) for ch in frag.text]
+            for unit in units:
+                wide = unit.icon is None and _is_cjk(unit.text)
+                previous = groups[-1][-1] if groups else None
+                latin_run = previous is not None and not wide and previous.icon is None and not _is_cjk(previous.text)
+                if glue or unit.text in _NO_LINE_START or latin_run:
+                    if not groups:
+                        groups.append([])
+                    groups[-1].append(unit)
+                else:
+                    groups.append([unit])
+                glue = unit.text in _NO_LINE_END
+        out += [Atom(tuple(group)) for group in groups]
+    return tuple(out)
 
 
 @dataclass
@@ -147,7 +188,7 @@ class _Setter:
         setting = Typesetting(FontBook(self.fonts.regular, self.fonts.bold), bold=bold, markup=True)
         font = self.fonts.bold if bold else self.fonts.regular
         parts = _AFTER_HYPHEN.split(text) if hyphens else [text]
-        pieces = tuple(piece for part in parts for piece in tokenize(part, font, setting, size))
+        pieces = _by_character([piece for part in parts for piece in tokenize(part, font, setting, size)])
         for break_words in (0, 1, 2):
             lines = wrap(pieces, size, width, break_words)
             if lines is not None:

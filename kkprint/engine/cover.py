@@ -67,6 +67,7 @@ BACKS = {
     DuplexMode.FOLD: N_("fronts and backs side by side, folded"),
     DuplexMode.NONE: N_("one-sided: backs that carry game content on sheets of their own"),
 }
+SHOP_BACKS = N_("the cards as a print shop's pages, the sheets for your printer")
 GREY = N_("{backs}; in shades of grey")
 CONTENTS = N_("What is in this kit")
 HEADER = (N_("File"), N_("Pages"), N_("What is in it"), N_("How to print"))
@@ -89,6 +90,7 @@ COVER_WORDS = (
     *HOW.values(),
     *DUPLEX_HOW.values(),
     *BACKS.values(),
+    SHOP_BACKS,
     AT_ACTUAL_SIZE,
     TITLE,
     SUBTITLE,
@@ -143,7 +145,8 @@ class Kit:
 def cover(kit: Kit, lang: str, paper: str, duplex: DuplexMode, greyscale: bool, rules: tuple[int, int]) -> Section:
     """The cover as the first section of the start file; ``rules`` are the rules' first and last page."""
     assert lang in LANGS
-    backs = tr(BACKS[duplex], lang)
+    shop = any(file.printing is Printing.SHOP for file in kit.files)
+    backs = tr(SHOP_BACKS if shop else BACKS[duplex], lang)
     if greyscale:
         backs = tr(GREY, lang, backs=backs)
     rows: list[tuple[str, ...]] = [tuple(tr(word, lang) for word in HEADER)]

@@ -179,7 +179,7 @@ def kit_file(path: Path, contents: str, printing: Printing) -> KitFile:
 # --- the start file ------------------------------------------------------------------------------
 
 PRINT_SHOP_NOTE = N_(
-    "For the print shop only the cards are made as print-shop pages; {files} are sheets to print at home as they are."
+    "For the print shop only the cards are made as print-shop pages; these sheets are to print at home as they are: {files}."
 )
 CONTENT_BACKS_NOTE = N_(
     "Printed one-sided: the backs of {files} carry game content, so they come as sheets of their own "

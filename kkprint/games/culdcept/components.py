@@ -145,16 +145,17 @@ def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     )
 
 
-def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = False) -> Art:
+def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = False, bleed: float = 0.0) -> Art:
     """The quick reference: the rules on the front, setup and the turn on the back; each section
-    gets room in proportion to its text, so none is squeezed below what reads at the table."""
+    gets room in proportion to its text, so none is squeezed below what reads at the table. With
+    a print shop's ``bleed`` its header band runs past the card's top and sides by that much."""
     sections = game.reference_back if back else game.reference
 
     def draw(c: Canvas, w: float, h: float) -> None:
         c.setFillColorRGB(1, 1, 1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
         c.setFillColor(colour(INK))
-        c.rect(0, h - 11 * mm, w, 11 * mm, stroke=0, fill=1)
+        c.rect(-bleed, h - 11 * mm, w + 2 * bleed, 11 * mm + bleed, stroke=0, fill=1)
         c.setFillColorRGB(1, 1, 1)
         draw_text(
             c,
@@ -189,7 +190,7 @@ def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = F
             )
             y -= block
 
-    return Art(draw, key=f"culdcept-reference-{'back' if back else 'front'}-{lang}")
+    return Art(draw, key=f"culdcept-reference-{'back' if back else 'front'}-{lang}-{bleed:g}")
 
 
 def draw_record(doc: Document, game: CuldceptGame) -> None:
@@ -294,6 +295,7 @@ def write_reference(game: CuldceptGame, options: BuildOptions, fonts: FontSet) -
     front, back = reference_card(game, lang, fonts), reference_card(game, lang, fonts, back=True)
     if options.print_shop:
         bleed = GAME_BLEED_MM * mm
+        front, back = (reference_card(game, lang, fonts, side, bleed) for side in (False, True))
         shop = CardPrint(bled(front, bleed, "#ffffff"), bled(back, bleed, "#ffffff"))
         path = write_print_shop_cards(
             options.path("culdcept-reference-printshop"),
