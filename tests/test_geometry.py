@@ -5,7 +5,7 @@ from reportlab.lib.units import mm
 
 from kkprint.base.errors import InputError
 from kkprint.engine.geometry import CARD_SIZES, PAPERS, DuplexMode, SheetLayout, card_size
-from kkprint.engine.marks import CutMarks, mark_segments
+from kkprint.engine.marks import CutMarks, edge_positions, mark_segments
 
 
 def layout(card="poker", paper="a4", **kw):
@@ -240,11 +240,24 @@ def test_every_card_that_fits_two_up_folds(card):
 
 @pytest.mark.parametrize("card", sorted(CARD_SIZES))
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_no_cut_mark_is_a_speck(card, paper):
-    from kkprint.engine.marks import MARK_SHORTEST
+@pytest.mark.parametrize("gap", [0, 3])
+def test_no_cut_mark_is_a_speck_and_touching_cards_keep_marks_on_every_edge(card, paper, gap):
+    from kkprint.engine.marks import MARK_SHORTEST, TIGHT_SHORTEST
 
-    for x1, y1, x2, y2 in mark_segments(layout(card, paper), CutMarks.EDGES):
-        assert math.hypot(x2 - x1, y2 - y1) >= MARK_SHORTEST - 1e-6
+    sheet = layout(card, paper, gap_mm=gap)
+    segments = mark_segments(sheet, CutMarks.EDGES)
+    shortest = TIGHT_SHORTEST if gap == 0 else MARK_SHORTEST  # (cards apart have outlines to cut along)
+    for x1, y1, x2, y2 in segments:
+        assert math.hypot(x2 - x1, y2 - y1) >= shortest - 1e-6
+    if gap == 0:  # every cut line of touching cards is marked where a margin leaves 2.5 mm for it
+        from kkprint.engine.marks import margins
+
+        room = margins(sheet)
+        xs, ys = edge_positions(sheet)
+        if max(room["top"], room["bottom"]) >= 7.5 * mm:
+            assert {round(s[0], 3) for s in segments if s[0] == s[2]} == {round(x, 3) for x in xs}
+        if max(room["left"], room["right"]) >= 7.5 * mm:
+            assert {round(s[1], 3) for s in segments if s[1] == s[3]} == {round(y, 3) for y in ys}
 
 
 def test_landscape_paper_turns_long_edge_about_its_horizontal_axis():
