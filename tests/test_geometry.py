@@ -5,7 +5,7 @@ from reportlab.lib.units import mm
 
 from kkprint.base.errors import InputError
 from kkprint.engine.geometry import CARD_SIZES, PAPERS, DuplexMode, SheetLayout, card_size
-from kkprint.engine.marks import CutMarks, edge_positions, mark_segments
+from kkprint.engine.marks import MARK_SHORTEST, TIGHT_SHORTEST, CutMarks, edge_positions, margins, mark_segments
 
 
 def layout(card="poker", paper="a4", **kw):
@@ -93,7 +93,7 @@ def test_unknown_card_size():
 @pytest.mark.parametrize("card", sorted(CARD_SIZES))
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("gap", [0, 3])
-def test_cut_marks_never_touch_a_card(card, paper, gap):
+def test_cut_marks_never_touch_a_card_nor_are_specks(card, paper, gap):
     sheet = layout(card, paper, gap_mm=gap)
     segments = mark_segments(sheet, CutMarks.EDGES)
     assert segments, "some marks should be printed"
@@ -102,6 +102,15 @@ def test_cut_marks_never_touch_a_card(card, paper, gap):
             inside_x = max(x1, x2) > slot.x and min(x1, x2) < slot.right
             inside_y = max(y1, y2) > slot.y and min(y1, y2) < slot.top
             assert not (inside_x and inside_y), (card, paper, (x1, y1, x2, y2), slot)
+        # no speck: cards apart have their outlines to cut along, touching cards only the marks
+        assert math.hypot(x2 - x1, y2 - y1) >= (TIGHT_SHORTEST if gap == 0 else MARK_SHORTEST) - 1e-6
+    if gap == 0:  # every cut line of touching cards is marked where a margin leaves 2.5 mm for it
+        room = margins(sheet)
+        xs, ys = edge_positions(sheet)
+        if max(room["top"], room["bottom"]) >= 7.5 * mm:
+            assert {round(s[0], 3) for s in segments if s[0] == s[2]} == {round(x, 3) for x in xs}
+        if max(room["left"], room["right"]) >= 7.5 * mm:
+            assert {round(s[1], 3) for s in segments if s[1] == s[3]} == {round(y, 3) for y in ys}
 
 
 def test_cut_marks_line_up_with_every_card_edge():
@@ -236,28 +245,6 @@ def test_every_card_that_fits_two_up_folds(card):
     size = card_size(card)
     fits_two_up = 2 * (size.width_mm + 6) <= PAPERS["a4"].width_mm
     assert fits_two_up <= (fold_layout(layout(card)).per_sheet > 0)
-
-
-@pytest.mark.parametrize("card", sorted(CARD_SIZES))
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("gap", [0, 3])
-def test_no_cut_mark_is_a_speck_and_touching_cards_keep_marks_on_every_edge(card, paper, gap):
-    from kkprint.engine.marks import MARK_SHORTEST, TIGHT_SHORTEST
-
-    sheet = layout(card, paper, gap_mm=gap)
-    segments = mark_segments(sheet, CutMarks.EDGES)
-    shortest = TIGHT_SHORTEST if gap == 0 else MARK_SHORTEST  # (cards apart have outlines to cut along)
-    for x1, y1, x2, y2 in segments:
-        assert math.hypot(x2 - x1, y2 - y1) >= shortest - 1e-6
-    if gap == 0:  # every cut line of touching cards is marked where a margin leaves 2.5 mm for it
-        from kkprint.engine.marks import margins
-
-        room = margins(sheet)
-        xs, ys = edge_positions(sheet)
-        if max(room["top"], room["bottom"]) >= 7.5 * mm:
-            assert {round(s[0], 3) for s in segments if s[0] == s[2]} == {round(x, 3) for x in xs}
-        if max(room["left"], room["right"]) >= 7.5 * mm:
-            assert {round(s[1], 3) for s in segments if s[1] == s[3]} == {round(y, 3) for y in ys}
 
 
 def test_landscape_paper_turns_long_edge_about_its_horizontal_axis():

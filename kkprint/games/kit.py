@@ -13,11 +13,12 @@ file and lists it first.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from pydantic import model_validator
+from reportlab.lib.units import mm
 
 from kkprint.base.choices import DuplexMode
 from kkprint.base.i18n import N_, Msg, tr
@@ -25,8 +26,10 @@ from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
 from kkprint.engine import booklet
 from kkprint.engine.booklet import Booklet, BookletStyle, Picture, Section
+from kkprint.engine.cards import CardPrint
 from kkprint.engine.cover import Kit, KitFile, Printing, cover, cover_texts, listed
 from kkprint.engine.fonts import FontSet
+from kkprint.engine.geometry import CardSize
 from kkprint.engine.job import BuildOptions
 
 # --- the rules file ------------------------------------------------------------------------------
@@ -163,6 +166,45 @@ def card_printing(options: BuildOptions, *, backs: bool = True, content_backs: b
     if mode is DuplexMode.NONE:
         return Printing.BACK_SHEETS if content_backs else Printing.FRONTS
     return Printing.DUPLEX
+
+
+def write_drawn_cards(
+    game_id: str,
+    stem: str,
+    card: CardSize,
+    cards: Callable[[float], list[CardPrint]],
+    options: BuildOptions,
+    fonts: FontSet,
+    title: str,
+) -> KitFile:
+    """Cards a game draws itself rather than through a deck layout (Court's summary cards, the
+    Culdcept reference), whose backs carry content: home sheets that keep their backs in every
+    duplex mode, or with ``--print-shop`` one card a page with bleed, crop marks and CMYK.
+    ``cards(bleed)`` makes them for a bleed of that many points (0 at home)."""
+    from kkprint.deck.build import GAME_BLEED_MM, SLUG_MM
+    from kkprint.engine.cards import print_cards, write_print_shop_cards
+    from kkprint.engine.document import open_pdf
+    from kkprint.engine.inks import Inks
+
+    lang = options.lang
+    if options.print_shop:
+        path = write_print_shop_cards(
+            options.path(f"{stem}-printshop"),
+            card,
+            cards(GAME_BLEED_MM * mm),
+            fonts,
+            title=title,
+            lang=lang,
+            bleed_mm=GAME_BLEED_MM,
+            slug_mm=SLUG_MM,
+            inks=None if options.greyscale else Inks("cmyk"),
+            guides=options.guides,
+        )
+        return kit_file(path, contents(game_id, f"{stem}-printshop", lang), Printing.SHOP)
+    path = options.path(stem)
+    with open_pdf(path, options.paper, fonts, title=title, lang=lang) as doc:
+        print_cards(doc, options.layout(card), cards(0.0), options.sheet_options(content_backs=True))
+    return kit_file(path, contents(game_id, stem, lang), card_printing(options, content_backs=True))
 
 
 def kit_file(path: Path, contents: str, printing: Printing) -> KitFile:

@@ -12,21 +12,20 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import DATA_DIR
-from kkprint.deck.build import GAME_BLEED_MM, SLUG_MM, card_prints, deck_texts, painter_for, write_game_deck
+from kkprint.deck.build import card_prints, deck_texts, painter_for, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.booklet import Picture
-from kkprint.engine.cards import Art, CardPrint, bled, place_art, print_cards, write_print_shop_cards
+from kkprint.engine.cards import Art, CardPrint, bled, place_art
 from kkprint.engine.colour import colour, lighten, tint
-from kkprint.engine.cover import KitFile, Printing
-from kkprint.engine.document import document_of, open_pdf
+from kkprint.engine.cover import KitFile
+from kkprint.engine.document import document_of
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import CardSize, card_size
 from kkprint.engine.icons import die_body, draw_icon, register_icon, star_path
-from kkprint.engine.inks import Inks
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.games.court.model import CHARLATAN, FOOL, Character, CourtGame, load_court
-from kkprint.games.kit import caption, card_printing, contents, kit_file, kit_texts, write_start
+from kkprint.games.kit import caption, card_printing, contents, kit_file, kit_texts, write_drawn_cards, write_start
 
 # One colour per tier, each on its own step of lightness (luma .22 … .77, about 11 L* apart), so
 # the tiers stay apart printed in grey and for colour-blind players; the numeral says it too.
@@ -229,36 +228,14 @@ def write_summary(game: CourtGame, options: BuildOptions, fonts: FontSet) -> Kit
     """Five summary cards and the start marker, made the same size: two sheets at home, or
     print-shop pages with their bleed."""
     lang = options.lang
-    title = game.label("summary", lang)
-    front, back = summary_card(game, lang, fonts), summary_card(game, lang, fonts, back=True)
-    summary = CardPrint(front, back)
-    marker = start_marker(game, lang, fonts)
-    if options.print_shop:
-        bleed = GAME_BLEED_MM * mm
-        shop_summary = CardPrint(bled(front, bleed, "#ffffff"), bled(back, bleed, "#ffffff"))
-        shop_marker = bled(marker, bleed, tint(TIER_COLOURS["V"], 0.75))
-        path = write_print_shop_cards(
-            options.path("court-summary-printshop"),
-            SUMMARY_CARD,
-            [shop_summary] * 5 + [CardPrint(shop_marker, shop_marker)],
-            fonts,
-            title=title,
-            lang=lang,
-            bleed_mm=GAME_BLEED_MM,
-            slug_mm=SLUG_MM,
-            inks=None if options.greyscale else Inks("cmyk"),
-            guides=options.guides,
-        )
-        return kit_file(path, contents("court", "court-summary-printshop", lang), Printing.SHOP)
-    path = options.path("court-summary")
-    with open_pdf(path, options.paper, fonts, title=title, lang=lang) as doc:
-        print_cards(
-            doc,
-            options.layout(SUMMARY_CARD),
-            [summary] * 5 + [CardPrint(marker, marker)],
-            options.sheet_options(content_backs=True),
-        )
-    return kit_file(path, contents("court", "court-summary", lang), card_printing(options, content_backs=True))
+
+    def cards(bleed: float) -> list[CardPrint]:
+        front = bled(summary_card(game, lang, fonts), bleed, "#ffffff")
+        back = bled(summary_card(game, lang, fonts, back=True), bleed, "#ffffff")
+        marker = bled(start_marker(game, lang, fonts), bleed, tint(TIER_COLOURS["V"], 0.75))
+        return [CardPrint(front, back)] * 5 + [CardPrint(marker, marker)]
+
+    return write_drawn_cards("court", "court-summary", SUMMARY_CARD, cards, options, fonts, game.label("summary", lang))
 
 
 def court_picture(game: CourtGame, lang: str, fonts: FontSet) -> Picture:

@@ -11,21 +11,19 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import N_
-from kkprint.deck.build import GAME_BLEED_MM, SLUG_MM
 from kkprint.engine.booklet import Picture
-from kkprint.engine.cards import Art, CardPrint, bled, print_cards, write_print_shop_cards
+from kkprint.engine.cards import Art, CardPrint, bled
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.cover import KitFile, Printing
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import PAPERS, card_size
-from kkprint.engine.inks import Inks
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.engine.tiling import print_tiled, tiling_paper
 from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
-from kkprint.games.kit import caption, card_printing, contents, kit_file, kit_texts, write_start
+from kkprint.games.kit import caption, contents, kit_file, kit_texts, write_drawn_cards, write_start
 
 CARD_W, CARD_H, PAD = 63 * mm, 88 * mm, 2 * mm
 UP_W, UP_H = CARD_W + 2 * PAD, CARD_H + 2 * PAD  # a cell holding an upright card
@@ -291,34 +289,13 @@ def write_reference(game: CuldceptGame, options: BuildOptions, fonts: FontSet) -
     """One reference card a player (rules on the front, set-up and the turn on the back): home
     sheets, or print-shop pages with their bleed."""
     lang = options.lang
-    card = card_size("tarot")
-    front, back = reference_card(game, lang, fonts), reference_card(game, lang, fonts, back=True)
-    if options.print_shop:
-        bleed = GAME_BLEED_MM * mm
-        front, back = (reference_card(game, lang, fonts, side, bleed) for side in (False, True))
-        shop = CardPrint(bled(front, bleed, "#ffffff"), bled(back, bleed, "#ffffff"))
-        path = write_print_shop_cards(
-            options.path("culdcept-reference-printshop"),
-            card,
-            [shop] * game.max_players,
-            fonts,
-            title=game.label("reference", lang),
-            lang=lang,
-            bleed_mm=GAME_BLEED_MM,
-            slug_mm=SLUG_MM,
-            inks=None if options.greyscale else Inks("cmyk"),
-            guides=options.guides,
-        )
-        return kit_file(path, contents("culdcept", "culdcept-reference-printshop", lang), Printing.SHOP)
-    path = options.path("culdcept-reference")
-    with open_pdf(path, options.paper, fonts, title=game.label("reference", lang), lang=lang) as doc:
-        print_cards(
-            doc,
-            options.layout(card),
-            [CardPrint(front, back)] * game.max_players,
-            options.sheet_options(content_backs=True),
-        )
-    return kit_file(path, contents("culdcept", "culdcept-reference", lang), card_printing(options, content_backs=True))
+
+    def cards(bleed: float) -> list[CardPrint]:
+        front, back = (bled(reference_card(game, lang, fonts, side, bleed), bleed, "#ffffff") for side in (False, True))
+        return [CardPrint(front, back)] * game.max_players
+
+    title = game.label("reference", lang)
+    return write_drawn_cards("culdcept", "culdcept-reference", card_size("tarot"), cards, options, fonts, title)
 
 
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
