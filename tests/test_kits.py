@@ -126,6 +126,25 @@ def test_the_rules_are_in_the_builds_language_and_at_least_8_pt(full_build):
             assert re.search(r"[\u3040-\u30ff]", text)
 
 
+def test_japanese_rules_keep_kinsoku_breaking_between_characters(full_build):
+    """Running Japanese breaks between any two characters (phrase breaks left ragged columns), yet
+    no line of a column starts with a closing mark (one after an icon is not a line start)."""
+    lang, _paper, written = full_build
+    if lang != "ja":
+        pytest.skip("the Japanese build's rules: English breaks at spaces")
+    for files in by_target(written).values():
+        with pdfplumber.open(files[0]) as document:
+            for page in document.pages[1:]:
+                middle, top, foot = page.width / 2, 34 * mm, page.height - 14 * mm  # (title band, footer aside)
+                for column in (page.crop((0, top, middle, foot)), page.crop((middle, top, page.width, foot))):
+                    lines = column.extract_text_lines()
+                    if not lines:
+                        continue
+                    left = min(line["x0"] for line in lines)
+                    starts = [line["text"] for line in lines if line["x0"] < left + 1]
+                    assert not [text for text in starts if text[0] in "、。，．）」』】"], files[0].name
+
+
 def test_the_cover_lists_are_set_at_8_pt_or_more(full_build):
     _lang, _paper, written = full_build
     for files in by_target(written).values():
@@ -307,3 +326,21 @@ def test_a_broken_rules_file_is_one_line_naming_its_place_and_nothing_is_written
     )
     assert_clean_error(result, str(rules), f"line {line}", "heading + text")
     assert not out.exists() or not list(out.glob("*.pdf"))
+
+
+def test_japanese_paragraph_lines_run_to_the_column_edge():
+    """Between any two characters a line can always be filled: every line but a paragraph's last
+    ends within two characters of the column's edge (phrase breaks left lines a third short)."""
+    from kkprint.engine.booklet import BookletStyle, _Setter
+    from kkprint.engine.fonts import prepare_fonts
+    from kkprint.engine.text import line_width
+
+    rules = load_rules("kardinal")
+    text = next(block.text("ja") for block in rules.rules if block.text and len(block.text("ja")) > 80)
+    setter = _Setter(prepare_fonts([text]), BookletStyle(), 200 * mm)
+    width, size = 60 * mm, 9.0
+    lines = setter.lines(text, width, size)
+    assert len(lines) >= 3
+    for line in lines[:-1]:
+        assert line_width(line, size) > width - 2 * size, "".join(atom.text for atom in line)
+    assert "".join(atom.text for line in lines for atom in line) == text.replace(" ", "")

@@ -3,9 +3,10 @@
 The engine knows no game: a document is a list of sections, each a title and :data:`Block`\\ s
 (headings, paragraphs, lists, worked examples, tables, pictures drawn by the caller), flowed down
 one or more columns and over as many pages as they need. Text is set by the same engine as the
-cards (:mod:`kkprint.engine.text`): Japanese breaks between phrases, icons such as ``{die:6}``
-stand in the line, ``<b>`` marks bold runs. Body text is 9 pt and never smaller than 8 pt, for
-reading at the table.
+cards (:mod:`kkprint.engine.text`, whose kinsoku sets this module shares): icons such as
+``{die:6}`` stand in the line, ``<b>`` marks bold runs; Japanese running text breaks between any
+two characters, as books set it. Body text is 9 pt and never smaller than 8 pt, for reading at
+the table.
 
 Layout runs before drawing, so a document knows how many pages it has (a cover says "pages 2–4")
 before a single one is drawn.
@@ -113,7 +114,7 @@ class BookletStyle:
     margin_mm: float = 12.0
     gutter_mm: float = 6.0
     accent: str = "#7a1f2b"
-    footer: str = ""  # left of the page number on every page
+    footer: str = ""  # before the page number at the foot of every page (else the section's title)
 
     @property
     def tint(self):
