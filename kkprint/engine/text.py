@@ -26,14 +26,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
-from kkprint.engine.icons import draw_icon, has_icon, icon_names
+from kkprint.engine.icons import draw_icon, has_icon, icon_metrics, icon_names
 from kkprint.engine.orientation import TATECHUYOKO, runs
 from kkprint.engine.ruby import RUBY_SCALE, TOKEN, line_room, pairs, spacing
 from kkprint.engine.typesetting import PLAIN, Typesetting
 
-ICON_SCALE = 0.82  # icon square side, as a fraction of the font size
+ICON_SCALE = 0.82  # icon square side, as a fraction of the font size (an icon's own scale overrides it)
 ICON_DROP = 0.06  # how far below the baseline an icon sits, as a fraction of the font size
-ICON_ADVANCE = ICON_SCALE + 0.08
+ICON_GAP = 0.08  # space after an icon, as a fraction of the font size
+ICON_ROOM = 1.1  # an icon up to this many times the font size fits the line; a bigger one makes room
 SLANT = math.tan(math.radians(12))  # italic made from an upright face
 _NO_LINE_START = set("、。，．・：；？！ー〜）」』】〕,.;:!?)]}%")
 _NO_LINE_END = set("（「『【〔([{")
@@ -63,15 +64,27 @@ class Frag:
     def width(self, size: float) -> float:
         """How far the frag advances along its line (down its column, in vertical text)."""
         if self.icon:
-            return size * self.style.scale * ICON_ADVANCE
+            return size * self.style.scale * (icon_side(self.icon) + ICON_GAP)
         if self.style.turn == TATECHUYOKO:  # two digits side by side fill one square
             return size * self.style.scale
         return _unit_width(self.text, self.style.font) * size * self.style.scale
 
     @property
+    def height(self) -> float:
+        """The line height it needs, as a multiple of its style's: more for a large icon."""
+        if self.icon:
+            return self.style.scale * max(1.0, icon_side(self.icon) / ICON_ROOM)
+        return self.style.scale
+
+    @property
     def whole(self) -> bool:
         """An icon or a ruby base: never cut into letters."""
         return self.icon is not None or self.ruby is not None
+
+
+def icon_side(icon: str) -> float:
+    """An icon's side as a multiple of the text size: its own scale (``icons: {coin: {scale: 1.4}}``) or the usual."""
+    return icon_metrics(icon)[0] or ICON_SCALE
 
 
 @lru_cache(maxsize=65536)
@@ -94,9 +107,9 @@ class Atom:
     def __init__(self, frags: tuple[Frag, ...], space: bool = False):
         self.frags, self.space = frags, space
         if len(frags) == 1:
-            self.scale, self.unit = frags[0].style.scale, frags[0].width(1.0)
+            self.scale, self.unit = frags[0].height, frags[0].width(1.0)
         else:
-            self.scale = max(f.style.scale for f in frags)
+            self.scale = max(f.height for f in frags)
             self.unit = sum(f.width(1.0) for f in frags)
         self.pads: tuple[tuple[float, float], ...] | None = None
         self.ruby = 0.0
@@ -734,8 +747,13 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
                     text_object = None
                 if icon:
                     side = size * style.scale
-                    draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
-                    x += side * ICON_ADVANCE
+                    own, nudge = icon_metrics(icon)
+                    scale = own or ICON_SCALE
+                    bottom = baseline - side * ICON_DROP - nudge
+                    if own is not None:  # any size shares the usual icon's middle line
+                        bottom += side * (ICON_SCALE - own) / 2
+                    draw_icon(canvas, icon, x + side * 0.04, bottom, side * scale)
+                    x += side * (scale + ICON_GAP)
                     continue
                 _draw_coloured_run(canvas, style, text, x, baseline, size, colour_of)
             if index < len(runs):  # (where the line's last run ends matters to nothing)

@@ -21,15 +21,15 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine.fonts import vertical_forms
-from kkprint.engine.icons import draw_icon
+from kkprint.engine.icons import draw_icon, icon_metrics
 from kkprint.engine.orientation import SIDEWAYS, TATECHUYOKO
 from kkprint.engine.text import (
-    ICON_SCALE,
     SLANT,
     FittedText,
     Frag,
     TextBox,
     block_extent,
+    icon_side,
     line_pads,
     oriented,
     set_width,
@@ -133,9 +133,11 @@ def _draw_frag(canvas: Canvas, pen: _Pen, frag: Frag, centre: float, top: float,
     style = frag.style
     side = size * style.scale
     if frag.icon:
-        square = side * ICON_SCALE
+        square = side * icon_side(frag.icon)  # (a deck icon's own scale; its dy moves it down its column)
         advance = frag.width(size)
-        draw_icon(canvas, frag.icon, centre - square / 2, top - (advance + square) / 2, square)
+        draw_icon(
+            canvas, frag.icon, centre - square / 2, top - (advance + square) / 2 - icon_metrics(frag.icon)[1], square
+        )
         return top - advance
     slant = SLANT if style.slant else 0.0
     if style.turn == SIDEWAYS:  # turned a quarter clockwise: its top faces right
