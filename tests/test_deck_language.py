@@ -441,7 +441,8 @@ def test_the_example_decks_build(tmp_path):
         [pdf] = build(deck, tmp_path / deck.stem)
         counts[deck.stem] = len(PdfReader(pdf).pages)
         assert load_deck(deck).total > 0
-    assert counts == {"counters": 2, "heist": 6, "resources": 6}  # minis turned: 18 a sheet, not 16
+    # minis turned: 18 a sheet, not 16
+    assert counts == {"counters": 2, "heist": 6, "kanji": 4, "lanterns": 2, "resources": 6, "summits": 2}
     assert load_deck(EXAMPLES / "resources" / "resources.yaml").total == 50
     assert load_deck(EXAMPLES / "heist" / "heist.yaml").total == 21
 
@@ -457,11 +458,15 @@ def test_the_example_decks_build(tmp_path):
             ["line 5", "region 'r'", "unknown font family 'vera'"],
         ),
         ("{type: icon, x: 1, y: 1, w: 9, h: 9, icon: coinn}", ["line 5", "did you mean 'coin'"]),
-        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "cost >"}', ["line 5", "not a valid condition"]),
+        (
+            '{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "cost >"}',
+            ["line 5", "when: 'cost >' is not a valid expression"],
+        ),
         (
             "{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"__import__('os').system('x')\"}",
-            ["call is not allowed"],
+            ["attribute access (.system) is not allowed"],
         ),
+        ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"__import__('os')\"}", ["no function '__import__'"]),
         ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"name.upper() == 'A'\"}", ["is not allowed"]),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "3-1"}', ["must count up from 1"]),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "x"}', ["is not a number or a range"]),
@@ -570,21 +575,6 @@ def test_conditions_never_run_code(tmp_path):
     assert compile_condition("cost == '7'").holds({"cost": "7"})
     assert compile_condition("cost == 7").holds({"cost": "07"})
     assert compile_condition("tag in ['a', 'b']").holds({"tag": "b"})
-
-
-def test_the_schema_accepts_every_example_deck_and_refuses_a_typo():
-    import jsonschema
-
-    from kkprint.base.yamlio import load_yaml_file
-    from kkprint.deck.load import _resolve_layouts, resolve_extends
-    from kkprint.deck.model import DeckFile
-
-    schema = DeckFile.model_json_schema(by_alias=True)
-    for deck in sorted(EXAMPLES.glob("*/*.yaml")):  # as an editor sees them once templates are applied
-        data = _resolve_layouts(resolve_extends(load_yaml_file(deck), deck), deck, False)
-        jsonschema.validate(data, schema)
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"name": "x", "card": {"size": "poker"}, "layout": {}, "copies_feild": "qty"}, schema)
 
 
 def _symbol_font(path: Path) -> None:

@@ -95,14 +95,7 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        errors = err.errors()
-        # a number that is not finite is the clearest thing to say, whichever union member failed
-        first = next((e for e in errors if e["type"] == "finite_number"), errors[0])
-        location = tuple(
-            part
-            for part in first["loc"]
-            if not (isinstance(part, str) and (part.startswith("function-") or part in ("str", "int", "float", "bool")))
-        )
+        location, problem = explain(err, model)
         line = line_of(lines if lines is not None else data, location)
         where = describe_location(location)
         place = (
@@ -110,7 +103,20 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
             if line and where
             else (Msg("line {line}", line=line) if line else (where or None))
         )
-        raise InputError(_problem(first, location, model), source=source, place=place) from None
+        raise InputError(problem, source=source, place=place) from None
+
+
+def explain(err: ValidationError, model: type[BaseModel]) -> tuple[tuple, Msg | str]:
+    """Where in the data pydantic's first finding is, and what it is, in the catalogue's words."""
+    errors = err.errors()
+    # a number that is not finite is the clearest thing to say, whichever union member failed
+    first = next((e for e in errors if e["type"] == "finite_number"), errors[0])
+    location = tuple(
+        part
+        for part in first["loc"]
+        if not (isinstance(part, str) and (part.startswith("function-") or part in ("str", "int", "float", "bool")))
+    )
+    return location, _problem(first, location, model)
 
 
 def _problem(first: ErrorDetails, location: tuple, model) -> Msg | str:
@@ -144,6 +150,8 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Msg | str:
         return Msg("must be at most {limit:g}", limit=context.get("le"))
     if kind in ("literal_error", "enum"):
         return Msg("must be one of {names}, not '{value}'", names=context.get("expected", ""), value=first.get("input"))
+    if kind == "union_tag_not_found":
+        return Msg("needs a type: {names} (or extends: another region)", names="text, icon, shape, image")
     if kind == "union_tag_invalid":
         return Msg(
             "unknown type '{value}'; known: {names}", value=context.get("tag"), names=context.get("expected_tags", "")

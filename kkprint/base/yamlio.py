@@ -35,30 +35,78 @@ else:  # libyaml's C parser where PyYAML was built with it; the stubs cannot kno
     _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+MAX_EXPANSION = 10  # aliases may make a document at most this many times its own size
+
+
 class _LineLoader(_SafeLoader):
     """The safe loader (libyaml's C parser where PyYAML has it: several times faster) whose
     mappings become :class:`LineDict` carrying their line numbers.
 
-    Aliases (``*name``) are refused: a few lines of nested aliases expand to billions of
-    nodes for any code that walks the data, and no kkprint file needs them. An alias is the
-    same node met twice, which the constructor notices before building anything from it.
+    Anchors and aliases (``&frame`` … ``*frame``, ``<<: *frame``) are allowed, within a bound: a
+    few lines of nested aliases expand to billions of nodes for any code that walks the data, so
+    a document whose aliases, written out, would make it more than :data:`MAX_EXPANSION` times
+    its own size is refused before anything is built from it.
     """
 
-    def construct_object(self, node, deep=False):
-        if node in self.constructed_objects or node in self.recursive_objects:
+    size_limit = 0  # characters the document may expand to; set by parse_yaml
+
+    def construct_document(self, node):
+        if self.size_limit:
+            _check_expansion(node, self.size_limit)
+        return super().construct_document(node)
+
+
+def _check_expansion(root: yaml.Node, limit: int) -> None:
+    """Refuse a node graph whose aliases, written out in full, pass ``limit`` characters (or that
+    contains itself). Each node is sized once, so the check is as cheap as the graph is small."""
+    sizes: dict[int, int] = {}
+    inside: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            inside.discard(key)
+            if isinstance(node, yaml.ScalarNode):
+                size = len(node.value) + 1
+            elif isinstance(node, yaml.MappingNode):
+                size = 2 + sum(sizes[id(k)] + sizes[id(v)] for k, v in node.value)
+            else:
+                size = 2 + sum(sizes[id(item)] for item in node.value)
+            if size > limit:
+                raise InputError(
+                    Msg(
+                        "its aliases (*name) would make it more than {times} times its own size; write the values out",
+                        times=MAX_EXPANSION,
+                    ),
+                    place=Msg("line {line}", line=node.start_mark.line + 1),
+                )
+            sizes[key] = size
+            continue
+        if key in sizes:
+            continue
+        if key in inside:
             raise InputError(
-                Msg("YAML aliases (*name) are not supported; write the value out"),
+                Msg("an alias (*name) refers to the value it is inside"),
                 place=Msg("line {line}", line=node.start_mark.line + 1),
             )
-        return super().construct_object(node, deep)
+        inside.add(key)
+        stack.append((node, True))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend((child, False) for pair in node.value for child in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((child, False) for child in node.value)
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
-    loader.flatten_mapping(node)
+    own = sum(1 for key_node, _ in node.value if key_node.tag != "tag:yaml.org,2002:merge")
+    loader.flatten_mapping(node)  # a merge (<<: *base) puts the base's pairs first
+    merged = len(node.value) - own
     result = LineDict()
     result.line = node.start_mark.line + 1
     result.key_lines = {}
-    for key_node, value_node in node.value:
+    from_base: set = set()
+    for index, (key_node, value_node) in enumerate(node.value):
         key = loader.construct_object(key_node, deep=True)
         try:
             hash(key)
@@ -66,10 +114,14 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
             raise InputError(
                 Msg("a mapping key must be a plain value"), place=Msg("line {line}", line=key_node.start_mark.line + 1)
             ) from None
-        if key in result:
+        if index < merged:
+            from_base.add(key)
+        elif key in result and key not in from_base:  # (a key of the mapping's own overrides its base's)
             raise InputError(
                 Msg("key '{key}' appears twice", key=key), place=Msg("line {line}", line=key_node.start_mark.line + 1)
             )
+        else:
+            from_base.discard(key)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_lines[key] = key_node.start_mark.line + 1
     return result
@@ -118,8 +170,10 @@ def parse_yaml(text: str, source: str) -> Any:
             source=source,
             place=Msg("line {line}", line=line),
         )
+    loader = _LineLoader(text)
+    loader.size_limit = MAX_EXPANSION * max(len(text), 1) if "*" in text else 0  # (no alias, no check)
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
+        return loader.get_single_data()
     except InputError as err:
         raise err.located(source=source) from None
     except yaml.MarkedYAMLError as err:
@@ -134,6 +188,8 @@ def parse_yaml(text: str, source: str) -> Any:
         raise InputError(Msg("not valid YAML: {err}", err=YamlProblem(str(err))), source=source) from None
     except RecursionError:
         raise InputError(Msg("nested too deeply"), source=source) from None
+    finally:
+        loader.dispose()
 
 
 def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input files") -> bytes:

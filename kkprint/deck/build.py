@@ -16,7 +16,8 @@ from kkprint.base.paths import SHEETS_DIR, output_path
 from kkprint.base.printer import load_profile
 from kkprint.base.yamlio import load_yaml_file
 from kkprint.deck.data import CardData, as_text
-from kkprint.deck.load import Deck, load_deck, select
+from kkprint.deck.expr import CHANGES_CASE, case_variants
+from kkprint.deck.load import Deck, card_place, load_deck, select
 from kkprint.deck.model import SheetFile
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
@@ -53,7 +54,7 @@ def stays_inside(layout, card: CardSize) -> bool:
         return False
     inset = card.corner_mm * (1 - 0.5**0.5)  # where a corner's arc is nearest the box's corner
     for region in layout.values():
-        if region.rotation % 360 or getattr(region, "points", None):
+        if region.rotation % 360 or getattr(region, "points", None) or region.dynamic:
             return False
         grow = getattr(region, "stroke_width", 0) * 25.4 / 72 / 2  # half a stroke (pt) lies outside its box
         if (
@@ -70,6 +71,11 @@ def deck_texts(deck: Deck) -> set[str]:
     strings = collect_strings(deck.spec.model_dump(exclude={"cards"}), set())
     for card in deck.iter_cards():
         strings.update(card.fields.values())
+    for table in deck.tables.values():  # what lookup() may print
+        strings.update(table.rows)
+        strings.update(cell for row in table.rows.values() for cell in row)
+    if any(CHANGES_CASE.search(text) for text in strings if "${" in text):  # and what upper() … make of it
+        strings.add(case_variants(set().union(*strings)))
     return strings
 
 
@@ -147,7 +153,7 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
             place=card.origin,
         )
 
-    def back_of(card: CardData, fields: dict[str, str], number: int) -> Art | None:
+    def back_of(card: CardData, fields: dict[str, str], number: int, where: str | Msg) -> Art | None:
         other = card.fields.get(spec.back_face_field) if spec.back_face_field else None
         if other:
             if other not in faces_by_name:
@@ -161,7 +167,8 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
                     place=card.origin,
                 )
             twin = faces_by_name[other]
-            return front_of(twin).art({**spec_fields, **twin.fields}, number, twin.origin, shared=True)
+            names = {key: value for key, value in fields.items() if key.startswith("card.")}
+            return front_of(twin).art({**spec_fields, **twin.fields, **names}, number, twin.origin, shared=True)
         chosen = card.fields.get("back")
         if chosen and spec.backs:
             if chosen not in named:
@@ -170,34 +177,39 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
                     source=deck.source,
                     place=card.origin,
                 )
-            return named[chosen].art(
-                fields, number, Msg("{card}, back '{name}'", card=card.origin, name=chosen), shared=True
-            )
+            return named[chosen].art(fields, number, Msg("{card}, back '{name}'", card=where, name=chosen), shared=True)
         if default is None:
             return None
-        return default.art(fields, number, Msg("{card}, back", card=card.origin), shared=True)
+        return default.art(fields, number, Msg("{card}, back", card=where), shared=True)
 
-    spec_fields = {key: as_text(value) for key, value in spec.fields.items()}
+    # what every card reads besides its fields: deck.name, deck.version, today; card.total
+    spec_fields = {**deck.deck_names(), **{key: as_text(value) for key, value in spec.fields.items()}}
+    total = str(deck.total)
+    numbered_backs = (default is not None and default.numbered) or any(f.numbered for f in named.values())
+    numbered_twins = bool(spec.back_face_field) and any(
+        f.numbered for f in [*fronts.values(), *([front] if front else [])]
+    )
     shape = size.shape
     number = 0
-    for card in deck.iter_cards():
+    for row, card in deck.rows():
         if card.count == 0:
             continue  # exists only as another card's back face
-        fields = {**spec_fields, **card.fields}
+        fields = {**spec_fields, **card.fields, "card.row": str(row), "card.total": total}
         layout = front_of(card)
-        per_copy = (
-            layout.numbered or (default is not None and default.numbered) or any(f.numbered for f in named.values())
-        )
-        if not per_copy:
+        if not (layout.numbered or numbered_backs or numbered_twins):
+            fields.update({"card.number": str(number + 1), "card.copy": "1"})
+            where = card_place(card, number + 1)
             number += card.count
-            art = layout.art(fields, number, card.origin, shared=card.count > 1)
-            yield from repeat(CardPrint(art, back_of(card, fields, number), shape), card.count)
+            art = layout.art(fields, number, where, shared=card.count > 1)
+            yield from repeat(CardPrint(art, back_of(card, fields, number, where), shape), card.count)
             continue
-        for _ in range(card.count):
+        for copy in range(1, card.count + 1):
             number += 1
+            copy_fields = {**fields, "card.number": str(number), "card.copy": str(copy)}
+            where = card_place(card, number)
             yield CardPrint(
-                layout.art(fields, number, Msg("{card}, card {n}", card=card.origin, n=number), shared=True),
-                back_of(card, fields, number),
+                layout.art(copy_fields, number, where, shared=True),
+                back_of(card, copy_fields, number, where),
                 shape,
             )
 

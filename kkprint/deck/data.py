@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.yamlio import read_bytes, read_text
+from kkprint.deck.expr import as_printed, field_value
 
 MAX_CARDS = 50_000
 MAX_CELL = 10_000  # characters: far more than a card can print
@@ -245,18 +246,23 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
         book.close()
 
 
-def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
-    source = str(path)
+def _read_json(path: Path) -> Any:
+    """A JSON data or table file, within the data files' size limit."""
     try:
-        data = json.loads(read_text(path, limit=MAX_DATA_BYTES))
+        return json.loads(read_text(path, limit=MAX_DATA_BYTES))
     except json.JSONDecodeError as err:
         raise InputError(
             Msg("not valid JSON: {msg}", msg=err.msg),
-            source=source,
+            source=str(path),
             place=Msg("line {line}, column {column}", line=err.lineno, column=err.colno),
         ) from None
     except RecursionError:
-        raise InputError(Msg("nested too deeply"), source=source) from None
+        raise InputError(Msg("nested too deeply"), source=str(path)) from None
+
+
+def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
+    source = str(path)
+    data = _read_json(path)
     if isinstance(data, dict) and isinstance(data.get("cards"), list):
         data = data["cards"]
     if not isinstance(data, list):
@@ -279,3 +285,156 @@ def warn_about_copies(columns: set[str], copies_field: str, source: str) -> None
                 f"kkprint: warning: {source}: column {name!r} looks like a number of copies, but "
                 f"copies come from {copies_field!r}; add copies_field: {name} to use it\n"
             )
+
+
+# --- look-up tables (``tables:``) -------------------------------------------------------------
+
+
+class LookupTable:
+    """A named table for ``lookup(TABLE, KEY, COLUMN)``: rows by their key (the first column),
+    each a value per column. Values read as card fields do: numbers where they look like one.
+
+    A key is found as written, or as the same number (``lookup('tier', 7)`` finds the row
+    ``07`` or ``7.0``), because a spreadsheet does not say which it meant.
+    """
+
+    def __init__(self, name: str, columns: tuple[str, ...], rows: dict[str, tuple[str, ...]]):
+        self.name, self.columns, self.rows = name, columns, rows
+        self._numbers = {str(field_value(key)): key for key in rows if not isinstance(field_value(key), str)}
+
+    def value(self, key: Any, column: Any = None, *default: Any) -> Any:
+        text = as_printed(key)
+        row = self.rows.get(text)
+        if row is None:
+            number = field_value(text)
+            row = None if isinstance(number, str) else self.rows.get(self._numbers.get(str(number), ""))
+        if row is None:
+            if default:
+                return default[0]
+            raise InputError(
+                Msg(
+                    "table '{table}' has no key '{key}'{hint}",
+                    table=self.name,
+                    key=text[:40],
+                    hint=suggest(text, list(self.rows)[:2000]),
+                )
+            )
+        if column is None:
+            index = 0
+        else:
+            name = as_printed(column)
+            if name not in self.columns:
+                raise InputError(
+                    Msg(
+                        "table '{table}' has no column '{column}'{hint}",
+                        table=self.name,
+                        column=name[:40],
+                        hint=suggest(name, self.columns),
+                    )
+                )
+            index = self.columns.index(name)
+        return field_value(row[index]) if index < len(row) else ""
+
+
+def inline_table(name: str, entries: dict[str, Any], source: str) -> LookupTable:
+    """``tables: {tint: {attack: "#c03030"}}`` (one value a key) or ``{forest: {colour: …, move: 2}}``."""
+    columns: list[str] = []
+    for value in entries.values():
+        if isinstance(value, dict):
+            columns.extend(str(c) for c in value if str(c) not in columns)
+    place = f"tables.{name}"
+    rows = {}
+    for key, value in entries.items():
+        try:
+            if isinstance(value, dict):
+                rows[key] = tuple(as_text(value.get(column)) for column in columns)
+            else:
+                rows[key] = (as_text(value),)
+        except ValueError as err:
+            raise InputError(Msg("key '{key}': {err}", key=key, err=err.args[0]), source=source, place=place) from None
+    return LookupTable(name, tuple(columns) or ("value",), rows)
+
+
+def read_table(path: Path, name: str, sheet: str | None = None) -> LookupTable:
+    """A table file: CSV or xlsx (a header row; the first column is the key), or JSON (an object
+    of keys, or a list of objects whose first field is the key)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return _read_table(path, name, sheet)  # (which says what is wrong)
+    return _cached_table(path, name, sheet, info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=16)
+def _cached_table(path: Path, name: str, sheet: str | None, mtime: int, size: int) -> LookupTable:
+    return _read_table(path, name, sheet)
+
+
+def _read_table(path: Path, name: str, sheet: str | None) -> LookupTable:
+    source = str(path)
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return _json_table(path, name)
+    if suffix == ".xlsx":
+        rows = _xlsx_rows(path, sheet)
+    elif suffix in (".csv", ".tsv", ".txt"):
+        rows = _csv_rows(path)
+    else:
+        raise InputError(Msg("tables are .csv, .tsv, .xlsx or .json files"), source=source)
+    header: list[str] | None = None
+    table: dict[str, tuple[str, ...]] = {}
+    for number, row in rows:
+        cells = [as_text(cell).strip() for cell in row]
+        if header is None:
+            if any(cells):
+                header = cells
+                while header and not header[-1]:
+                    header.pop()
+            continue
+        if not cells or not cells[0]:
+            continue
+        _add_row(table, cells[0], tuple(cells[1 : len(header)]), source, Msg("row {n}", n=number))
+    if header is None or len(header) < 2:
+        raise InputError(Msg("a table needs a header row with a key column and at least one more"), source=source)
+    return LookupTable(name, tuple(header[1:]), table)
+
+
+def _add_row(table: dict, key: str, values: tuple[str, ...], source: str, place: str | Msg) -> None:
+    if key in table:
+        raise InputError(Msg("key '{key}' appears twice in the table", key=key[:40]), source=source, place=place)
+    if len(table) >= MAX_CARDS:
+        raise InputError(Msg("has more than {MAX_CARDS:,} rows", MAX_CARDS=MAX_CARDS), source=source)
+    if any(len(value) > MAX_CELL for value in values):
+        raise InputError(
+            Msg("a cell is longer than {MAX_CELL:,} characters", MAX_CELL=MAX_CELL), source=source, place=place
+        )
+    table[key] = values
+
+
+def _json_table(path: Path, name: str) -> LookupTable:
+    source = str(path)
+    data = _read_json(path)
+    if isinstance(data, dict):
+        try:
+            inline = {as_text(key): value for key, value in data.items()}
+            return inline_table(name, inline, source)
+        except ValueError as err:
+            raise InputError(err.args[0], source=source) from None
+    if not isinstance(data, list) or not all(isinstance(entry, dict) and entry for entry in data):
+        raise InputError(
+            Msg('a JSON table is an object {"key": value, …} or a list of objects whose first field is the key'),
+            source=source,
+        )
+    columns: list[str] = []
+    for entry in data:
+        columns.extend(str(c) for c in entry if str(c) not in columns)
+    table: dict[str, tuple[str, ...]] = {}
+    for index, entry in enumerate(data, start=1):
+        place = Msg("row {n}", n=index)
+        try:
+            cells = [as_text(entry.get(column)).strip() for column in columns]
+        except ValueError as err:
+            raise InputError(err.args[0], source=source, place=place) from None
+        if cells[0]:
+            _add_row(table, cells[0], tuple(cells[1:]), source, place)
+    return LookupTable(name, tuple(columns[1:]) or ("value",), table)

@@ -1,9 +1,10 @@
-"""Reading a deck: ``extends`` and ``layouts`` resolution, card data, limits, and every file
-reference kept inside the deck's folder (links resolved)."""
+"""Reading a deck: ``extends`` resolution (templates, layouts, faces extending a front, regions
+extending a region), card data, look-up tables, limits, every expression checked before a card is
+drawn, and every file reference kept inside the deck's folder (links resolved)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -15,16 +16,26 @@ from kkprint.base.models import validate
 from kkprint.base.paths import TEMPLATES_DIR
 from kkprint.base.yamlio import LineDict, load_yaml_file
 from kkprint.deck import data as card_data
-from kkprint.deck.data import CardData
-from kkprint.deck.expr import compile_condition, parse_ranges
-from kkprint.deck.model import DeckFile, IconRegion, Layout, TextRegion
+from kkprint.deck.data import CardData, LookupTable
+from kkprint.deck.expr import compile_condition, compile_template, parse_ranges, today_text
+from kkprint.deck.model import (
+    STRING_KEYS,
+    DataSpec,
+    DeckFile,
+    IconRegion,
+    Layout,
+    Region,
+    TextRegion,
+    mentions_expression,
+    to_mm,
+)
 from kkprint.engine.icons import has_icon, icon_names
 from kkprint.engine.typesetting import parse_font
 
 MAX_CARDS = card_data.MAX_CARDS
 MAX_EXTENDS = 8
 
-__all__ = ["CardData", "Deck", "load_deck", "layout_deck", "merge", "resolve_extends", "select"]
+__all__ = ["CardData", "Deck", "load_deck", "layout_deck", "merge", "resolve_deck_data", "resolve_extends", "select"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +50,10 @@ class Deck:
     source: str
     allow_outside: bool = False
     chosen: tuple[CardData, ...] | None = None  # set by --only
+    chosen_rows: tuple[int, ...] = ()  # the data row (card.row) of each chosen card
     lines: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> YAML line
+    tables: dict[str, LookupTable] = field(default_factory=dict, compare=False, hash=False)
+    columns: frozenset[str] = frozenset()  # every field some card has (a deck's fields: included)
 
     def iter_cards(self) -> Iterator[CardData]:
         if self.chosen is not None:
@@ -50,6 +64,14 @@ class Deck:
             spec = self.spec.data_file
             yield from card_data.cards_of(self.data_path, spec.sheet if spec else None, self.spec.copies_field)
 
+    def rows(self) -> Iterator[tuple[int, CardData]]:
+        """Every distinct card with its data row (``card.row``: 1 for the first card the deck
+        defines), the same whichever cards --only keeps."""
+        if self.chosen is not None:
+            yield from zip(self.chosen_rows, self.chosen)
+        else:
+            yield from enumerate(self.iter_cards(), start=1)
+
     @property
     def cards(self) -> list[CardData]:
         """All distinct cards as a list (for --only and inspection; builds walk iter_cards)."""
@@ -59,6 +81,10 @@ class Deck:
     def total(self) -> int:
         return sum(card.count for card in self.iter_cards())
 
+    def deck_names(self) -> dict[str, str]:
+        """``deck.name``, ``deck.version`` and ``today``, as every card of this build reads them."""
+        return {"deck.name": self.spec.name, "deck.version": self.spec.version_text, "today": today_text()}
+
     def resolve(self, name: str, what: str, place: str | Msg) -> Path:
         """A file the deck names, which must stay inside the deck's folder unless allowed."""
         return confined(self.folder, name, what, self.source, place, self.allow_outside)
@@ -66,6 +92,14 @@ class Deck:
     def region_place(self, section: tuple, name: str) -> Msg:
         line = self.lines.get((*section, name))
         return Msg("region '{name}' (line {line})", name=name, line=line) if line else Msg("region '{name}'", name=name)
+
+
+def card_place(card: CardData, number: int) -> Msg:
+    """A card as an error names it: its printed number, its name, and where it is defined."""
+    name = card.fields.get("name")
+    if name:
+        return Msg("card {number} '{name}' ({origin})", number=number, name=name[:40], origin=card.origin)
+    return Msg("card {number} ({origin})", number=number, origin=card.origin)
 
 
 def confined(folder: Path, name: str, what: str, source: str, place: str | Msg, allow_outside: bool = False) -> Path:
@@ -217,6 +251,151 @@ def _resolve_layouts(data: dict, path: Path, allow_outside: bool) -> dict:
     return {**data, "layouts": resolved}
 
 
+def _regions_and_parent(entry: Any) -> tuple[Any, Any]:
+    """A face's regions and the front it extends: ``{extends: item, regions: {...}}`` or, as a
+    layout or back is usually written, ``{extends: item, title: {...}, ...}``."""
+    if not isinstance(entry, dict):
+        return entry, None
+    regions = entry.get("regions")
+    if (
+        isinstance(regions, dict)
+        and set(entry) <= {"extends", "regions"}
+        and all(isinstance(region, dict) or region is None for region in regions.values())
+    ):
+        return regions, entry.get("extends")
+    return entry, entry.get("extends")  # (the caller drops the extends key; its lines stay)
+
+
+def _resolve_faces(data: dict, path: Path, allow_outside: bool) -> dict:
+    """``layout``, ``back`` and every ``backs`` entry with their ``extends`` applied (a front
+    layout: one of ``layouts``, ``layout``, or a template's), then every region's ``extends``."""
+    source = str(path)
+    resolved = dict(data)
+    found = data.get("layouts")
+    layouts: dict = found if isinstance(found, dict) else {}
+
+    def front(name: str, place: str, chain: tuple[str, ...]) -> dict:
+        if name in layouts and isinstance(layouts[name], dict):
+            return layouts[name].get("regions") or {}
+        if name == "layout":
+            if "layout" in chain:
+                raise InputError(Msg("layout extends itself"), source=source, place=place)
+            return face("layout", data.get("layout"), chain + ("layout",)) or {}
+        template = resolve_extends(
+            load_yaml_file(_template_path(name, path.parent, source, allow_outside, place)), path, allow_outside
+        )
+        return template.get("layout") or {}
+
+    def face(place: str, entry: Any, chain: tuple[str, ...] = ()) -> Any:
+        regions, parent = _regions_and_parent(entry)
+        if parent is None:
+            return regions
+        regions = {key: value for key, value in regions.items() if key != "extends"}
+        if not isinstance(parent, str):
+            raise InputError(Msg("extends names one layout or template"), source=source, place=f"{place}.extends")
+        return merge(front(parent, f"{place}.extends", chain), regions)
+
+    for key in ("layout", "back"):
+        if isinstance(data.get(key), dict):
+            resolved[key] = face(key, data[key], (key,) if key == "layout" else ())
+    if isinstance(data.get("backs"), dict):
+        resolved["backs"] = {name: face(f"backs.{name}", entry) for name, entry in data["backs"].items()}
+    for key in ("layout", "back"):
+        if isinstance(resolved.get(key), dict):
+            resolved[key] = _resolve_regions(resolved[key], source, key)
+    for group in ("backs",):
+        if isinstance(resolved.get(group), dict):
+            resolved[group] = {
+                name: _resolve_regions(regions, source, f"{group}.{name}") if isinstance(regions, dict) else regions
+                for name, regions in resolved[group].items()
+            }
+    if layouts:
+        resolved["layouts"] = {
+            name: (
+                {**entry, "regions": _resolve_regions(entry["regions"], source, f"layouts.{name}.regions")}
+                if isinstance(entry, dict) and isinstance(entry.get("regions"), dict)
+                else entry
+            )
+            for name, entry in resolved["layouts"].items()
+        }
+    return resolved
+
+
+def _resolve_regions(regions: dict, source: str, section: str) -> dict:
+    """Each region that ``extends`` another of its layout: the other's keys, overridden by its
+    own, and shifted by its ``dx``/``dy`` on top of any shift the other has."""
+    done: dict[str, Any] = {}
+
+    def resolve(name: str, chain: tuple[str, ...]) -> Any:
+        if name in done:
+            return done[name]
+        entry = regions[name]
+        parent = entry.get("extends") if isinstance(entry, dict) else None
+        if parent is None:
+            done[name] = entry
+            return entry
+        place = f"{section}.{name}.extends"
+        if not isinstance(parent, str) or parent not in regions or not isinstance(regions[parent], dict):
+            others = [other for other in regions if other != name]
+            raise InputError(
+                Msg("extends names another region of this layout{hint}", hint=suggest(str(parent), others)),
+                source=source,
+                place=place,
+            )
+        if parent == name or parent in chain:
+            raise InputError(
+                Msg(
+                    "region '{name}' extends itself through {names}",
+                    name=name,
+                    names=" → ".join((*chain, name, parent)),
+                ),
+                source=source,
+                place=place,
+            )
+        if len(chain) >= MAX_EXTENDS:
+            raise InputError(
+                Msg("regions extend each other more than {MAX_EXTENDS} deep", MAX_EXTENDS=MAX_EXTENDS),
+                source=source,
+                place=place,
+            )
+        base = resolve(parent, chain + (name,))
+        own = {key: value for key, value in entry.items() if key != "extends"}
+        merged = merge(base, own)
+        for shift in ("dx", "dy"):
+            if shift in base and shift in own:
+                merged[shift] = _added(base[shift], own[shift], source, f"{section}.{name}.{shift}")
+        done[name] = merged
+        return merged
+
+    return {name: resolve(name, ()) for name in regions}
+
+
+def _added(first: Any, second: Any, source: str, place: str) -> Any:
+    """Two shifts as one: in mm, or as one expression when either is one."""
+
+    def term(value: Any) -> str:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return repr(float(value))
+        if isinstance(value, str) and not mentions_expression(value):
+            try:
+                return repr(to_mm(value))
+            except ValueError:
+                pass
+        whole = compile_template(value).whole if isinstance(value, str) else None
+        if whole is None or whole.spec:
+            raise InputError(
+                Msg("this shift adds to the extended region's, so it must be a length or one ${…} giving mm"),
+                source=source,
+                place=place,
+            )
+        return f"({whole.source})"
+
+    first_term, second_term = term(first), term(second)
+    if not (mentions_expression(first) or mentions_expression(second)):
+        return float(first_term) + float(second_term)
+    return "${" + first_term + " + " + second_term + "}"
+
+
 def _region_lines(raw: Any) -> dict:
     """Where each region is written in the user's file, for error messages."""
     lines: dict = {}
@@ -228,14 +407,14 @@ def _region_lines(raw: Any) -> dict:
             for name in mapping:
                 lines[(*section, name)] = mapping.line_of(name)
 
-    take(("layout",), raw.get("layout"))
-    take(("back",), raw.get("back"))
+    take(("layout",), _regions_and_parent(raw.get("layout"))[0])
+    take(("back",), _regions_and_parent(raw.get("back"))[0])
     for group in ("layouts", "backs"):
         entries = raw.get(group)
         if isinstance(entries, dict):
             for name, entry in entries.items():
                 inner = entry.get("regions") if group == "layouts" and isinstance(entry, dict) else entry
-                take((group, name), inner)
+                take((group, name), _regions_and_parent(inner)[0] if group == "backs" else inner)
     return lines
 
 
@@ -252,14 +431,14 @@ def faces_of(spec: DeckFile) -> Iterator[tuple[tuple, Layout]]:
 
 
 def _check_regions(deck: Deck) -> None:
-    """What can be checked before any card is drawn: conditions, ranges, font and icon names."""
+    """What can be checked before any card is drawn: every expression (its syntax, its parts,
+    the tables it names), conditions, ranges, font and icon names."""
     spec = deck.spec
     for section, layout in faces_of(spec):
         for name, region in layout.items():
             place = Msg("{where}, {region}", where=".".join(section), region=deck.region_place(section, name))
             try:
-                if region.when is not None:
-                    compile_condition(region.when)
+                _check_expressions(deck, region)
                 if region.cards is not None:
                     parse_ranges(region.cards)
                 if isinstance(region, TextRegion) and "${" not in region.font:
@@ -285,10 +464,69 @@ def _check_regions(deck: Deck) -> None:
                 raise err.located(source=deck.source, place=place) from None
 
 
+def expressions_of(region: Region) -> Iterator[tuple[str, str]]:
+    """(key, text) of every value of a region holding ``${…}``: text keys, a gradient's colours,
+    and the dynamic keys as written (inside points and dashes too)."""
+    for key in STRING_KEYS:
+        value = getattr(region, key, None)
+        if isinstance(value, str) and "${" in value:
+            yield key, value
+        elif value is not None and not isinstance(value, str):  # a gradient
+            for end in (value.from_, value.to):
+                if "${" in end:
+                    yield key, end
+    for key in region.dynamic:
+        stack = [region.written(key)]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, str) and "${" in value:
+                yield key, value
+            elif isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+
+
+def _check_expressions(deck: Deck, region: Region) -> None:
+    key = "when"
+    try:
+        checks = [("when", compile_condition(region.when))] if region.when is not None else []
+        for key, text in expressions_of(region):
+            for part in compile_template(text).parts:
+                if part.source not in deck.columns:
+                    checks.append((key, part.compiled()))
+                    part.check_format()
+        for checked, expression in checks:
+            key = checked
+            for table in expression.tables:
+                if table not in deck.tables:
+                    raise InputError(Msg("no table '{name}'{hint}", name=table, hint=suggest(table, deck.tables)))
+    except InputError as err:
+        raise InputError(Msg("{key}: {problem}", key=key, problem=err.message)) from None
+
+
+def resolve_deck_data(raw: Any, path: Path, allow_outside: bool = False) -> dict:
+    """A deck file's data with every ``extends`` applied: templates, layouts, faces, regions."""
+    data = _resolve_layouts(resolve_extends(raw, path, allow_outside), path, allow_outside)
+    return _resolve_faces(data, path, allow_outside)
+
+
+def _tables(spec: DeckFile, folder: Path, source: str, allow_outside: bool) -> dict[str, LookupTable]:
+    tables = {}
+    for name, entry in spec.tables.items():
+        if isinstance(entry, dict):
+            tables[name] = card_data.inline_table(name, entry, source)
+            continue
+        file = entry if isinstance(entry, DataSpec) else DataSpec(file=entry)
+        path = confined(folder, file.file, "table", source, f"tables.{name}", allow_outside)
+        tables[name] = card_data.read_table(path, name, file.sheet)
+    return tables
+
+
 def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     source = str(path)
     raw = load_yaml_file(path)
-    data = _resolve_layouts(resolve_extends(raw, path, allow_outside), path, allow_outside)
+    data = resolve_deck_data(raw, path, allow_outside)
     spec = validate(DeckFile, data, source, lines=raw)
     raw_cards = raw.get("cards") if isinstance(raw, dict) else None
     cards = []
@@ -302,9 +540,11 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     data_path = None
     if data_spec is not None:
         data_path = confined(path.parent, data_spec.file, "data file", source, "data", allow_outside)
-    deck = Deck(spec, tuple(cards), data_path, path.parent, source, allow_outside, lines=_region_lines(raw))
-    _check_regions(deck)
-    columns: set[str] = set()
+    tables = _tables(spec, path.parent, source, allow_outside)
+    deck = Deck(
+        spec, tuple(cards), data_path, path.parent, source, allow_outside, lines=_region_lines(raw), tables=tables
+    )
+    columns: set[str] = set(spec.fields)
     total = 0
     for card in deck.iter_cards():  # one pass that checks every row and the total
         total += card.count
@@ -316,6 +556,8 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
             Msg("the deck asks for more than {MAX_CARDS:,} cards, the most that are printed", MAX_CARDS=MAX_CARDS),
             source=source,
         )
+    deck = replace(deck, columns=frozenset(columns))
+    _check_regions(deck)
     if total == 0:
         raise InputError(Msg("the deck has no cards (add cards: or data:)"), source=source)
     card_data.warn_about_copies(columns, spec.copies_field, source)
@@ -324,14 +566,22 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
 
 @lru_cache(maxsize=16)
 def _layout(path: Path) -> DeckFile:
-    return validate(DeckFile, load_yaml_file(path), str(path))
+    return validate(DeckFile, resolve_deck_data(load_yaml_file(path), path), str(path))
 
 
 def layout_deck(path: Path, fields: dict[str, str], cards: list[tuple[dict[str, str], int, str]]) -> Deck:
     """A deck from a layout file and card data made by code (a game's own cards): ``cards`` are
     (fields, count, origin) triples, ``fields`` the deck-wide fields."""
     spec = _layout(path).model_copy(update={"fields": fields})
-    return Deck(spec, tuple(CardData(f, count, origin) for f, count, origin in cards), None, path.parent, str(path))
+    columns = frozenset(fields).union(*(f for f, _, _ in cards))
+    return Deck(
+        spec,
+        tuple(CardData(f, count, origin) for f, count, origin in cards),
+        None,
+        path.parent,
+        str(path),
+        columns=columns,
+    )
 
 
 def select(deck: Deck, only: str | None) -> Deck:
@@ -343,7 +593,7 @@ def select(deck: Deck, only: str | None) -> Deck:
     if not parts:
         raise InputError(Msg("--only names no card; give names or numbers like 1-3,Knight"), source="--only")
     cards = deck.cards
-    chosen: list[CardData] = []
+    rows: dict[int, None] = {}  # 1-based, in the order asked, each once
     for part in parts:
         first, dash, last = part.partition("-")
         if first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit())):
@@ -352,13 +602,14 @@ def select(deck: Deck, only: str | None) -> Deck:
                 raise InputError(
                     Msg("--only {part}: the deck has cards 1–{count}", part=part, count=len(cards)), source="--only"
                 )
-            picked = cards[start - 1 : stop]
+            picked: Iterable[int] = range(start, stop + 1)
         else:
-            picked = [c for c in cards if c.fields.get("name") == part]
+            picked = [row for row, c in enumerate(cards, start=1) if c.fields.get("name") == part]
             if not picked:
                 names = [c.fields.get("name", "") for c in cards if c.fields.get("name")]
                 raise InputError(
                     Msg("no card is named '{part}'{hint}", part=part, hint=suggest(part, names)), source="--only"
                 )
-        chosen.extend(c for c in picked if c not in chosen)
-    return replace(deck, chosen=tuple(chosen))
+        rows.update(dict.fromkeys(picked))
+    chosen = [cards[row - 1] for row in rows]
+    return replace(deck, chosen=tuple(chosen), chosen_rows=tuple(rows))

@@ -1,17 +1,32 @@
 """The deck file format. These models are the contract: ``kkprint schema`` prints them as JSON Schema.
 
 Positions and sizes are measured from the card's top-left corner (x to the right, y downwards),
-the way a designer measures a card. A bare number is millimetres; ``"0.5in"``, ``"12pt"``,
-``"1cm"`` and ``"3mm"`` say their unit.
+the way a designer measures a card. A bare number is millimetres (points for font sizes and
+strokes); ``"0.5in"``, ``"12pt"``, ``"1cm"`` and ``"3mm"`` say their unit.
+
+Any key of a region may hold ``${…}`` (an expression over the card's fields, ``kkprint.deck.expr``).
+Keys that are text anyway (``text``, ``src``, colours …) keep it and are filled in when a card is
+drawn; any other key — a position, a size, an alignment — is *dynamic*: the region is checked
+here with a stand-in value, remembers what was written, and is checked again, with the card's
+values, for each card (:meth:`Region.for_card`).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    WithJsonSchema,
+    model_validator,
+)
 
 from kkprint.base.i18n import Msg
 from kkprint.engine.geometry import CARD_SIZES
@@ -42,11 +57,32 @@ def to_mm(value) -> float:
     return number
 
 
+def to_pt(value) -> float:
+    """A font size or a stroke: a number of points, or a string with a unit (pt, mm, cm, in)."""
+    if isinstance(value, str):
+        match = _LENGTH.match(value)
+        if match is None:
+            raise ValueError(
+                Msg("size '{value}' must be a number of points or have a unit: pt, mm, cm, in", value=value)
+            )
+        return to_mm(value) / UNITS["pt"] if match.group(2) else float(match.group(1))
+    return value
+
+
+EXPRESSION = re.compile(r"\$\{")
+_EXPRESSION_SCHEMA = {"type": "string", "pattern": EXPRESSION.pattern, "description": "an expression: ${cost * 2}"}
 _LENGTH_SCHEMA = {
     "anyOf": [{"type": "number"}, {"type": "string", "pattern": _LENGTH.pattern}],
     "description": "mm, or a string with a unit: '2.5in', '12pt', '1cm'",
 }
 Length = Annotated[float, BeforeValidator(to_mm), WithJsonSchema(_LENGTH_SCHEMA)]
+# a region's lengths: each may be an expression over the card's fields
+RegionLength = Annotated[
+    float,
+    BeforeValidator(to_mm),
+    WithJsonSchema({**_LENGTH_SCHEMA, "anyOf": [*_LENGTH_SCHEMA["anyOf"], _EXPRESSION_SCHEMA]}),
+]
+Points = Annotated[float, BeforeValidator(to_pt)]
 
 
 def _colour(value: str | None) -> str | None:
@@ -69,17 +105,58 @@ class Gradient(Strict):
     angle: float = Field(90, ge=-360, le=360, description="Linear: direction in degrees, 90 = top to bottom")
 
 
+# Keys whose text is filled in when a card is drawn; every other key holding ${…} is dynamic.
+STRING_KEYS = ("text", "src", "icon", "colour", "fill", "stroke", "font")
+_NOT_DYNAMIC = frozenset({"type", "when", "cards", "field", "extends", *STRING_KEYS})
+_STAND_INS = {"sides": 5}  # where a key's default would not do as a stand-in
+
+
+def mentions_expression(value: Any) -> bool:
+    if isinstance(value, str):
+        return "${" in value
+    if isinstance(value, dict):
+        return any(mentions_expression(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(mentions_expression(v) for v in value)
+    return False
+
+
+def _dynamic_keys(data: dict) -> tuple[str, ...]:
+    keys = []
+    for key, value in data.items():
+        if key in _NOT_DYNAMIC:
+            # a gradient's colours are text; its angle (or kind) from an expression makes it dynamic
+            gradient = value if key == "fill" and isinstance(value, dict) else {}
+            if any(mentions_expression(v) for k, v in gradient.items() if k not in ("from", "to")):
+                keys.append(key)
+            continue
+        if mentions_expression(value):
+            keys.append(key)
+    return tuple(keys)
+
+
+def _stand_in(value: Any) -> Any:
+    """Inside a list or a mapping (points, dash, a gradient), an expression stands as 1."""
+    if isinstance(value, str):
+        return 1 if "${" in value else value
+    if isinstance(value, dict):
+        return {k: _stand_in(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_stand_in(v) for v in value]
+    return value
+
+
 class Region(Strict):
     """What every region has: a box, a rotation, and when it is drawn."""
 
-    x: Length = Field(0, description="Left edge from the card's left")
-    y: Length = Field(0, description="Top edge from the card's top")
-    w: Length = Field(..., gt=0, description="Width")
-    h: Length = Field(..., gt=0, description="Height")
+    x: RegionLength = Field(0, description="Left edge from the card's left")
+    y: RegionLength = Field(0, description="Top edge from the card's top")
+    w: RegionLength = Field(..., gt=0, description="Width")
+    h: RegionLength = Field(..., gt=0, description="Height")
     rotation: float = Field(0, ge=-3600, le=3600, description="Degrees, counter-clockwise about the region's centre")
     when: str | None = Field(
         None,
-        max_length=500,
+        max_length=1000,
         description="Draw only where this condition over the card's fields holds: type == 'elite' and cost >= 3",
     )
     cards: str | None = Field(None, max_length=500, description="Draw only on these printed card numbers: '1-10,15'")
@@ -89,6 +166,55 @@ class Region(Strict):
         "false keeps it inside the trim",
     )
     opacity: float = Field(1.0, ge=0, le=1, description="0 transparent … 1 opaque")
+    extends: str | None = Field(
+        None, max_length=80, description="Another region of this layout to start from (its keys, overridden by these)"
+    )
+    dx: RegionLength = Field(0, description="Shift to the right of where x (or the extended region) puts it")
+    dy: RegionLength = Field(0, description="Shift downwards of where y (or the extended region) puts it")
+
+    # what was written, when a key holds an expression: the region is checked again per card
+    _dynamic: tuple[str, ...] = PrivateAttr(default=())
+    _written: dict = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _expressions(cls, data: Any, handler):
+        dynamic = _dynamic_keys(data) if isinstance(data, dict) else ()
+        if not dynamic:
+            return handler(data)
+        stand_ins = {}
+        for key in dynamic:
+            value = data[key]
+            known = cls.model_fields.get(key)
+            if not isinstance(value, str) or known is None:
+                stand_ins[key] = _stand_in(value)
+            elif key in _STAND_INS:
+                stand_ins[key] = _STAND_INS[key]
+            else:
+                stand_ins[key] = 1 if known.is_required() else known.get_default(call_default_factory=True)
+        region = handler({**data, **stand_ins})
+        region._dynamic, region._written = dynamic, dict(data)
+        return region
+
+    @model_validator(mode="after")
+    def _shifted(self):
+        if self.dx or self.dy:
+            self.x, self.y, self.dx, self.dy = self.x + self.dx, self.y + self.dy, 0.0, 0.0
+        return self
+
+    @property
+    def dynamic(self) -> tuple[str, ...]:
+        """The keys (besides text ones) whose values come from each card."""
+        return self._dynamic
+
+    def for_card(self, values: dict[str, Any]):
+        """This region with its dynamic keys set to one card's ``values`` and checked again
+        (a pydantic ValidationError says which key is wrong and why)."""
+        return type(self).model_validate({**self._written, **values})
+
+    def written(self, key: str) -> Any:
+        """A dynamic key as it was written."""
+        return self._written[key]
 
 
 class FixedOrField(Region):
@@ -113,8 +239,8 @@ class TextRegion(FixedOrField):
     fixed_key: ClassVar[str] = "text"
     text: str | None = Field(
         None,
-        description="Text; ${field} inserts a card field, {icon} an inline icon, "
-        "<b> <i> <span color size font> <br> style it",
+        description="Text; ${field} inserts a card field, {icon} an inline icon, {base|reading} a reading (ruby), "
+        "<b> <i> <span color size font> <br> <ruby> style it",
     )
     field: str | None = Field(None, description="Print this card field (same as text: ${field})")
     font: str = Field(
@@ -122,8 +248,8 @@ class TextRegion(FixedOrField):
         max_length=80,
         description="regular, bold, italic, bold-italic, a family of `fonts:` or FAMILY/FACE (heist/bold)",
     )
-    size: float = Field(10, gt=0, le=200, description="Largest font size, pt")
-    min_size: float | None = Field(
+    size: Points = Field(10, gt=0, le=200, description="Largest font size, pt (or with a unit: '4mm')")
+    min_size: Points | None = Field(
         None, gt=0, le=200, description="Smallest size before it is an error (default 60 % of size)"
     )
     align: Literal["left", "center", "right"] = "left"
@@ -132,6 +258,11 @@ class TextRegion(FixedOrField):
     leading: float = Field(1.25, gt=0.5, le=3)
     max_lines: int | None = Field(None, ge=1, le=200)
     markup: bool = Field(True, description="Read <b>, <i>, <span>, <br> as markup (false prints them as written)")
+    direction: Literal["horizontal", "vertical"] = Field(
+        "horizontal",
+        description="vertical: columns from right to left (tategaki); align then runs down the column "
+        "(left = top) and valign across the columns (top = the right edge)",
+    )
 
 
 class IconRegion(FixedOrField):
@@ -141,7 +272,7 @@ class IconRegion(FixedOrField):
     field: str | None = Field(None, description="Card field holding the icon name")
 
 
-Point = tuple[Length, Length]
+Point = tuple[RegionLength, RegionLength]
 
 
 class ShapeRegion(Region):
@@ -149,9 +280,12 @@ class ShapeRegion(Region):
     shape: Literal["rect", "roundrect", "ellipse", "circle", "line", "polygon", "hexagon", "star"] = "rect"
     fill: OptionalColour | Gradient = Field(None, description="#rrggbb, ${field}, or a gradient")
     stroke: OptionalColour = None
-    stroke_width: float = Field(0.5, ge=0, le=20, description="pt")
-    dash: Length | list[Length] | None = Field(None, description="Dash length, or [dash, gap, …]")
-    radius_mm: Length = Field(2, ge=0, description="roundrect: corner radius")
+    stroke_width: Points = Field(0.5, ge=0, le=20, description="pt")
+    dash: RegionLength | Annotated[list[RegionLength], Field(max_length=50)] | None = Field(
+        None, description="Dash length, or [dash, gap, …]"
+    )
+    radius_mm: RegionLength = Field(2, ge=0, description="roundrect: corner radius")
+    radius: RegionLength | None = Field(None, ge=0, description="Same as radius_mm")
     points: list[Point] | None = Field(
         None,
         min_length=2,
@@ -165,6 +299,8 @@ class ShapeRegion(Region):
 
     @model_validator(mode="after")
     def _geometry(self):
+        if self.radius is not None:
+            self.radius_mm, self.radius = self.radius, None
         if self.shape == "line" and self.points is not None and len(self.points) != 2:
             raise ValueError(Msg("a line has exactly two points"))
         if self.shape == "polygon" and self.points is None and self.sides is None:
@@ -301,6 +437,40 @@ class DataSpec(Strict):
 CardValue = str | int | float
 
 
+class IconSpec(Strict):
+    """An icon with its own size and nudge, for icons whose art is drawn smaller or lower than
+    the text around it."""
+
+    src: str = Field(..., description="SVG or PNG file inside the deck's folder")
+    scale: float | None = Field(
+        None,
+        gt=0,
+        le=5,
+        description="Inline: the icon's size as a multiple of the text size (default 0.82); "
+        "in an icon region: of the region's box (default 1)",
+    )
+    dy: float = Field(0, ge=-50, le=50, description="Nudge downwards, in points (negative: upwards)")
+
+
+def _text_keys(value: Any) -> Any:
+    """A table's keys as text, as a spreadsheet's column of keys would read (1 → "1")."""
+    if isinstance(value, dict):
+        return {(k if isinstance(k, str) else _key_text(k)): v for k, v in value.items()}
+    return value
+
+
+def _key_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+TableRow = Annotated[dict[str, CardValue | None], BeforeValidator(_text_keys)]
+InlineTable = Annotated[dict[str, CardValue | TableRow | None], BeforeValidator(_text_keys)]
+
+
 class DeckFile(Strict):
     """One deck. Keys not listed here are errors, so typos are caught."""
 
@@ -314,10 +484,20 @@ class DeckFile(Strict):
         default_factory=dict,
         description="The deck's own font families: {name: {regular: F, bold: F, italic: F, bold-italic: F}}",
     )
-    icons: dict[Annotated[str, Field(pattern=ICON_NAME)], str] = Field(
+    icons: dict[Annotated[str, Field(pattern=ICON_NAME)], str | IconSpec] = Field(
         default_factory=dict,
-        description="The deck's own icons: {name: file.svg or file.png}; {name} in text, icon: name",
+        description="The deck's own icons: {name: file.svg or file.png} or {name: {src: FILE, scale: 1.4, dy: -0.5}}; "
+        "{name} in text, icon: name",
     )
+    tables: dict[
+        Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]+$")],
+        Annotated[str | DataSpec | InlineTable, Field(union_mode="left_to_right")],  # {file: …} is a file
+    ] = Field(
+        default_factory=dict,
+        description="Look-up tables for lookup(TABLE, KEY, COLUMN): {key: value} or {key: {column: value}} "
+        "inline, or a .csv/.xlsx/.json file inside the deck's folder whose first column is the key",
+    )
+    version: str | int | float | None = Field(None, description="The deck's version, printed with ${deck.version}")
     layout: Layout | None = Field(None, description="The front of every card (or the default when `layouts` is used)")
     layouts: dict[str, LayoutDef] = Field(
         default_factory=dict, description="Several fronts; a card's `layout` field picks one"
@@ -347,9 +527,98 @@ class DeckFile(Strict):
             raise ValueError(Msg("give data or csv, not both"))
         return self
 
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The schema of a deck file as its author writes it, for editors (``kkprint schema``):
+        before templates and ``extends`` are applied, so a region may override a few keys of
+        the template's, any region key may hold ``${…}``, and a deck that extends a template
+        need not repeat its name and card."""
+        return editor_schema(super().model_json_schema(*args, **kwargs))
+
+    @property
+    def icon_specs(self) -> dict[str, IconSpec]:
+        """Every deck icon with its size and nudge (a bare file name has neither)."""
+        return {
+            name: IconSpec(src=icon, scale=None, dy=0) if isinstance(icon, str) else icon
+            for name, icon in self.icons.items()
+        }
+
+    @property
+    def version_text(self) -> str:
+        if self.version is None:
+            return ""
+        return self.version if isinstance(self.version, str) else str(self.version)
+
     @property
     def data_file(self) -> DataSpec | None:
         if isinstance(self.data, DataSpec):
             return self.data
         name = self.data or self.csv
         return DataSpec(file=name) if name else None
+
+
+# --- the schema an editor checks a deck file with -----------------------------------------------
+
+REGION_TYPES = {"text": "TextRegion", "icon": "IconRegion", "shape": "ShapeRegion", "image": "ImageRegion"}
+
+
+def _allows_expression(schema: dict) -> bool:
+    free_text = schema.get("type") == "string" and not {"pattern", "enum", "const"} & set(schema)
+    return free_text or _EXPRESSION_SCHEMA in schema.get("anyOf", [])
+
+
+def _with_expressions(properties: dict, fixed: frozenset[str] = frozenset()) -> None:
+    for key, value in properties.items():
+        if key not in fixed and not _allows_expression(value):
+            properties[key] = {"anyOf": [value, _EXPRESSION_SCHEMA], "description": value.get("description", "")}
+
+
+def editor_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Pydantic's schema of the resolved deck, widened to every file that resolves to one."""
+    defs = schema["$defs"]
+    ref = "#/$defs/{}".format
+    every_key: dict[str, Any] = {}
+    typed = []
+    _with_expressions(defs["Gradient"]["properties"])
+    for name in REGION_TYPES.values():
+        keys = defs[name]["properties"]
+        _with_expressions(keys, _NOT_DYNAMIC)
+        # every key may be left out (the template or the extended region has it) or null (removed)
+        defs[f"{name}Keys"] = {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {key: {"anyOf": [value, {"type": "null"}]} for key, value in keys.items()},
+            "required": ["type"],
+        }
+        typed.append({"$ref": ref(f"{name}Keys")})
+        for key, value in keys.items():
+            if key != "type":
+                every_key.setdefault(key, {"anyOf": [value, {"type": "null"}]})
+    defs["RegionOverride"] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": every_key,
+        "description": "Keys changing a region of the template (or of the region it extends)",
+    }
+    defs["RegionEntry"] = {
+        "anyOf": [{"oneOf": typed}, {"$ref": ref("RegionOverride")}, {"type": "null"}],
+        "description": "A region: text, icon, shape or image; a few keys overriding the template's; null removes it",
+    }
+    defs["Regions"] = {
+        "type": "object",
+        "properties": {"extends": {"type": "string", "description": "A front layout to start from"}},
+        "additionalProperties": {"$ref": ref("RegionEntry")},
+    }
+    defs["LayoutDef"]["properties"]["regions"] = {"$ref": ref("Regions")}
+    face = {"anyOf": [{"$ref": ref("Regions")}, {"$ref": ref("LayoutDef")}, {"type": "null"}]}
+    properties = schema["properties"]
+    properties["layout"] = {"anyOf": [{"$ref": ref("Regions")}, {"type": "null"}], **_about(properties["layout"])}
+    properties["back"] = {**face, **_about(properties["back"])}
+    properties["backs"] = {"type": "object", "additionalProperties": face, **_about(properties["backs"])}
+    schema["required"] = [key for key in schema.get("required", []) if key not in ("name", "card")]
+    schema["anyOf"] = [{"required": ["extends"]}, {"required": ["name", "card"]}]
+    return schema
+
+
+def _about(schema: dict) -> dict:
+    return {key: schema[key] for key in ("description", "title", "default") if key in schema}

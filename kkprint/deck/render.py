@@ -15,63 +15,51 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import cast
 
+from pydantic import ValidationError
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
-from kkprint.deck.expr import compile_condition, parse_ranges
-from kkprint.deck.load import Deck
+from kkprint.base.models import describe_location, explain
+from kkprint.deck.expr import PER_COPY_NAMES, compile_condition, compile_template, parse_ranges
+from kkprint.deck.load import Deck, expressions_of
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
 from kkprint.engine.cards import Art
 from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet, register_font_file
-from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_names, register_icon
+from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_metrics, icon_names, register_icon
 from kkprint.engine.pictures import check_picture, draw_picture
-from kkprint.engine.text import TextBox, draw_text
+from kkprint.engine.text import TextBox, draw_text, fit_text
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
+from kkprint.engine.vertical import draw_vertical
 
-FIELD = re.compile(r"\$\{([^}]*)\}")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 EDGE = 0.01  # mm: a region this close to the card edge bleeds past it
-STRING_KEYS = ("text", "src", "icon", "colour", "fill", "stroke", "font")
+MAX_RESOLVED = 2048  # regions made for one card's values, kept for the cards that share them
 
 
-def fill_fields(text: str, fields: dict[str, str], where: str | Msg, source: str) -> str:
-    def value(match: re.Match) -> str:
-        name = match.group(1).strip()
-        if name not in fields:
-            raise InputError(
-                Msg("the card has no field '{name}'{hint}", name=name, hint=suggest(name, fields)),
-                source=source,
-                place=where,
-            )
-        return fields[name]
-
-    return FIELD.sub(value, text) if "${" in text else text
-
-
-def refs_of(region: Region) -> frozenset[str]:
-    """The card fields a region reads (through field:, ${…} anywhere, or its condition)."""
+def refs_of(region: Region, columns: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The card fields (and card./deck. names) a region reads — through field:, ${…} in any key,
+    or its condition; ``"*"`` when an expression may read any field."""
     names = set()
     field = getattr(region, "field", None)  # (a shape region has none)
     if field:
         names.add(field)
-    for key in STRING_KEYS:
-        value = getattr(region, key, None)
-        if isinstance(value, Gradient):
-            value = f"{value.from_} {value.to}"
-        if isinstance(value, str):
-            names.update(name.strip() for name in FIELD.findall(value))
+    for _, text in expressions_of(region):
+        names.update(compile_template(text).names(columns))
     if region.when is not None:
-        names.update(compile_condition(region.when).names)
+        condition = compile_condition(region.when)
+        names.update(condition.names)
+        if condition.reads_all:
+            names.add("*")
     return frozenset(names)
 
 
-def is_static(region: Region) -> bool:
+def is_static(region: Region, columns: frozenset[str] = frozenset()) -> bool:
     """A region that looks the same on every card."""
-    return not refs_of(region) and region.when is None and region.cards is None
+    return not refs_of(region, columns) and region.when is None and region.cards is None
 
 
 # --- the deck's own fonts and icons -----------------------------------------------------------
@@ -99,9 +87,9 @@ def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
     """Register the deck's icons under private names; returns (name in the deck, registered name)."""
     aliases = []
     root = None if deck.allow_outside else deck.folder.resolve()
-    for name, file in deck.spec.icons.items():
-        path = deck.resolve(file, "icon", f"icons.{name}")
-        digest = hashlib.sha1(f"{path}|{path.stat().st_mtime_ns}".encode()).hexdigest()[:12]
+    for name, icon in deck.spec.icon_specs.items():
+        path = deck.resolve(icon.src, "icon", f"icons.{name}")
+        digest = hashlib.sha1(f"{path}|{path.stat().st_mtime_ns}|{icon.scale}|{icon.dy}".encode()).hexdigest()[:12]
         registered = f"{PRIVATE}{digest}~{name}"
 
         def draw(c: Canvas, size: float, path=path) -> None:
@@ -111,7 +99,7 @@ def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
             check_picture(path, root)
         except InputError as err:
             raise err.located(source=deck.source, place=f"icons.{name}") from None
-        register_icon(registered, draw)
+        register_icon(registered, draw, scale=icon.scale, dy=icon.dy)
         aliases.append((name, registered))
     return tuple(aliases)
 
@@ -136,9 +124,57 @@ class RegionPainter:
         self._root = None if self.deck.allow_outside else self.deck.folder.resolve()
         # a deck's text regions name a few fonts and colours thousands of times: each is
         # looked up once per value
-        self._faces: dict[tuple[str, bool], tuple[Typesetting, str]] = {}
+        self._faces: dict[tuple[str, bool, bool], tuple[Typesetting, str]] = {}
         self._colours: dict[str, Color] = {}
         self._boxes: dict[tuple[int, float, float], tuple] = {}
+        self._resolved: dict[tuple[int, str], Region] = {}
+
+    def for_card(self, region: Region, fields: dict[str, str]) -> Region:
+        """The region as one card has it: its dynamic keys (positions, sizes … from ``${…}``)
+        worked out from the card's fields and checked as if written so. Cards giving the same
+        values share one region."""
+        if not region.dynamic:
+            return region
+        values = {}
+        for key in region.dynamic:
+            try:
+                values[key] = self._value(region.written(key), fields)
+            except InputError as err:
+                raise InputError(Msg("{key}: {problem}", key=key, problem=err.message)) from None
+        known = (id(region), repr(values))
+        resolved = self._resolved.get(known)
+        if resolved is None:
+            try:
+                resolved = region.for_card(values)
+            except ValidationError as err:
+                location, problem = explain(err, type(region))
+                key = location[0] if location else ""
+                shown = repr(values.get(key, ""))[:60] if not isinstance(values.get(key), str) else values[key][:60]
+                raise InputError(
+                    Msg(
+                        "{key} {written} = {value}: {problem}",
+                        key=describe_location(location),
+                        written=str(region.written(key))[:60] if key in values else "",
+                        value=shown,
+                        problem=problem,
+                    )
+                ) from None
+            if len(self._resolved) >= MAX_RESOLVED:  # (a box is kept per region: both go together)
+                self._resolved.clear()
+                self._boxes.clear()
+            self._resolved[known] = resolved
+        return resolved
+
+    def _value(self, written, fields: dict[str, str]):
+        """A dynamic key's value for a card: a lone ``${…}`` keeps its result's kind (a number
+        is mm, or pt for a font size), any other text is filled in (``"${wx}mm"``)."""
+        if isinstance(written, str):
+            return compile_template(written).value(fields, self.deck.tables) if "${" in written else written
+        if isinstance(written, dict):
+            return {key: self._value(value, fields) for key, value in written.items()}
+        if isinstance(written, list):
+            return [self._value(value, fields) for value in written]
+        return written
 
     def _box(self, region, card_w: float, card_h: float) -> tuple[float, float, float, float]:
         """ReportLab box (x, y, w, h) of a region, grown into the bleed where it touches an edge."""
@@ -157,7 +193,12 @@ class RegionPainter:
         return x, y, w, h
 
     def draw(self, c: Canvas, region, fields: dict[str, str], card_w: float, card_h: float, place: str | Msg) -> None:
-        known = (id(region), card_w, card_h)  # (the deck's regions live as long as the painter)
+        try:
+            region = self.for_card(region, fields)
+        except InputError as err:
+            raise err.located(source=self.deck.source, place=place) from None
+        # (the deck's regions live as long as the painter; those made for a card, as long as their box)
+        known = (id(region), card_w, card_h)
         box = self._boxes.get(known)
         if box is None:  # a text region's box is where its text goes
             box = self._box(region, card_w, card_h)
@@ -178,16 +219,27 @@ class RegionPainter:
             c.setFillAlpha(region.opacity)
             c.setStrokeAlpha(region.opacity)
 
-        def text_of(value: str) -> str:
-            return fill_fields(value, fields, place, self.deck.source)
+        tables = self.deck.tables
 
-        def paint(value: str) -> Color:
-            value = text_of(value)
+        def text_of(value: str, key: str) -> str:
+            if "${" not in value:
+                return value
+            try:
+                return compile_template(value).expand(fields, tables)
+            except InputError as err:
+                raise InputError(Msg("{key}: {problem}", key=key, problem=err.message)) from None
+
+        def paint(value: str, key: str) -> Color:
+            value = text_of(value, key)
             colour = self._colours.get(value)
             if colour is None:
                 if not HEX_COLOUR.match(value):
                     raise InputError(
-                        Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
+                        Msg(
+                            "{key}: {problem}",
+                            key=key,
+                            problem=Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
+                        ),
                         source=self.deck.source,
                         place=place,
                     )
@@ -199,7 +251,7 @@ class RegionPainter:
                 self._text(c, region, fields, cast(TextBox, box), text_of, paint)  # a TextBox, made above
             elif isinstance(region, IconRegion):
                 # FixedOrField checks that icon or field is given (though `field: ""` slips past it)
-                icon = fields.get(region.field, "") if region.field else text_of(cast(str, region.icon))
+                icon = fields.get(region.field, "") if region.field else text_of(cast(str, region.icon), "icon")
                 if icon:  # a card whose field is empty simply has no icon there
                     registered = self._icon_names.get(icon, icon)
                     if not has_icon(registered):
@@ -210,13 +262,14 @@ class RegionPainter:
                                 hint=suggest(icon, [*self._icon_names, *icon_names()]),
                             )
                         )
-                    size = min(w, h)
-                    draw_icon(c, registered, x + (w - size) / 2, y + (h - size) / 2, size)
+                    scale, nudge = icon_metrics(registered)  # a deck icon's own size (of the box) and nudge
+                    size = min(w, h) * (scale or 1.0)
+                    draw_icon(c, registered, x + (w - size) / 2, y + (h - size) / 2 - nudge, size)
             elif isinstance(region, ShapeRegion):
                 self._shape(c, region, x, y, w, h, paint)
             elif isinstance(region, ImageRegion):
                 # as for icons: src or field is given (though `field: ""` slips past the check)
-                src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src))
+                src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src), "src")
                 if src:
                     path = self.deck.resolve(src, "image", place)
                     draw_picture(c, path, self._root, x, y, w, h, region.fit)
@@ -233,34 +286,46 @@ class RegionPainter:
                 )
             text = fields[region.field]
         else:
-            text = text_of(region.text)
-        setting, font = self._face(text_of(region.font), region.markup)
-        c.setFillColor(paint(region.colour))
-        draw_text(c, text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting, HexColor)
+            text = text_of(region.text, "text")
+        vertical = region.direction == "vertical"
+        setting, font = self._face(text_of(region.font, "font"), region.markup, vertical)
+        c.setFillColor(paint(region.colour, "colour"), region.opacity)  # (a colour without alpha would reset it to 1)
+        fitting = (text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting)
+        if vertical:
+            draw_vertical(c, fit_text(*fitting), box, HexColor)
+        else:
+            draw_text(c, *fitting, HexColor)
 
-    def _face(self, font: str, markup: bool) -> tuple[Typesetting, str]:
+    def _face(self, font: str, markup: bool, vertical: bool = False) -> tuple[Typesetting, str]:
         """How a text region's font setting reads, and its base face's registered font."""
-        found = self._faces.get((font, markup))
+        found = self._faces.get((font, markup, vertical))
         if found is None:
             assert self.book is not None  # __post_init__ gave the painter a book
             family, bold, italic = parse_font(font)
             face, _ = self.book.family(family).face(
                 bold, italic
             )  # an unknown family is an error here, with the region named
-            found = self._faces[(font, markup)] = (
-                Typesetting(self.book, family, bold, italic, markup, self.icons),
+            found = self._faces[(font, markup, vertical)] = (
+                Typesetting(self.book, family, bold, italic, markup, self.icons, vertical),
                 face,
             )
         return found
 
     def _shape(
-        self, c: Canvas, region: ShapeRegion, x: float, y: float, w: float, h: float, paint: Callable[[str], Color]
+        self,
+        c: Canvas,
+        region: ShapeRegion,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        paint: Callable[[str, str], Color],
     ) -> None:
         gradient = region.fill if isinstance(region.fill, Gradient) else None
-        if region.fill and not isinstance(region.fill, Gradient):
-            c.setFillColor(paint(region.fill))
+        if region.fill and not isinstance(region.fill, Gradient):  # the region's opacity kept: a colour resets it
+            c.setFillColor(paint(region.fill, "fill"), region.opacity)
         if region.stroke:
-            c.setStrokeColor(paint(region.stroke))
+            c.setStrokeColor(paint(region.stroke, "stroke"), region.opacity)
         c.setLineWidth(region.stroke_width)
         if region.dash is not None:
             dashes = region.dash if isinstance(region.dash, list) else [region.dash]
@@ -271,7 +336,7 @@ class RegionPainter:
         if gradient:
             c.saveState()
             c.clipPath(path, stroke=0, fill=0)
-            colours = (paint(gradient.from_), paint(gradient.to))
+            colours = (paint(gradient.from_, "fill"), paint(gradient.to, "fill"))
             if gradient.gradient == "radial":
                 c.radialGradient(x + w / 2, y + h / 2, max(w, h) / 2, colours, extend=True)
             else:
@@ -336,11 +401,11 @@ def _star(points: int, inner: float) -> list[tuple[float, float]]:
 # --- faces ------------------------------------------------------------------------------------
 
 
-def runs_of(layout: Layout) -> list[tuple[bool, list[tuple[str, Region]]]]:
+def runs_of(layout: Layout, columns: frozenset[str] = frozenset()) -> list[tuple[bool, list[tuple[str, Region]]]]:
     """Consecutive regions grouped by whether they are the same on every card (keeps draw order)."""
     runs: list[tuple[bool, list]] = []
     for name, region in layout.items():
-        static = is_static(region)
+        static = is_static(region, columns)
         if runs and runs[-1][0] == static:
             runs[-1][1].append((name, region))
         else:
@@ -369,10 +434,11 @@ class Face:
     ):
         self.painter, self.doc, self.ident, self.inside = painter, doc, ident, inside
         self.width, self.height = width, height
-        self.runs = runs_of(layout)
+        columns = painter.deck.columns
+        self.runs = runs_of(layout, columns)
         self.section = section
         self.places = {name: painter.deck.region_place(section, name) for name in layout}
-        self.refs = sorted(set().union(*(refs_of(r) for r in layout.values())) if layout else set())
+        self.refs = sorted(set().union(*(refs_of(r, columns) for r in layout.values())) if layout else set())
         self.ranges = [(name, parse_ranges(r.cards)) for name, r in layout.items() if r.cards is not None]
         self.conditions = {name: compile_condition(r.when) for name, r in layout.items() if r.when is not None}
         self.shared: dict[int, str] = {}
@@ -380,7 +446,8 @@ class Face:
 
     @property
     def numbered(self) -> bool:
-        return bool(self.ranges)
+        """Whether copies of one card may differ: ``cards:`` ranges, or card.number/card.copy read."""
+        return bool(self.ranges) or not PER_COPY_NAMES.isdisjoint(self.refs)
 
     @property
     def uniform(self) -> bool:
@@ -399,10 +466,11 @@ class Face:
             condition = self.conditions.get(name)
             if condition is not None:
                 try:
-                    if not condition.holds(fields):
+                    if not condition.holds(fields, self.painter.deck.tables):
                         continue
                 except InputError as err:
-                    raise err.located(source=self.painter.deck.source, place=place) from None
+                    problem = Msg("{key}: {problem}", key="when", problem=err.message)
+                    raise InputError(problem, source=self.painter.deck.source, place=place) from None
             self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
         if bleed:
             c.restoreState()
@@ -422,7 +490,7 @@ class Face:
         """Names the drawing by what it depends on: equal keys are equal pictures."""
         if self.uniform:
             return f"deck-{self.ident}-same"
-        values = [fields.get(name) for name in self.refs]
+        values = sorted(fields.items()) if "*" in self.refs else [fields.get(name) for name in self.refs]
         mask = [number in ranges for _, ranges in self.ranges]
         digest = hashlib.sha1(json.dumps([values, mask], ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
         return f"deck-{self.ident}-{digest}"

@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -119,10 +120,9 @@ def _subsets(characters: str) -> dict[str, bytes]:
     """
     found: dict[str, bytes] = {}
     for face in FACES:
-        try:
-            found[face] = (_cache_dir() / f"{_cache_key(face, characters)}.ttf").read_bytes()
-        except OSError:
-            pass
+        cached = _read_cache(_cache_key(face, characters))
+        if cached is not None:
+            found[face] = cached
     missing = [face for face in FACES if face not in found]
     made: list[bytes] = []
     if len(missing) > 1:
@@ -138,20 +138,33 @@ def _subsets(characters: str) -> dict[str, bytes]:
         made = [_make_subset(face, characters) for face in missing]
     for face, data in zip(missing, made):
         found[face] = data
-        cached = _cache_dir() / f"{_cache_key(face, characters)}.ttf"
-        try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            temp = cached.with_suffix(f".{os.getpid()}.part")
-            temp.write_bytes(data)
-            os.replace(temp, cached)
-        except OSError:
-            pass
+        _write_cache(_cache_key(face, characters), data)
     return found
 
 
-def _subset_to_truetype(font, characters: str) -> None:
-    """Keep only what ``characters`` need (no layout tables, no hinting) and redraw the CFF
-    outlines as TrueType, in place: the bundled font and a deck's CFF fonts alike."""
+def _read_cache(key: str) -> bytes | None:
+    try:
+        return (_cache_dir() / f"{key}.ttf").read_bytes()
+    except OSError:
+        return None
+
+
+def _write_cache(key: str, data: bytes) -> None:
+    """Keep a converted font for the next build; whole or not at all, and never an error."""
+    cached = _cache_dir() / f"{key}.ttf"
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        temp = cached.with_suffix(f".{os.getpid()}.part")
+        temp.write_bytes(data)
+        os.replace(temp, cached)
+    except OSError:
+        pass
+
+
+def _subset_to_truetype(font, characters: str, glyphs: Iterable[str] = ()) -> None:
+    """Keep only what ``characters`` (and the named ``glyphs``) need (no layout tables, no
+    hinting) and redraw CFF outlines as TrueType, in place: the bundled font and a deck's CFF
+    fonts alike."""
     from fontTools import subset as ft_subset  # only on a cache miss: a warm build never loads it
 
     options = ft_subset.Options()
@@ -162,9 +175,10 @@ def _subset_to_truetype(font, characters: str) -> None:
     options.name_IDs = ["*"]
     options.drop_tables += ["GSUB", "GPOS", "GDEF", "VORG", "BASE", "JSTF", "vhea", "vmtx"]
     subsetter = ft_subset.Subsetter(options)
-    subsetter.populate(text=characters)
+    subsetter.populate(text=characters, glyphs=list(glyphs))
     subsetter.subset(font)
-    _to_truetype(font)
+    if "CFF " in font:
+        _to_truetype(font)
 
 
 def _make_subset(face: str, characters: str) -> bytes:
@@ -175,7 +189,11 @@ def _make_subset(face: str, characters: str) -> bytes:
     # ReportLab keeps one face per PostScript name for the whole process, so each subset gets
     # its own name; otherwise a second build would silently reuse the first build's glyphs.
     digest = hashlib.sha1(characters.encode("utf-8")).hexdigest()[:8]
-    postscript = f"{font['name'].getDebugName(6)}-{digest}"
+    return _saved_as(font, f"{font['name'].getDebugName(6)}-{digest}")
+
+
+def _saved_as(font, postscript: str) -> bytes:
+    """The font's file, under the full and PostScript name ``postscript``."""
     for record in font["name"].names:
         if record.nameID in (4, 6):
             record.string = postscript
@@ -262,6 +280,7 @@ def _register(characters: str) -> FontSet:
         if name not in pdfmetrics.getRegisteredFontNames():
             subsets = subsets or _subsets(characters)
             pdfmetrics.registerFont(TaggedTTFont(name, io.BytesIO(subsets[face])))
+        _SOURCES.setdefault(name, _Source(partial(_open_bundled, face), characters, face))
         names[face] = name
         glyphs = pdfmetrics.getFont(name).face.charToGlyph
         drawable &= {c for c in characters if ord(c) in glyphs}
@@ -317,14 +336,10 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
                     label=label,
                 )
             )
+        _SOURCES[name] = _Source(partial(_open_bytes, data), characters, label=label)
         if "CFF " in font:
             _subset_to_truetype(font, characters)
-            for record in font["name"].names:
-                if record.nameID in (4, 6):
-                    record.string = name
-            out = io.BytesIO()
-            font.save(out)
-            data = out.getvalue()
+            data = _saved_as(font, name)
         pdfmetrics.registerFont(TaggedTTFont(name, io.BytesIO(data)))
     except InputError:
         raise
@@ -332,3 +347,156 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
         reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
         raise InputError(Msg("cannot use font '{label}': {reason}", label=label, reason=reason)) from None
     return name
+
+
+# --- vertical forms (縦書き) -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Where a registered face came from, so its vertical forms can be made when vertical text
+    first asks for them (a build without vertical text never pays for them)."""
+
+    open: Callable[[], Any]  # a fresh fontTools font of the original file
+    characters: str
+    bundled_face: str | None = None  # the bundled face's name, whose conversions are kept on disk
+    label: str = ""  # a deck's font: its file, as the deck names it
+
+
+_SOURCES: dict[str, _Source] = {}
+
+
+def _open_bundled(face: str):
+    from fontTools.ttLib import TTFont as FTFont
+
+    return FTFont(str(_font_path(face)), lazy=True, recalcTimestamp=False)
+
+
+def _open_bytes(data: bytes):
+    from fontTools.ttLib import TTFont as FTFont
+
+    return FTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False, fontNumber=0)
+
+
+@dataclass(frozen=True)
+class VerticalForms:
+    """A companion face for upright characters in vertical text: a font's vertical forms — what
+    its ``vert`` feature draws for 、。「」（）ー〜 and small kana — and its usual glyphs for the
+    rest, under the characters' own code points: vertical text set in it still reads, copies
+    and searches as the characters it is."""
+
+    font: str  # the registered companion face
+    characters: frozenset[str]  # the characters it draws: every one of the build's its font has
+
+
+_VERTICAL: dict[str, VerticalForms | None] = {}
+
+
+def vertical_forms(font: str) -> VerticalForms | None:
+    """The vertical forms of the registered face ``font`` for the characters its build prints;
+    None for a face without a ``vert`` feature (or not registered here)."""
+    if font in _VERTICAL:
+        return _VERTICAL[font]
+    source, found = _SOURCES.get(font), None
+    if source is not None:
+        name = f"{font}-V"
+        key = _cache_key(source.bundled_face, "vert|" + source.characters) if source.bundled_face else None
+        data = _read_cache(key) if key else None
+        if data is None:
+            try:
+                data = _make_vertical(source.open(), source.characters, name)
+            except Exception as err:  # a deck's font whose layout tables fontTools cannot read  # noqa: BLE001
+                if not source.label:  # (the bundled font is ours: its failure is a bug, shown as one)
+                    raise
+                reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
+                raise InputError(
+                    Msg("cannot use font '{label}': {reason}", label=source.label, reason=reason)
+                ) from None
+            if data and key:
+                _write_cache(key, data)
+        if data:
+            pdfmetrics.registerFont(TaggedTTFont(name, io.BytesIO(data)))
+            held = pdfmetrics.getFont(name).face.charToGlyph
+            found = VerticalForms(name, frozenset(chr(code) for code, glyph in held.items() if glyph))
+    _VERTICAL[font] = found
+    return found
+
+
+def _vertical_glyphs(font, characters: str) -> dict[str, str]:
+    """Each character of ``characters`` that the font's ``vert`` feature replaces, with the glyph
+    it becomes: the Japanese language system's lookups where the font has them (a Chinese or
+    Korean one may centre punctuation instead), applied in the order the font lists them."""
+    if "GSUB" not in font:
+        return {}
+    gsub = font["GSUB"].table
+    if gsub.FeatureList is None or gsub.LookupList is None:
+        return {}
+    features = gsub.FeatureList.FeatureRecord
+
+    def vert_lookups(system) -> list[int]:
+        return [
+            index
+            for feature in (system.FeatureIndex if system is not None else ())
+            if features[feature].FeatureTag == "vert"
+            for index in features[feature].Feature.LookupListIndex
+        ]
+
+    chosen: list[int] = []
+    scripts = {record.ScriptTag: record.Script for record in (gsub.ScriptList.ScriptRecord if gsub.ScriptList else ())}
+    for tag in ("kana", "hani", "DFLT", "latn"):
+        script = scripts.get(tag)
+        if script is not None:
+            systems = {record.LangSysTag.strip(): record.LangSys for record in script.LangSysRecord}
+            chosen = vert_lookups(systems.get("JAN")) or vert_lookups(script.DefaultLangSys)
+            if chosen:
+                break
+    if not chosen:  # a font that files its vertical forms under another script
+        chosen = [
+            index for record in features if record.FeatureTag == "vert" for index in record.Feature.LookupListIndex
+        ]
+    substitutions = []
+    for index in sorted(set(chosen)):
+        lookup = gsub.LookupList.Lookup[index]
+        mapping: dict[str, str] = {}
+        for table in lookup.SubTable:
+            table = getattr(table, "ExtSubTable", table)  # (an extension lookup wraps its table)
+            mapping.update(getattr(table, "mapping", None) or {})  # single substitutions only
+        substitutions.append(mapping)
+    best = font.getBestCmap() or {}
+    found = {}
+    for char in characters:
+        glyph = best.get(ord(char))
+        if glyph is not None:
+            vertical = glyph
+            for mapping in substitutions:
+                vertical = mapping.get(vertical, vertical)
+            if vertical != glyph:
+                found[char] = vertical
+    return found
+
+
+def _make_vertical(font, characters: str, name: str) -> bytes | None:
+    """The companion face of ``font`` for ``characters``: each character under its own code
+    point, drawn by its vertical form where the font has one, else by its usual glyph (so a
+    column of Japanese stays in one face), as TrueType named ``name``; None when the font has
+    no vertical forms at all."""
+    from fontTools.ttLib import newTable
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    forms = _vertical_glyphs(font, characters)
+    if not forms:
+        return None
+    best = font.getBestCmap() or {}
+    glyphs = {ord(char): forms.get(char) or best[ord(char)] for char in sorted(set(characters)) if ord(char) in best}
+    _subset_to_truetype(font, "", sorted(set(glyphs.values())))
+    tables = []
+    for format_, encoding, codes in ((4, 1, range(0x10000)), (12, 10, range(0x10000, 0x110000))):
+        mapping = {code: glyph for code, glyph in glyphs.items() if code in codes or format_ == 12}
+        if format_ == 4 or max(glyphs) > 0xFFFF:  # (characters past the BMP need the long format)
+            table = CmapSubtable.newSubtable(format_)
+            table.platformID, table.platEncID, table.language = 3, encoding, 0
+            table.cmap = mapping
+            tables.append(table)
+    cmap = font["cmap"] = newTable("cmap")
+    cmap.tableVersion, cmap.tables = 0, tables
+    return _saved_as(font, name)

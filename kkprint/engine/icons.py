@@ -18,10 +18,22 @@ from kkprint.base.i18n import Msg
 IconDraw = Callable[[Canvas, float], None]
 
 _ICONS: dict[str, IconDraw] = {}
+_METRICS: dict[str, tuple[float | None, float]] = {}
 
 
-def register_icon(name: str, draw: IconDraw) -> None:
+def register_icon(name: str, draw: IconDraw, *, scale: float | None = None, dy: float = 0.0) -> None:
+    """Register an icon; ``scale`` and ``dy`` are its own size and nudge (see :func:`icon_metrics`)."""
     _ICONS[name] = draw
+    if scale is None and not dy:
+        _METRICS.pop(name, None)
+    else:
+        _METRICS[name] = (scale, dy)
+
+
+def icon_metrics(name: str) -> tuple[float | None, float]:
+    """(scale, dy) an icon was registered with: its size as a multiple of the text's (inline) or
+    of its box (an icon region), None for the usual; and how far it sits lower, in points."""
+    return _METRICS.get(name, (None, 0.0))
 
 
 def get_icon(name: str) -> IconDraw:

@@ -2,9 +2,11 @@
 
 ``{name}`` in a text stands for an icon (built-in or the deck's own); it sits on the baseline and
 scales with the font. ``{{`` and ``}}`` print literal braces. With markup on, ``<b>``, ``<i>``,
-``<span color=… size=… font=…>`` and ``<br>`` style runs inside one text. Japanese breaks between
+``<span color=… size=… font=…>`` and ``<br>`` style runs inside one text; ``{漢字|かんじ}`` (and
+``<ruby>``) sets a reading over its base (see :mod:`kkprint.engine.ruby`). Japanese breaks between
 phrases (BudouX), never inside a word; Latin breaks at spaces. Text that does not fit even at the
-smallest allowed size is an error — never a silent overflow.
+smallest allowed size is an error — never a silent overflow. Vertical text (縦書き) is made here
+too, as columns instead of lines; :mod:`kkprint.engine.vertical` draws it.
 
 A text becomes a list of :class:`Atom` (what a line may not break inside), each made of
 :class:`Frag` (a run of one style, or one icon). Everything up to the fitted lines is cached: a
@@ -24,12 +26,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
-from kkprint.engine.icons import draw_icon, has_icon, icon_names
+from kkprint.engine.icons import draw_icon, has_icon, icon_metrics, icon_names
+from kkprint.engine.orientation import TATECHUYOKO, runs
+from kkprint.engine.ruby import RUBY_SCALE, TOKEN, line_room, pairs, spacing
 from kkprint.engine.typesetting import PLAIN, Typesetting
 
-ICON_SCALE = 0.82  # icon square side, as a fraction of the font size
+ICON_SCALE = 0.82  # icon square side, as a fraction of the font size (an icon's own scale overrides it)
 ICON_DROP = 0.06  # how far below the baseline an icon sits, as a fraction of the font size
-ICON_ADVANCE = ICON_SCALE + 0.08
+ICON_GAP = 0.08  # space after an icon, as a fraction of the font size
+ICON_ROOM = 1.1  # an icon up to this many times the font size fits the line; a bigger one makes room
 SLANT = math.tan(math.radians(12))  # italic made from an upright face
 _NO_LINE_START = set("、。，．・：；？！ー〜）」』】〕,.;:!?)]}%")
 _NO_LINE_END = set("（「『【〔([{")
@@ -44,20 +49,42 @@ class Style(NamedTuple):
     scale: float = 1.0
     colour: str | None = None
     slant: bool = False
+    turn: str = ""  # vertical text: "" upright, "sideways" or "tcy" (see kkprint.engine.orientation)
 
 
 class Frag:
-    """A run of text in one style, or one icon. (Plain slotted classes: a deck makes thousands.)"""
+    """A run of text in one style, or one icon; a run with a ``ruby`` is a ruby base and that
+    frag its reading. (Plain slotted classes: a deck makes thousands.)"""
 
-    __slots__ = ("text", "icon", "style")
+    __slots__ = ("text", "icon", "style", "ruby")
 
-    def __init__(self, text: str = "", icon: str | None = None, style: Style = Style("")):
-        self.text, self.icon, self.style = text, icon, style
+    def __init__(self, text: str = "", icon: str | None = None, style: Style = Style(""), ruby: Frag | None = None):
+        self.text, self.icon, self.style, self.ruby = text, icon, style, ruby
 
     def width(self, size: float) -> float:
+        """How far the frag advances along its line (down its column, in vertical text)."""
         if self.icon:
-            return size * self.style.scale * ICON_ADVANCE
+            return size * self.style.scale * (icon_side(self.icon) + ICON_GAP)
+        if self.style.turn == TATECHUYOKO:  # two digits side by side fill one square
+            return size * self.style.scale
         return _unit_width(self.text, self.style.font) * size * self.style.scale
+
+    @property
+    def height(self) -> float:
+        """The line height it needs, as a multiple of its style's: more for a large icon."""
+        if self.icon:
+            return self.style.scale * max(1.0, icon_side(self.icon) / ICON_ROOM)
+        return self.style.scale
+
+    @property
+    def whole(self) -> bool:
+        """An icon or a ruby base: never cut into letters."""
+        return self.icon is not None or self.ruby is not None
+
+
+def icon_side(icon: str) -> float:
+    """An icon's side as a multiple of the text size: its own scale (``icons: {coin: {scale: 1.4}}``) or the usual."""
+    return icon_metrics(icon)[0] or ICON_SCALE
 
 
 @lru_cache(maxsize=65536)
@@ -71,18 +98,39 @@ class Atom:
     """An unbreakable piece of a line: a word or phrase (maybe of several styles), or a space.
 
     ``unit`` is its width at 1 pt: widths grow linearly with the size, so fitting at many sizes
-    measures each word once.
+    measures each word once. An atom with ruby also knows the space around each base that its
+    reading needs (``pads``, at 1 pt) and its largest reading's scale (``ruby``).
     """
 
-    __slots__ = ("frags", "space", "scale", "unit")
+    __slots__ = ("frags", "space", "scale", "unit", "pads", "ruby")
 
     def __init__(self, frags: tuple[Frag, ...], space: bool = False):
         self.frags, self.space = frags, space
         if len(frags) == 1:
-            self.scale, self.unit = frags[0].style.scale, frags[0].width(1.0)
+            self.scale, self.unit = frags[0].height, frags[0].width(1.0)
         else:
-            self.scale = max(f.style.scale for f in frags)
+            self.scale = max(f.height for f in frags)
             self.unit = sum(f.width(1.0) for f in frags)
+        self.pads: tuple[tuple[float, float], ...] | None = None
+        self.ruby = 0.0
+        if any(frag.ruby is not None for frag in frags):
+            self._make_room()
+
+    def _make_room(self) -> None:
+        """Space around each ruby base whose reading is wider than the base: the reading may
+        reach over half of a neighbour in this atom that has no reading (what is on the next
+        line is out of reach)."""
+        frags, pads = self.frags, []
+        for index, frag in enumerate(frags):
+            if frag.ruby is None:
+                pads.append((0.0, 0.0))
+                continue
+            before = _reach(frags[index - 1], -1) if index else 0.0
+            after = _reach(frags[index + 1], 0) if index + 1 < len(frags) else 0.0
+            pads.append(spacing(frag.width(1.0), frag.ruby.width(1.0), before, after))
+            self.ruby = max(self.ruby, frag.ruby.style.scale)
+        self.pads = tuple(pads)
+        self.unit += sum(before + after for before, after in pads)
 
     @property
     def text(self) -> str:
@@ -94,6 +142,14 @@ class Atom:
 
     def width(self, size: float) -> float:
         return self.unit * size
+
+
+def _reach(neighbour: Frag, end: int) -> float:
+    """How far (at 1 pt) a reading may reach over ``neighbour``: half its character at ``end``
+    (0 first, -1 last), and nothing over an icon or another reading's base."""
+    if neighbour.whole or not neighbour.text:
+        return 0.0
+    return _unit_width(neighbour.text[end], neighbour.style.font) * neighbour.style.scale / 2
 
 
 Piece = Atom | str  # "\n" marks a hard line break
@@ -153,24 +209,30 @@ def _break_before(chars: str) -> list[bool]:
 
 # --- tokenizing -------------------------------------------------------------------------------
 
-_ICON_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z0-9_\-:]+)\}")
+_ICON_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z0-9_\-:]+)\}|" + TOKEN)  # (and ruby: {base|reading})
 _SPLIT = re.compile(r"(\n|[^\S\n]+)")
 
 
-def _items(segments, aliases: dict[str, str]) -> list[tuple[str, str | None, tuple]]:
-    """(text, icon, style key) pieces: icons cut out of the text, literal braces unescaped."""
-    items: list[tuple[str, str | None, tuple]] = []
+Item = tuple[str, str | None, tuple, str | None]  # (text, icon, style key, reading)
+
+
+def _items(segments, aliases: dict[str, str]) -> list[Item]:
+    """(text, icon, style key, reading) pieces: icons and ruby cut out of the text, literal
+    braces unescaped."""
+    items: list[Item] = []
     for text, key in segments:
         if "{" not in text and "}" not in text:
-            items.append((text, None, key))
+            items.append((text, None, key, None))
             continue
         pos = 0
         for match in _ICON_TOKEN.finditer(text):
             if match.start() > pos:
-                items.append((text[pos : match.start()], None, key))
+                items.append((text[pos : match.start()], None, key, None))
             token = match.group(0)
             if token in ("{{", "}}"):
-                items.append((token[0], None, key))
+                items.append((token[0], None, key, None))
+            elif match.group(2) is not None:
+                items.extend((base, None, key, reading) for base, reading in pairs(match.group(2), match.group(3)))
             else:
                 name = match.group(1)
                 registered = aliases.get(name, name)
@@ -178,10 +240,10 @@ def _items(segments, aliases: dict[str, str]) -> list[tuple[str, str | None, tup
                     raise InputError(
                         Msg("unknown icon {{{name}}}{hint}", name=name, hint=suggest(name, [*aliases, *icon_names()]))
                     )
-                items.append((_OBJECT, registered, key))
+                items.append((_OBJECT, registered, key, None))
             pos = match.end()
         if pos < len(text):
-            items.append((text[pos:], None, key))
+            items.append((text[pos:], None, key, None))
     return items
 
 
@@ -218,7 +280,7 @@ class _Builder:
             self._frag(char, style if _all_covered(style.font, char) else fallback_style)
 
     def _frag(self, text: str, style: Style) -> None:
-        if self.word and self.word[-1].icon is None and self.word[-1].style == style:
+        if self.word and not self.word[-1].whole and self.word[-1].style == style:
             self.word[-1] = Frag(self.word[-1].text + text, None, style)
         else:
             self.word.append(Frag(text, None, style))
@@ -226,8 +288,22 @@ class _Builder:
     def icon(self, icon: str, key: tuple) -> None:
         self.word.append(Frag(icon=icon, style=self.style(key)[0]))
 
+    def ruby(self, base: str, reading: str, key: tuple) -> None:
+        """A base with its reading, at half the size; either is set in the bundled font when the
+        region's own font lacks one of its characters."""
+        style, fallback = self.style(key)
+
+        def drawn(text: str) -> Style:
+            return style if fallback is None or _all_covered(style.font, text) else style._replace(font=fallback)
+
+        reading_style = drawn(reading)
+        reading_style = reading_style._replace(scale=reading_style.scale * RUBY_SCALE)
+        self.word.append(Frag(base, None, drawn(base), Frag(reading, None, reading_style)))
+
     def flush(self) -> None:
-        if len(self.word) == 1 and self.word[0].icon is None:  # a word in one style: made once a build
+        if self.setting.vertical:
+            self.word = oriented(self.word)
+        if len(self.word) == 1 and not self.word[0].whole:  # a word in one style: made once a build
             self.pieces.append(_shared_atom(self.word[0].text, self.word[0].style))
         elif self.word:
             self.pieces.append(Atom(tuple(self.word)))
@@ -240,6 +316,18 @@ class _Builder:
     def newline(self) -> None:
         self.flush()
         self.pieces.append("\n")
+
+
+def oriented(frags: list[Frag]) -> list[Frag]:
+    """Vertical text's frags: each run cut where the way its characters stand changes — upright,
+    turned sideways (Latin words) or side by side (縦中横) — with that in its style."""
+    out: list[Frag] = []
+    for frag in frags:
+        if frag.whole:
+            out.append(frag)
+        else:
+            out.extend(Frag(part, None, frag.style._replace(turn=turn)) for part, turn in runs(frag.text))
+    return out
 
 
 _COVERED: dict[str, frozenset[str] | None] = {}
@@ -263,9 +351,12 @@ def tokenize(text: str, font: str, setting: Typesetting = PLAIN, base_size: floa
     items = _items(_segments(text, setting, base_size), dict(setting.icons))
     out = _Builder(setting, font)
     if text.isascii() or not any(_is_cjk(c) for c in text):  # Latin: lines break at spaces only
-        for piece, icon, key in items:
+        for piece, icon, key, reading in items:
             if icon:
                 out.icon(icon, key)
+                continue
+            if reading is not None:
+                out.ruby(piece, reading, key)
                 continue
             for part in _SPLIT.split(piece):
                 if part == "\n":
@@ -276,15 +367,18 @@ def tokenize(text: str, font: str, setting: Typesetting = PLAIN, base_size: floa
                     out.text(part, key)
         out.flush()
         return _check_drawable(tuple(out.pieces))
-    chars = "".join(piece for piece, _, _ in items)
+    chars = "".join(piece for piece, _, _, _ in items)
     breaks = _break_before(chars)
     index = 0
-    for piece, icon, key in items:
-        if icon:
+    for piece, icon, key, reading in items:
+        if icon or reading is not None:
             if breaks[index]:
                 out.flush()
-            out.icon(icon, key)
-            index += 1
+            if reading is not None:
+                out.ruby(piece, reading, key)
+            elif icon:
+                out.icon(icon, key)
+            index += len(piece)
             continue
         for char in piece:
             if char == "\n":
@@ -317,7 +411,7 @@ def _plain_pieces(text: str, font: str, setting: Typesetting) -> tuple[Piece, ..
 def _plain_style(text: str, font: str, setting: Typesetting) -> Style | None:
     """The region's own face, for a text without icons or markup that it can draw alone (None
     for any other text); a character no face has is an error now."""
-    if "{" in text or "}" in text or (setting.markup and ("<" in text or "&" in text)):
+    if "{" in text or "}" in text or (setting.markup and ("<" in text or "&" in text)) or setting.vertical:
         return None
     style, fallback = _base_style(setting, font)
     if fallback is not None and not _all_covered(style.font, text):
@@ -362,7 +456,7 @@ def _letters(atom: Atom, letters: bool = True) -> list[Atom]:
     pieces: list[list[Frag]] = []
     last = None
     for frag in atom.frags:
-        if frag.icon is not None:
+        if frag.whole:
             pieces.append([frag])
             last = None
             continue
@@ -379,9 +473,9 @@ def _letters(atom: Atom, letters: bool = True) -> list[Atom]:
     if not letters:
         return [atom]
     return [
-        Atom((Frag(ch, None, frag.style),)) if frag.icon is None else Atom((frag,))
+        Atom((frag,)) if frag.whole else Atom((Frag(ch, None, frag.style),))
         for frag in atom.frags
-        for ch in (frag.text or "x")
+        for ch in ("x" if frag.whole else frag.text)
     ]
 
 
@@ -428,12 +522,59 @@ def line_width(line: list[Atom], size: float) -> float:
     return sum(atom.width(size) for atom in line)
 
 
+LinePads = list[tuple[tuple[float, float], ...] | None]
+
+
+def line_pads(line: list[Atom]) -> tuple[LinePads, float] | None:
+    """The space around each ruby base once the line is set (None for a line without ruby),
+    and how much narrower (at 1 pt) that makes the line than its atoms' widths say.
+
+    An atom alone knows only its own characters; on a line, a reading at the atom's edge may
+    also reach over half of the next atom's character when that has no reading of its own.
+    Lines are broken by the atoms' own widths, so a reading never reaches past a line's end."""
+    if not any(atom.pads for atom in line):
+        return None
+    found: LinePads = []
+    saved = 0.0
+    for index, atom in enumerate(line):
+        if atom.pads is None:
+            found.append(None)
+            continue
+        pads = list(atom.pads)
+        if atom.frags[0].ruby is not None and index and not line[index - 1].space:
+            gain = min(pads[0][0], _reach(line[index - 1].frags[-1], -1))
+            pads[0] = (pads[0][0] - gain, pads[0][1])
+            saved += gain
+        if atom.frags[-1].ruby is not None and index + 1 < len(line) and not line[index + 1].space:
+            gain = min(pads[-1][1], _reach(line[index + 1].frags[0], 0))
+            pads[-1] = (pads[-1][0], pads[-1][1] - gain)
+            saved += gain
+        found.append(tuple(pads))
+    return found, saved
+
+
+def set_width(line: list[Atom], size: float) -> float:
+    """A line's width as it is drawn: its atoms' widths, less what its readings reach over."""
+    width = line_width(line, size)
+    pads = line_pads(line)
+    return width if pads is None else width - pads[1] * size
+
+
 def _line_scale(line: list[Atom]) -> float:
     return max((atom.scale for atom in line), default=1.0)
 
 
-def _block_height(scales: list[float], size: float, leading: float) -> float:
-    return size * scales[0] + sum(size * leading * s for s in scales[1:])
+def _block_height(scales: list[float], size: float, leading: float, rooms: tuple[float, ...] = ()) -> float:
+    height = size * scales[0] + sum(size * leading * s for s in scales[1:])
+    return height + size * sum(rooms) if rooms else height
+
+
+def _rooms(lines: list[list[Atom]], scales: list[float], leading: float) -> tuple[float, ...]:
+    """The room each line makes for its readings (see :func:`kkprint.engine.ruby.line_room`)."""
+    return tuple(
+        line_room(number == 0, scale, max((atom.ruby for atom in line), default=0.0), leading)
+        for number, (line, scale) in enumerate(zip(lines, scales))
+    )
 
 
 def _orphan(lines: list[list[Atom]]) -> bool:
@@ -456,10 +597,16 @@ class TextBox(NamedTuple):
 
 
 class FittedText(NamedTuple):
-    lines: list[list[Atom]]
+    lines: list[list[Atom]]  # (columns, in vertical text)
     size: float
     leading: float
     scales: list[float]  # each line's largest run size, as a multiple of ``size``
+    rooms: tuple[float, ...] = ()  # each line's room for its readings (ruby), as a multiple of ``size``
+
+
+def block_extent(fitted: FittedText) -> float:
+    """How far the fitted lines reach across the box: down for lines, leftwards for columns."""
+    return _block_height(fitted.scales, fitted.size, fitted.leading, fitted.rooms)
 
 
 @lru_cache(maxsize=1024)
@@ -473,14 +620,17 @@ def fit_text(
     max_lines: int | None = None,
     setting: Typesetting = PLAIN,
 ) -> FittedText:
-    """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits ``box``."""
+    """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits ``box``.
+    Vertical text fits its columns the same way: their length is the box's height, and they
+    fill its width."""
     min_size = min_size if min_size is not None else max_size * 0.6
     single = _single_line(text, font, box, max_size, setting)
     if single is not None:
         return single
     pieces = tokenize(text, font, setting, max_size)
+    lines_box = box._replace(width=box.height, height=box.width) if setting.vertical else box
     for break_words in (0, 1, 2):
-        fitted = _fit(pieces, box, max_size, min_size, leading, max_lines, break_words)
+        fitted = _fit(pieces, lines_box, max_size, min_size, leading, max_lines, break_words)
         if fitted is not None:
             return fitted
     raise InputError(
@@ -519,12 +669,14 @@ def _fit(
 ) -> FittedText | None:
     size = max_size
     orphaned: FittedText | None = None
+    rubied = any(not isinstance(piece, str) and piece.ruby for piece in pieces)
     while size >= min_size - 1e-6:
         lines = wrap(pieces, size, box.width, break_words)
         if lines is not None and (max_lines is None or len(lines) <= max_lines):
             scales = [_line_scale(line) for line in lines]
-            if _block_height(scales, size, leading) <= box.height + 1e-6:
-                fitted = FittedText(lines, size, leading, scales)
+            rooms = _rooms(lines, scales, leading) if rubied else ()
+            if _block_height(scales, size, leading, rooms) <= box.height + 1e-6:
+                fitted = FittedText(lines, size, leading, scales, rooms)
                 if not _orphan(lines):
                     return fitted
                 # one lone character on the last line reads badly; a slightly smaller size may avoid it
@@ -544,6 +696,8 @@ def _check_drawable(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
             for frag in piece.frags:
                 if frag.icon is None:
                     texts.setdefault(frag.style.font, []).append(frag.text)
+                if frag.ruby is not None:
+                    texts.setdefault(frag.ruby.style.font, []).append(frag.ruby.text)
     for font, parts in texts.items():
         _require_covered(font, "".join(parts))
     return pieces
@@ -565,12 +719,17 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
 
     Consecutive runs in the canvas's colour — nearly all text — go into one PDF text object that
     names a font only where it changes; an icon or a run of its own colour closes it and is
-    drawn on its own. The canvas's own state is left alone."""
+    drawn on its own. Readings (ruby) are drawn last, so the text reads, copies and searches as
+    it is written, each reading after it. The canvas's own state is left alone."""
     size = fitted.size
     text_object, face = None, None
+    readings: list[tuple] = []
     for x, baseline, line in _placed_lines(fitted, box):
         runs = _runs(line)
-        for index, (style, text, icon) in enumerate(runs, 1):
+        for index, (style, text, icon, ruby) in enumerate(runs, 1):
+            if ruby is not None:  # a base, after the space its reading needs
+                x += ruby[1] * size
+                readings.append(_reading_over(style, text, ruby[0], x, baseline, size))
             if not icon and style.colour is None:
                 if text_object is None:
                     text_object, face = canvas.beginText(x, baseline), None
@@ -588,20 +747,27 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
                     text_object = None
                 if icon:
                     side = size * style.scale
-                    draw_icon(canvas, icon, x + side * 0.04, baseline - side * ICON_DROP, side * ICON_SCALE)
-                    x += side * ICON_ADVANCE
+                    own, nudge = icon_metrics(icon)
+                    scale = own or ICON_SCALE
+                    bottom = baseline - side * ICON_DROP - nudge
+                    if own is not None:  # any size shares the usual icon's middle line
+                        bottom += side * (ICON_SCALE - own) / 2
+                    draw_icon(canvas, icon, x + side * 0.04, bottom, side * scale)
+                    x += side * (scale + ICON_GAP)
                     continue
                 _draw_coloured_run(canvas, style, text, x, baseline, size, colour_of)
             if index < len(runs):  # (where the line's last run ends matters to nothing)
-                x += stringWidth(text, style.font, size * style.scale)
+                x += stringWidth(text, style.font, size * style.scale) + (ruby[2] * size if ruby else 0.0)
     if text_object is not None:
         canvas.drawText(text_object)
+    for style, text, x, baseline in readings:
+        _draw_run(canvas, style, text, x, baseline, size, colour_of)
 
 
 def _placed_lines(fitted: FittedText, box: TextBox):
     """(x, baseline, line) of every line, aligned in the box."""
-    size, leading = fitted.size, fitted.leading
-    block = _block_height(fitted.scales, size, leading)
+    size, leading, rooms = fitted.size, fitted.leading, fitted.rooms
+    block = block_extent(fitted)
     if box.valign == "middle":
         baseline = box.y + (box.height + block) / 2
     elif box.valign == "bottom":
@@ -610,25 +776,56 @@ def _placed_lines(fitted: FittedText, box: TextBox):
         baseline = box.y + box.height
     for number, (line, scale) in enumerate(zip(fitted.lines, fitted.scales)):
         baseline -= size * scale * (0.88 if number == 0 else leading)
+        if rooms:
+            baseline -= size * rooms[number]
         if box.align == "center":
-            x = box.x + (box.width - line_width(line, size)) / 2
+            x = box.x + (box.width - set_width(line, size)) / 2
         elif box.align == "right":
-            x = box.x + box.width - line_width(line, size)
+            x = box.x + box.width - set_width(line, size)
         else:
             x = box.x
         yield x, baseline, line
 
 
 def _runs(line: list[Atom]):
-    """Consecutive text of one style merged, so a line is a few drawString calls, not one a word."""
+    """Consecutive text of one style merged, so a line is a few drawString calls, not one a word.
+    A ruby base is a run of its own: [style, text, icon, (reading, space before, space after)]."""
     runs: list[list] = []
-    for atom in line:
+    set_pads = line_pads(line)
+    for number, atom in enumerate(line):
+        pads = set_pads[0][number] if set_pads is not None else None
+        if pads is not None:
+            for frag, (before, after) in zip(atom.frags, pads):
+                runs.append([frag.style, frag.text, frag.icon, (frag.ruby, before, after) if frag.ruby else None])
+            continue
         for frag in atom.frags:
-            if frag.icon is None and runs and runs[-1][2] is None and runs[-1][0] == frag.style:
+            if frag.icon is None and runs and runs[-1][2] is None and runs[-1][3] is None and runs[-1][0] == frag.style:
                 runs[-1][1] += frag.text
             else:
-                runs.append([frag.style, frag.text, frag.icon])
+                runs.append([frag.style, frag.text, frag.icon, None])
     return runs
+
+
+def _reading_over(style: Style, text: str, reading: Frag, x: float, baseline: float, size: float) -> tuple:
+    """(style, text, x, baseline) of the reading of a base ``text`` at ``x``: centred over it,
+    its em box standing on the base's."""
+    width = stringWidth(text, style.font, size * style.scale)
+    reading_size = size * reading.style.scale
+    reading_x = x + (width - stringWidth(reading.text, reading.style.font, reading_size)) / 2
+    return reading.style, reading.text, reading_x, baseline + 0.88 * size * style.scale + 0.12 * reading_size
+
+
+def _draw_run(canvas: Canvas, style: Style, text: str, x: float, baseline: float, size: float, colour_of) -> None:
+    """One run on its own, in its own colour or the canvas's."""
+    if style.colour is not None:
+        _draw_coloured_run(canvas, style, text, x, baseline, size, colour_of)
+        return
+    text_object = canvas.beginText(x, baseline)
+    if style.slant:
+        text_object.setTextTransform(1, 0, SLANT, 1, x, baseline)
+    text_object.setFont(style.font, size * style.scale)
+    text_object.textOut(text)
+    canvas.drawText(text_object)
 
 
 def _draw_coloured_run(

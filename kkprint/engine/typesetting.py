@@ -53,7 +53,8 @@ class FontBook:
 
 @dataclass(frozen=True)
 class Typesetting:
-    """How a region's text is read: its faces, its own icon names, whether markup applies.
+    """How a region's text is read: its faces, its own icon names, whether markup applies, and
+    whether it is set in vertical columns.
 
     ``bold``/``italic``/``family`` are the region's base face; markup changes them run by run.
     """
@@ -64,6 +65,7 @@ class Typesetting:
     italic: bool = False
     markup: bool = False
     icons: tuple[tuple[str, str], ...] = ()  # name in the text -> registered icon name
+    vertical: bool = False  # 縦書き: columns from right to left (kkprint.engine.vertical draws them)
 
 
 PLAIN = Typesetting()
