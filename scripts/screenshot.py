@@ -50,6 +50,7 @@ def main() -> None:
                 top = Path(folder) / "top.png"
                 results = Path(folder) / "results.png"
                 page.screenshot(path=str(top))
+                page.evaluate("document.querySelector('header.bar').style.position = 'static'")  # not over the scores
                 page.locator("#results").screenshot(path=str(results))
                 browser.close()
         finally:

@@ -13,7 +13,9 @@ def test_build_kardinal_writes_and_lists_its_files(cli, tmp_path):
     result = cli("build", "kardinal", "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
     written = [Path(line) for line in result.stdout.splitlines()]
+    assert written[0].name == "kardinal-start-ja-a4.pdf"  # the kit opens with its cover and rules
     assert {p.name for p in written} == {
+        "kardinal-start-ja-a4.pdf",
         "kardinal-land-cards-ja-a4.pdf",
         "kardinal-tokens-chips-ja-a4.pdf",
         "kardinal-player-aid-ja-a4.pdf",
@@ -259,8 +261,13 @@ def test_culdcept_tiled_mat_overlaps(tmp_path):
     box = PdfReader(a3).pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (842, 1191)
     tiled = next(p for p in paths if "tiled" in p.name)
-    tiling = Tiling(MAT_W, MAT_H, 595.28 - 2 * 28.35, 841.89 - 2 * 28.35 - 17.0, 34.0)
-    assert len(PdfReader(tiled).pages) == tiling.rows * tiling.columns == 4
+    upright = Tiling(MAT_W, MAT_H, 595.28 - 2 * 28.35, 841.89 - 2 * 28.35 - 17.0, 34.0)
+    lying = Tiling(MAT_W, MAT_H, 841.89 - 2 * 28.35, 595.28 - 2 * 28.35 - 17.0, 34.0)
+    reader = PdfReader(tiled)
+    # A4 turned on its side takes the 27 × 39 cm mat in three sheets, upright it would take four
+    assert len(reader.pages) == lying.rows * lying.columns == 3 < upright.rows * upright.columns
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (842, 595)
 
 
 def test_unwritable_output_folder(cli, tmp_path):
@@ -285,7 +292,8 @@ def test_same_bytes_across_processes(tmp_path):
             env={**os.environ, "PYTHONHASHSEED": seed},
         )
         outputs.append({p.name: p.read_bytes() for p in sorted(out.glob("*.pdf"))})
-    assert outputs[0] == outputs[1] and len(outputs[0]) == 6
+    assert len(outputs[0]) == 8  # two start files, four K&K components, the map and its rules cards
+    assert outputs[0] == outputs[1]
 
 
 def test_bad_options_are_one_line(english, cli):

@@ -363,7 +363,7 @@ def test_greyscale_builds_of_games_and_decks_use_no_colour(tmp_path):
 
 def test_games_print_shop_pages_have_trim_and_bleed_boxes(tmp_path):
     written = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path, print_shop=True, lang="en"))
-    [cards] = [p for p in written if "printshop" in p.name]
+    [cards] = [p for p in written if p.name.startswith("court-characters-printshop")]
     page = PdfReader(cards).pages[0]
     trim, bleed = page.trimbox, page.bleedbox
     assert (float(trim.width) / mm, float(trim.height) / mm) == (

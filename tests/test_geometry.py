@@ -1,9 +1,11 @@
+import math
+
 import pytest
 from reportlab.lib.units import mm
 
 from kkprint.base.errors import InputError
 from kkprint.engine.geometry import CARD_SIZES, PAPERS, DuplexMode, SheetLayout, card_size
-from kkprint.engine.marks import CutMarks, mark_segments
+from kkprint.engine.marks import MARK_SHORTEST, TIGHT_SHORTEST, CutMarks, edge_positions, margins, mark_segments
 
 
 def layout(card="poker", paper="a4", **kw):
@@ -91,7 +93,7 @@ def test_unknown_card_size():
 @pytest.mark.parametrize("card", sorted(CARD_SIZES))
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("gap", [0, 3])
-def test_cut_marks_never_touch_a_card(card, paper, gap):
+def test_cut_marks_never_touch_a_card_nor_are_specks(card, paper, gap):
     sheet = layout(card, paper, gap_mm=gap)
     segments = mark_segments(sheet, CutMarks.EDGES)
     assert segments, "some marks should be printed"
@@ -100,6 +102,15 @@ def test_cut_marks_never_touch_a_card(card, paper, gap):
             inside_x = max(x1, x2) > slot.x and min(x1, x2) < slot.right
             inside_y = max(y1, y2) > slot.y and min(y1, y2) < slot.top
             assert not (inside_x and inside_y), (card, paper, (x1, y1, x2, y2), slot)
+        # no speck: cards apart have their outlines to cut along, touching cards only the marks
+        assert math.hypot(x2 - x1, y2 - y1) >= (TIGHT_SHORTEST if gap == 0 else MARK_SHORTEST) - 1e-6
+    if gap == 0:  # every cut line of touching cards is marked where a margin leaves 2.5 mm for it
+        room = margins(sheet)
+        xs, ys = edge_positions(sheet)
+        if max(room["top"], room["bottom"]) >= 7.5 * mm:
+            assert {round(s[0], 3) for s in segments if s[0] == s[2]} == {round(x, 3) for x in xs}
+        if max(room["left"], room["right"]) >= 7.5 * mm:
+            assert {round(s[1], 3) for s in segments if s[1] == s[3]} == {round(y, 3) for y in ys}
 
 
 def test_cut_marks_line_up_with_every_card_edge():
@@ -126,6 +137,31 @@ def test_calibration_sheet_mirrors_like_the_backs(mode):
         assert mirrored(centre, width, height, mode) == pytest.approx(
             (back.x + back.width / 2, back.y + back.height / 2)
         )
+
+
+def test_every_ruler_number_but_zero_carries_its_sign_on_the_side_it_stands(tmp_path):
+    """A user who reads a number left of (or below) zero must read a minus: the number is what
+    they type after --save."""
+    from pypdf import PdfReader
+
+    from kkprint.engine.calibrate import RULER_GAP, targets, write_sheet
+
+    reader = PdfReader(write_sheet(tmp_path, "a4", DuplexMode.LONG_EDGE, "en"))
+    page = reader.pages[1]
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    centre = next(p for p in targets(width, height) if p == (width / 2, height / 2))
+    found = []
+
+    def visit(text, cm, tm, font, size):
+        x, y = cm[4] + tm[4] * cm[0], cm[5] + tm[5] * cm[3]
+        if text.strip() and abs(x - centre[0]) < 8 * mm and centre[1] + RULER_GAP < y < centre[1] + 16 * mm:
+            found.append((x, text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    found.sort()
+    assert [text for _, text in found] == ["−4", "−2", "0", "+2", "+4"]
+    zero = next(x for x, text in found if text == "0")
+    assert all((x < zero) == text.startswith("−") for x, text in found if text != "0")
 
 
 def test_an_offset_read_off_the_ruler_moves_backs_by_that_much():
@@ -164,8 +200,8 @@ def test_calibration_labels_stand_apart_and_keep_clear_of_the_instructions(tmp_p
             spots.append((text.strip(), x, y, size * tm[0]))
 
     reader.pages[1].extract_text(visitor_text=visit)
-    labels = [s for s in spots if s[0] in {"0", "2", "4", "−", "+"}]
-    assert len(labels) >= 5 * 2 * 5  # five targets, two rulers, five labels or more each
+    labels = [s for s in spots if s[0] in {"−4", "−2", "0", "+2", "+4"}]
+    assert len(labels) == 5 * 2 * 5  # five targets, two rulers, five signed labels each
     rows: dict[float, list] = {}
     for text, x, y, size in labels:
         rows.setdefault(round(y, 1), []).append((x, x + stringWidth(text, "Helvetica", size)))
@@ -181,3 +217,56 @@ def test_calibration_labels_stand_apart_and_keep_clear_of_the_instructions(tmp_p
     crosshair_top = height - 35 * mm + 12 * mm
     instruction_lines = [y for y in front if y > height / 2]
     assert instruction_lines and min(instruction_lines) > crosshair_top
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_fold_line_needs_no_margin_so_two_95_mm_cards_fold_on_a4(paper):
+    """Two 95 mm cards take 190 of A4's 210 mm: with 6 mm outer margins they fit only when the fold
+    line itself keeps none (and they stay clear of it)."""
+    from reportlab.lib.units import mm
+
+    from kkprint.engine.cards import fold_layout
+    from kkprint.engine.geometry import FOLD_CLEARANCE_MM, CardSize
+
+    half = fold_layout(SheetLayout(PAPERS[paper], CardSize(95, 130), 0, 6))
+    half.require_fit()
+    assert (half.columns, half.rows) == (1, 2)
+    fold = PAPERS[paper].width_mm / 2 * mm
+    for slot in half.slots():
+        assert slot.x >= 6 * mm - 1e-6 and slot.right <= fold - FOLD_CLEARANCE_MM * mm + 1e-6
+    marks = mark_segments(half, CutMarks.EDGES)
+    assert marks and all(max(x1, x2) <= fold - FOLD_CLEARANCE_MM * mm for x1, _, x2, _ in marks)  # none at the fold
+
+
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+def test_every_card_that_fits_two_up_folds(card):
+    from kkprint.engine.cards import fold_layout
+
+    size = card_size(card)
+    fits_two_up = 2 * (size.width_mm + 6) <= PAPERS["a4"].width_mm
+    assert fits_two_up <= (fold_layout(layout(card)).per_sheet > 0)
+
+
+def test_landscape_paper_turns_long_edge_about_its_horizontal_axis():
+    from kkprint.engine.geometry import Paper
+
+    wide = SheetLayout(Paper("wide", 297, 210), card_size("poker"), margin_mm=6)
+    front, back = wide.front_slot(0), wide.back_slot(0, DuplexMode.LONG_EDGE)
+    assert back.x == pytest.approx(front.x)
+    assert back.y == pytest.approx(210 * mm - front.top)
+
+
+@pytest.mark.parametrize(
+    "card, rotated, mode, upside_down",
+    [
+        ("poker", False, DuplexMode.LONG_EDGE, False),  # turned like a book page, as the sheet turns
+        ("poker", False, DuplexMode.SHORT_EDGE, True),  # the sheet turns top over bottom: the back turned
+        ("poker", False, DuplexMode.FOLD, False),
+        ("poker", True, DuplexMode.LONG_EDGE, True),  # lying across the turn
+        ("poker", True, DuplexMode.SHORT_EDGE, False),
+        ("square", False, DuplexMode.SHORT_EDGE, True),
+    ],
+)
+def test_a_back_reads_upright_when_its_card_is_turned_over_about_its_long_side(card, rotated, mode, upside_down):
+    sheet = layout(card, rotated=rotated)
+    assert all(sheet.back_upside_down(index, mode) is upside_down for index in range(sheet.per_sheet))

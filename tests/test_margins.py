@@ -87,7 +87,10 @@ def test_every_card_a_player_reads_has_text_of_seven_points_at_least(tmp_path, l
     cards = [
         p
         for p in written
-        if not any(part in p.name for part in ("chart", "mat", "map", "record", "score-pad", "reference-", "worksheet"))
+        if not any(
+            part in p.name
+            for part in ("chart", "mat", "map", "record", "score-pad", "reference-", "worksheet", "-start-")
+        )
         or "culdcept-reference" in p.name
     ]
     assert len(cards) >= 7

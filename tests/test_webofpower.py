@@ -272,7 +272,7 @@ def test_score_pad_and_reference_build_in_both_languages(tmp_path):
     from kkprint.engine.job import BuildOptions, build_targets
 
     for lang, words in (("ja", ("中間決算", "同盟", "総合計")), ("en", ("Interim", "Alliances", "Game total"))):
-        pad, reference, _worksheet = build_targets(
+        _start, pad, reference, _worksheet = build_targets(
             resolve(["webofpower-board"]), BuildOptions(lang=lang, out_dir=tmp_path)
         )
         text = PdfReader(pad).pages[0].extract_text()

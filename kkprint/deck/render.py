@@ -348,7 +348,7 @@ class RegionPainter:
             text = text_of(region.text, "text")
         vertical = region.direction == "vertical"
         setting, font = self._face(text_of(region.font, "font"), region.markup, vertical)
-        c.setFillColor(paint(region.colour, "colour"))
+        c.setFillColor(paint(region.colour, "colour"), region.opacity)  # (a colour without alpha would reset it to 1)
         fitting = (text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting)
         if vertical:
             fitted = fit_for(c, *fitting)
@@ -382,10 +382,10 @@ class RegionPainter:
         paint: Callable[[str, str], Color],
     ) -> None:
         gradient = region.fill if isinstance(region.fill, Gradient) else None
-        if region.fill and not isinstance(region.fill, Gradient):
-            c.setFillColor(paint(region.fill, "fill"))
+        if region.fill and not isinstance(region.fill, Gradient):  # the region's opacity kept: a colour resets it
+            c.setFillColor(paint(region.fill, "fill"), region.opacity)
         if region.stroke:
-            c.setStrokeColor(paint(region.stroke, "stroke"))
+            c.setStrokeColor(paint(region.stroke, "stroke"), region.opacity)
         c.setLineWidth(region.stroke_width)
         if region.dash is not None:
             dashes = region.dash if isinstance(region.dash, list) else [region.dash]

@@ -20,13 +20,14 @@ from kkprint.base.paths import output_path
 from kkprint.base.printer import PrinterProfile, load_profile, save_profile
 from kkprint.engine.document import ENGINE_TEXTS, open_pdf
 from kkprint.engine.fonts import prepare_fonts
-from kkprint.engine.geometry import PAPERS, DuplexMode
+from kkprint.engine.geometry import PAPERS, DuplexMode, Paper, turns_left_to_right
 from kkprint.engine.text import TextBox, draw_text
 
 RULER_MM = 5
 INSTRUCTIONS = N_(
     "Print double-sided ({mode}), hold against a window and read the back rulers: the number under the "
-    "front line is your offset in mm. Save it with kkprint calibrate --save X --save Y."
+    "front line, with its sign, is your offset in mm (half-way ticks are halves). Save it with "
+    "kkprint calibrate --save X --save Y, e.g. --save -1.5 --save 0.5."
 )
 
 
@@ -43,7 +44,8 @@ def targets(width: float, height: float) -> list[tuple[float, float]]:
 
 def mirrored(point: tuple[float, float], width: float, height: float, duplex: DuplexMode) -> tuple[float, float]:
     x, y = point
-    return (width - x, y) if duplex is DuplexMode.LONG_EDGE else (x, height - y)
+    paper = Paper("sheet", width / mm, height / mm)
+    return (width - x, y) if turns_left_to_right(paper, duplex) else (x, height - y)
 
 
 def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -> Path:
@@ -53,7 +55,7 @@ def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -
         raise InputError(Msg("calibration is for duplex printing: long-edge or short-edge"), source="--duplex")
     paper = PAPERS[paper_name]
     fonts = prepare_fonts(
-        [*ENGINE_TEXTS, *(tr(INSTRUCTIONS, lang, mode=duplex.value) for lang in LANGS), "−-+0123456789 XY"]
+        [*ENGINE_TEXTS, *(tr(INSTRUCTIONS, lang, mode=duplex.value) for lang in LANGS), "−+0123456789 XY"]
     )
     path = output_path(out_dir, f"calibration-{duplex.value}-{lang}-{paper_name}.pdf")
     width, height = paper.size
@@ -81,10 +83,16 @@ def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -
 RULER_GAP = 6 * mm  # from the target's centre to its rulers: the two rulers never meet
 
 
+def signed(value: int) -> str:
+    """A ruler's number as it is typed after --save: −2, 0, +2 (a true minus sign on paper)."""
+    return f"{value:+d}".replace("-", "−") if value else "0"
+
+
 def _ruler(c, font: str, x: float, y: float, horizontal: bool) -> None:
     """Ticks every 0.5 mm from −5 to +5; tick v sits v mm from the spot where the front line
-    falls on a perfect printer. Even millimetres are numbered without their sign, 2 mm apart so
-    the numbers never touch; the − and + at the ends say which side is which."""
+    falls on a perfect printer. Every even millimetre is numbered with its sign, so nobody reads
+    "2" left of zero and types --save 2 for −2. Along a horizontal ruler the signed numbers are
+    wider than 2 mm, so they stand in two staggered rows and never touch."""
     c.saveState()
     c.setLineWidth(0.25)
     c.setFont(font, 6)
@@ -95,19 +103,18 @@ def _ruler(c, font: str, x: float, y: float, horizontal: bool) -> None:
         else:  # reads the y offset of the front's horizontal line
             c.line(x + RULER_GAP, y + value * mm, x + RULER_GAP + length, y + value * mm)
 
-    def label(value: float, text: str) -> None:
+    def label(value: int) -> None:
         if horizontal:
-            c.drawCentredString(x + value * mm, y + RULER_GAP + 4.2 * mm, text)
+            row = 4.2 if value % 4 == 0 else 6.6
+            c.drawCentredString(x + value * mm, y + RULER_GAP + row * mm, signed(value))
         else:
-            c.drawString(x + RULER_GAP + 4.2 * mm, y + value * mm - 0.75 * mm, text)
+            c.drawString(x + RULER_GAP + 4.2 * mm, y + value * mm - 0.75 * mm, signed(value))
 
     for half in range(-2 * RULER_MM, 2 * RULER_MM + 1):
         value = half / 2
         tick(value, (3.4 if half % 4 == 0 else 2.6 if half % 2 == 0 else 1.6) * mm)
         if half % 4 == 0:
-            label(value, str(abs(int(value))))
-    label(-RULER_MM - 1.4, "−")
-    label(RULER_MM + 1.4, "+")
+            label(int(value))
     c.restoreState()
 
 

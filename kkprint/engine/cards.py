@@ -7,16 +7,20 @@ to draw itself into a box at the origin; :func:`print_cards` decides where that 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import tr
-from kkprint.engine.document import BACK_PAGE_NOTE, Document
+from kkprint.engine.colour import colour
+from kkprint.engine.document import BACK_PAGE_NOTE, BACK_SHEET_NOTE, FOLD_NOTE, NOTE_FROM_EDGE, Document, open_pdf
+from kkprint.engine.fonts import FontSet
 from kkprint.engine.geometry import CardSize, DuplexMode, Paper, Shape, SheetLayout, Slot
-from kkprint.engine.marks import CutMarks, draw_cut_marks, note_side
+from kkprint.engine.inks import Inks
+from kkprint.engine.marks import NOTE_BAND, CutMarks, draw_cut_marks, note_side
 
 
 class Art(NamedTuple):
@@ -46,6 +50,16 @@ class SheetOptions:
     trim_outline: bool = True
     extra_note: str = ""
     guides: bool = False  # trim, bleed and safe-zone lines over each card
+    # the backs carry game content (rules, a second character): printed even with duplex none,
+    # as sheets of their own to glue behind the fronts or sleeve with them
+    content_backs: bool = False
+
+    @property
+    def back_mode(self) -> DuplexMode | None:
+        """How the backs are laid out, or None when they are not printed at all."""
+        if self.duplex is DuplexMode.NONE:
+            return DuplexMode.NONE if self.content_backs else None
+        return self.duplex
 
 
 def _chunks(items: Iterable[CardPrint], size: int) -> Iterator[list[CardPrint]]:
@@ -110,14 +124,14 @@ def draw_guides(canvas: Canvas, layout: SheetLayout, slot: Slot, shape: Shape | 
     canvas.saveState()
     canvas.setLineWidth(0.35)
     bleed = layout.bleed_mm * mm
-    for grow, colour, dash in (
+    for grow, ink, dash in (
         (0.0, (0.85, 0.1, 0.1), None),
         (bleed, (0.1, 0.3, 0.9), (3, 2)),
         (-SAFE_MM * mm, (0.1, 0.6, 0.2), (1, 1.5)),
     ):
         if grow == bleed and not bleed:
             continue
-        canvas.setStrokeColorRGB(*colour)
+        canvas.setStrokeColorRGB(*ink)
         canvas.setDash(*dash) if dash else canvas.setDash()
         canvas.drawPath(_card_outline(canvas, layout, slot, grow, shape), stroke=1, fill=0)
     canvas.restoreState()
@@ -141,14 +155,16 @@ def _place(
     scale: float = 1.0,
     guides: bool = False,
     shape: Shape | None = None,
+    upside_down: bool = False,
 ) -> None:
-    if slot.rotated:  # a card on its side: draw it upright about the slot's centre, turned 90°
+    if slot.rotated or upside_down:  # turned about the slot's centre: 90° on its side, 180° more upside down
         canvas = doc.canvas
         cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
         canvas.saveState()
         canvas.translate(cx, cy)
-        canvas.rotate(90)
-        upright = Slot(-slot.height / 2, -slot.width / 2, slot.height, slot.width)
+        canvas.rotate((90 if slot.rotated else 0) + (180 if upside_down else 0))
+        width, height = (slot.height, slot.width) if slot.rotated else (slot.width, slot.height)
+        upright = Slot(-width / 2, -height / 2, width, height)
         _place(doc, layout, upright, art, outline, scale, guides, shape)
         canvas.restoreState()
         return
@@ -182,6 +198,20 @@ def _place(
         canvas.restoreState()
     if guides:
         draw_guides(canvas, layout, slot, shape)
+
+
+def place_art(doc: Document, art: Art, x: float, y: float, width: float, height: float, scale: float = 1.0) -> None:
+    """A card's art drawn with its corner at (x, y), ``scale`` times its size: a picture of the
+    cards (a cover's laid-out game) rather than a sheet to cut. Shared art is placed as its form."""
+    if art.key:
+        doc.draw_form(doc.use_form(art.key, width, height, art.draw), x, y, scale)
+        return
+    c = doc.canvas
+    c.saveState()
+    c.translate(x, y)
+    c.scale(scale, scale)
+    art.draw(c, width, height)
+    c.restoreState()
 
 
 def _cut_marks(doc: Document, layout: SheetLayout, style: CutMarks, used: int) -> str:
@@ -225,27 +255,44 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
                 shape=card.shape,
             )
         doc.end_page()
-        if options.duplex is not DuplexMode.NONE and any(card.back for card in chunk):
-            note = tr(BACK_PAGE_NOTE, doc.lang)
-            doc.margin_note(side, f"{note} ({options.duplex.value})")
+        mode = options.back_mode
+        if mode is not None and any(card.back for card in chunk):
+            if mode is DuplexMode.NONE:  # a sheet of its own: no printer turns it, so no printer offset
+                doc.margin_note(side, tr(BACK_SHEET_NOTE, doc.lang))
+                offset, scale = (0.0, 0.0), 1.0
+            else:
+                doc.margin_note(side, f"{tr(BACK_PAGE_NOTE, doc.lang)} ({mode.value})")
+                offset, scale = options.back_offset_mm, options.back_scale
             for index, card in enumerate(chunk):
                 if card.back:
-                    slot = layout.back_slot(index, options.duplex, options.back_offset_mm)
-                    _place(doc, layout, slot, card.back, False, options.back_scale, options.guides, card.shape)
+                    _place(
+                        doc,
+                        layout,
+                        layout.back_slot(index, mode, offset),
+                        card.back,
+                        False,
+                        scale,
+                        options.guides,
+                        card.shape,
+                        layout.back_upside_down(index, mode),
+                    )
             doc.end_page()
     return sheets
 
 
 def fold_layout(layout: SheetLayout) -> SheetLayout:
-    """The half-page layout fold mode uses: fronts on the left half, backs on the right."""
+    """The half-page layout fold mode uses: fronts on the left half, backs mirrored on the right.
+    The fold line needs no margin, so two cards that fill the paper less its outer margins fit
+    (two 95 mm cards on A4's 210 mm)."""
     half = Paper(layout.paper.name, layout.paper.width_mm / 2, layout.paper.height_mm)
-    return SheetLayout(half, layout.card, layout.gap_mm, layout.margin_mm, layout.bleed_mm, layout.rotated)
+    return replace(layout, paper=half, placed=None, fold=True)
 
 
 def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], options: SheetOptions) -> int:
     half = fold_layout(layout)
     half.require_fit()
     page_w, page_h = doc.paper.size
+    side = note_side(half)
     sheets = 0
     for chunk in _chunks(cards, half.per_sheet):
         sheets += 1
@@ -257,28 +304,33 @@ def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint]
         c.scale(-1, 1)  # the right half's marks are the left half's, mirrored across the fold
         c.doForm(marks)
         c.restoreState()
-        c.saveState()
-        c.setDash(4, 3)
-        c.setLineWidth(0.5)
-        c.setStrokeGray(0.3)
-        c.line(page_w / 2, 0, page_w / 2, page_h)
-        c.restoreState()
-        doc.margin_note("bottom", options.extra_note)
+        _fold_line(doc, side)
+        doc.margin_note(side, " ".join(filter(None, (tr(FOLD_NOTE, doc.lang), options.extra_note))))
         for index, card in enumerate(chunk):
-            _place(doc, half, half.front_slot(index), card.front, _outline(half, options), guides=options.guides)
+            front = half.front_slot(index)
+            _place(doc, half, front, card.front, _outline(half, options), guides=options.guides, shape=card.shape)
             if card.back:
-                front = half.front_slot(index)
                 dx, dy = options.back_offset_mm
-                slot = Slot(
-                    page_w - front.x - front.width + dx * mm,
-                    front.y + dy * mm,
-                    front.width,
-                    front.height,
-                    front.rotated,
-                )
-                _place(doc, half, slot, card.back, False, options.back_scale, options.guides)
+                slot = Slot(page_w - front.right + dx * mm, front.y + dy * mm, front.width, front.height, front.rotated)
+                upside_down = half.back_upside_down(index, DuplexMode.FOLD)
+                _place(doc, half, slot, card.back, False, options.back_scale, options.guides, card.shape, upside_down)
         doc.end_page()
     return sheets
+
+
+def _fold_line(doc: Document, note_side: str) -> None:
+    """The dashed fold line down the middle, kept out of the 5 mm the printer cannot reach and
+    off the margin note."""
+    page_w, page_h = doc.paper.size
+    c = doc.canvas
+    c.saveState()
+    c.setDash(4, 3)
+    c.setLineWidth(0.5)
+    c.setStrokeGray(0.3)
+    bottom = NOTE_BAND if note_side == "bottom" else NOTE_FROM_EDGE
+    top = page_h - (NOTE_BAND if note_side == "top" else NOTE_FROM_EDGE)
+    c.line(page_w / 2, bottom, page_w / 2, top)
+    c.restoreState()
 
 
 def print_shop_pages(
@@ -311,6 +363,44 @@ def print_shop_pages(
             doc.end_page()
             pages += 1
     return pages
+
+
+def bled(art: Art, bleed: float, background: str) -> Art:
+    """Art drawn for its trim box, made ready for a print shop's bleed: ``background`` (the card's
+    own ground colour) runs ``bleed`` points past every edge and the rest keeps its place."""
+    if not bleed:
+        return art
+
+    def draw(c: Canvas, w: float, h: float) -> None:
+        c.saveState()
+        c.setFillColor(colour(background))
+        c.rect(0, 0, w, h, stroke=0, fill=1)
+        c.translate(bleed, bleed)
+        art.draw(c, w - 2 * bleed, h - 2 * bleed)
+        c.restoreState()
+
+    return Art(draw, key=f"{art.key}-bleed-{bleed:g}" if art.key else None)
+
+
+def write_print_shop_cards(
+    path: Path,
+    card: CardSize,
+    prints: Iterable[CardPrint],
+    fonts: FontSet,
+    *,
+    title: str,
+    lang: str,
+    bleed_mm: float,
+    slug_mm: float,
+    inks: Inks | None,
+    guides: bool = False,
+) -> Path:
+    """Cards that are not a deck (drawn by a game) as print-shop pages: one card a page with its
+    bleed, TrimBox and BleedBox and crop marks, backs after fronts, in the shop's ``inks``."""
+    size = (card.width_mm + 2 * (bleed_mm + slug_mm), card.height_mm + 2 * (bleed_mm + slug_mm))
+    with open_pdf(path, Paper("card", *size), fonts, title=title, lang=lang, inks=inks) as doc:
+        print_shop_pages(doc, card, bleed_mm, slug_mm, prints, guides=guides)
+    return path
 
 
 def _crop_marks(c: Canvas, trim: tuple[float, float, float, float], bleed: float, slug: float) -> None:

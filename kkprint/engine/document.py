@@ -34,11 +34,21 @@ rl_config.useA85 = 0
 # Words the engine itself prints on the paper (in the catalogue, like every other word).
 ACTUAL_SIZE_NOTE = N_("Print at actual size (100 %, no scaling)")
 BACK_PAGE_NOTE = N_("back side")
-TILE_NOTE = N_("sheet {row}-{column} / {rows}×{columns} — trim on the dashed line, overlap the crosses, glue")
+BACK_SHEET_NOTE = N_(
+    "backs: glue this sheet behind the one before (turn it over its long edge) and cut, or cut and sleeve"
+)
+FOLD_NOTE = N_("fold along the dashed line, glue, then cut")
+TILE_NOTE = N_(
+    "sheet {row}-{column} / {rows}×{columns} — trim along the marks, lay the cut edge on the crosses of the sheet before, glue"
+)
 
 # ... so every build prepares their characters, in every language.
 ENGINE_TEXTS = (
-    *(tr(text, lang) for text in (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, TILE_NOTE) for lang in LANGS),
+    *(
+        tr(text, lang)
+        for text in (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, BACK_SHEET_NOTE, FOLD_NOTE, TILE_NOTE)
+        for lang in LANGS
+    ),
     "50 mm long-edge short-edge — / × 0123456789",
 )
 

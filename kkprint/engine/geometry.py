@@ -117,11 +117,27 @@ class PlacedSlot(NamedTuple):
     rotated: bool = False
 
 
+FOLD_CLEARANCE_MM = 1.0  # cards keep this far from a fold line, so a fold a hair off it never shows on a card
+
+
+def turns_left_to_right(paper: Paper, mode: DuplexMode) -> bool:
+    """Whether turning the sheet over mirrors it left to right (about its vertical axis) rather
+    than top to bottom. Long-edge turns about the long edge: the vertical one on portrait paper,
+    the horizontal one on landscape paper; short-edge the other way; a fold sheet folds about its
+    vertical centre line. Backs printed as sheets of their own (``none``) are glued on as a
+    long-edge back would print."""
+    if mode is DuplexMode.FOLD:
+        return True
+    portrait = paper.height_mm >= paper.width_mm
+    return (mode is not DuplexMode.SHORT_EDGE) == portrait
+
+
 @dataclass(frozen=True)
 class SheetLayout:
     """Cards on a page: a grid of equal cards centred on it (turned on their side when
     ``rotated``), or the slots of a sheet layout file (``placed``). The margin is reserved for
-    marks and notes."""
+    marks and notes. A ``fold`` layout is the front half of a fold sheet: its right edge is the
+    fold line, which needs no margin (the folded sheet is cut along the outer marks)."""
 
     paper: Paper
     card: CardSize
@@ -130,6 +146,7 @@ class SheetLayout:
     bleed_mm: float = 0.0
     rotated: bool = False
     placed: tuple[PlacedSlot, ...] | None = None
+    fold: bool = False
 
     @cached_property
     def cell_width(self) -> float:
@@ -151,9 +168,14 @@ class SheetLayout:
         return max(0, math.floor((available - size - 2 * self.bleed_mm * mm) / pitch + 1 + 1e-9))
 
     @cached_property
+    def usable_width(self) -> float:
+        """The width the cards may use: the paper less its margins (only the outer one on a fold half)."""
+        inner = FOLD_CLEARANCE_MM if self.fold else self.margin_mm
+        return self.paper.width_mm * mm - (self.margin_mm + inner) * mm
+
+    @cached_property
     def columns(self) -> int:
-        width = self.paper.width_mm * mm - 2 * self.margin_mm * mm
-        return self._fit(width, self.cell_width, self.pitch_x)
+        return self._fit(self.usable_width, self.cell_width, self.pitch_x)
 
     @cached_property
     def rows(self) -> int:
@@ -222,6 +244,8 @@ class SheetLayout:
             left, bottom, _, _ = self._bounds()
             return left, bottom
         page_w, page_h = self.paper.size
+        if self.fold:  # centred between the outer margin and the fold line
+            return (self.margin_mm * mm + (self.usable_width - self.grid_width) / 2, (page_h - self.grid_height) / 2)
         return ((page_w - self.grid_width) / 2, (page_h - self.grid_height) / 2)
 
     def front_slot(self, index: int) -> Slot:
@@ -248,8 +272,9 @@ class SheetLayout:
         """Where the back of card ``index`` must be printed so it lands behind its front.
 
         The sheet turns over an edge, so the back page is the front's mirror image across the
-        page's vertical axis (long edge) or horizontal axis (short edge). A printer profile's
-        offset then moves every back by the same amount to undo that printer's misregistration.
+        page's vertical axis (long edge of portrait paper) or horizontal axis (short edge; the
+        long edge of landscape paper). A printer profile's offset then moves every back by the
+        same amount to undo that printer's misregistration.
         """
         slots = self.__dict__.setdefault("_back_slots", {})  # worked out once, like the fronts'
         key = (index, mode, offset_mm)
@@ -261,11 +286,22 @@ class SheetLayout:
         front = self.front_slot(index)
         page_w, page_h = self.paper.size
         x, y = front.x, front.y
-        if mode is DuplexMode.LONG_EDGE or mode is DuplexMode.FOLD:
+        if turns_left_to_right(self.paper, mode):
             x = page_w - front.x - front.width
-        elif mode is DuplexMode.SHORT_EDGE:
+        else:
             y = page_h - front.y - front.height
         return Slot(x + offset_mm[0] * mm, y + offset_mm[1] * mm, front.width, front.height, front.rotated)
+
+    def back_upside_down(self, index: int, mode: DuplexMode) -> bool:
+        """Whether card ``index``'s back is drawn turned 180° so that it reads upright when the
+        card is turned over about its long side, as a hand turns a card (a page of a book for an
+        upright card). When the sheet turns about the card's long side the back needs no turn;
+        when it turns about the short side — short-edge sheets, a card lying across the turn —
+        the back would come out upside down, so it is drawn turned. (A square card turns like an
+        upright one.)"""
+        slot = self.front_slot(index)
+        long_side_upright = slot.height >= slot.width - 1e-6
+        return turns_left_to_right(self.paper, mode) != long_side_upright
 
     def slots(self) -> list[Slot]:
         return [self.front_slot(i) for i in range(self.per_sheet)]

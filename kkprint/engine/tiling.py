@@ -2,8 +2,8 @@
 
 Each sheet shows one window of the big drawing. Neighbouring windows overlap by a strip in
 which crosshair registration marks are drawn at the same place of the drawing, so the strip of
-one sheet lies exactly over the strip of the next; a dashed line shows where to trim the upper
-sheet before gluing. Any large map can use this: the art only has to draw itself.
+one sheet lies exactly over the strip of the next; marks in the margins show where to trim the
+upper sheet before gluing. Any large map can use this: the art only has to draw itself.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import tr
 from kkprint.engine.document import TILE_NOTE, Document
+from kkprint.engine.geometry import Paper
 from kkprint.engine.text import TextBox, draw_text
 
 DrawArt = Callable[[Canvas, float, float], None]
@@ -80,22 +81,50 @@ def draw_registration(canvas: Canvas, x: float, y: float) -> None:
     canvas.restoreState()
 
 
+LABEL_ZONE = 6 * mm  # below each window: the sheet's label, above the margin note
+TRIM_MARK_FROM_EDGE = 5.5 * mm  # trim marks stop short of the 5 mm a printer cannot reach
+
+
+def tiling_for(paper: Paper, width: float, height: float, overlap_mm: float = 12, margin_mm: float = 10) -> Tiling:
+    """How a ``width × height`` drawing is cut into windows of ``paper``."""
+    page_w, page_h = paper.size
+    margin = margin_mm * mm
+    return Tiling(width, height, page_w - 2 * margin, page_h - 2 * margin - LABEL_ZONE, overlap_mm * mm)
+
+
+def tiling_paper(paper: Paper, width: float, height: float, overlap_mm: float = 12, margin_mm: float = 10) -> Paper:
+    """The paper turned the way that needs fewer sheets (upright when it makes no difference):
+    a 27 × 39 cm mat takes four upright A4 sheets but three lying ones."""
+
+    def sheets(choice: Paper) -> int:
+        tiling = tiling_for(choice, width, height, overlap_mm, margin_mm)
+        return tiling.rows * tiling.columns
+
+    turned = paper.landscape()
+    return turned if sheets(turned) < sheets(paper) else paper
+
+
 def print_tiled(
     doc: Document, width: float, height: float, draw: DrawArt, *, overlap_mm: float = 12, margin_mm: float = 10
 ) -> Tiling:
-    """Print ``draw`` (a ``width × height`` drawing) 1:1 over as many sheets as it needs."""
+    """Print ``draw`` (a ``width × height`` drawing) 1:1 over as many sheets as it needs.
+
+    Where a sheet overlaps the one to its left or above, marks in the margin (never over the
+    art: a line across it would run through whatever is drawn there) show where to trim it; the
+    trimmed edge then passes through the registration crosses, which it lays over its neighbour's."""
     page_w, page_h = doc.paper.size
     margin = margin_mm * mm
-    tiling = Tiling(width, height, page_w - 2 * margin, page_h - 2 * margin - 6 * mm, overlap_mm * mm)
+    tiling = tiling_for(doc.paper, width, height, overlap_mm, margin_mm)
     c = doc.canvas
     marks = tiling.registration_points()
     for row in range(tiling.rows):
         for column in range(tiling.columns):
             wx, wy = tiling.window(row, column)
             left, top = margin, page_h - margin
+            bottom = top - tiling.window_h
             c.saveState()
             path = c.beginPath()
-            path.rect(left, top - tiling.window_h, tiling.window_w, tiling.window_h)
+            path.rect(left, bottom, tiling.window_w, tiling.window_h)
             c.clipPath(path, stroke=0, fill=0)
             # drawing origin is its bottom-left; place its point (wx, wy from top) at the window's top-left
             c.translate(left - wx, top - (height - wy))
@@ -103,24 +132,45 @@ def print_tiled(
             for x, y in marks:
                 draw_registration(c, x, height - y)
             c.restoreState()
-            c.saveState()
-            c.setDash(3, 2)
-            c.setLineWidth(0.4)
-            if column > 0:  # trim line: this sheet's left overlap is cut away and laid under its neighbour
-                c.line(left + tiling.overlap / 2, top, left + tiling.overlap / 2, top - tiling.window_h)
-            if row > 0:
-                c.line(left, top - tiling.overlap / 2, left + tiling.window_w, top - tiling.overlap / 2)
-            c.restoreState()
+            _trim_marks(c, page_w, page_h, left, top, bottom, tiling, column > 0, row > 0)
             label = tr(TILE_NOTE, doc.lang, row=row + 1, column=column + 1, rows=tiling.rows, columns=tiling.columns)
             c.setFillColorRGB(0.3, 0.3, 0.3)
+            label_left = left + tiling.overlap  # clear of the trim marks below the window
             draw_text(
                 c,
                 label,
                 doc.fonts.regular,
-                TextBox(margin, margin - 1 * mm, page_w - 2 * margin, 5 * mm, "left", "middle"),
+                TextBox(label_left, margin - 1 * mm, page_w - margin - label_left, 5 * mm, "left", "middle"),
                 7,
                 5,
             )
             doc.margin_note("bottom")
             doc.end_page()
     return tiling
+
+
+def _trim_marks(
+    c: Canvas,
+    page_w: float,
+    page_h: float,
+    left: float,
+    top: float,
+    bottom: float,
+    tiling: Tiling,
+    trim_left: bool,
+    trim_top: bool,
+) -> None:
+    """Short lines in the margins, in line with where this sheet's overlap is trimmed away."""
+    c.saveState()
+    c.setLineWidth(0.5)
+    c.setStrokeGray(0)
+    gap = 1 * mm
+    if trim_left:
+        x = left + tiling.overlap / 2
+        c.line(x, top + gap, x, page_h - TRIM_MARK_FROM_EDGE)
+        c.line(x, bottom - gap, x, bottom - LABEL_ZONE + gap)
+    if trim_top:
+        y = top - tiling.overlap / 2
+        c.line(TRIM_MARK_FROM_EDGE, y, left - gap, y)
+        c.line(left + tiling.window_w + gap, y, page_w - TRIM_MARK_FROM_EDGE, y)
+    c.restoreState()

@@ -11,28 +11,36 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
+import math
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, tr
+from kkprint.base.i18n import N_, Msg, tr
 from kkprint.web.security import LOCAL_HOSTS, Guard, Refusals
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))  # autoescapes .html
 MAX_BODY = 64 * 1024
+MAX_NUMBER_DIGITS = 30  # more than any count on a table; far below Python's 4,300-digit limit
 LANGS = ("ja", "en")
+LOG = logging.getLogger("kkprint.web")
+# Starlette's own refusals, said in the reader's language by _http_error
+N_("Not Found")
+N_("Method Not Allowed")
 
 
 def language(request: Request) -> str:
@@ -49,49 +57,106 @@ def language(request: Request) -> str:
 
 async def read_body(request: Request) -> bytes:
     """The request's body, refused (413) past the limit — counted as it arrives, whatever the
-    headers claim."""
+    headers claim. A client that leaves mid-body is noted in one line of the log."""
+    lang = language(request)
     declared = request.headers.get("content-length")
     if declared and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise HTTPException(413, f"the body is limited to {MAX_BODY} bytes")
+        raise HTTPException(413, tr("the body is limited to {n} bytes", lang, n=MAX_BODY))
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise HTTPException(413, f"the body is limited to {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise HTTPException(413, tr("the body is limited to {n} bytes", lang, n=MAX_BODY))
+    except ClientDisconnect:
+        LOG.warning("kkprint: %s %s: the client left before sending its whole body", request.method, request.url.path)
+        raise HTTPException(400, tr("the request ended before its body was complete", lang)) from None
     return bytes(body)
 
 
+class _NotANumber(ValueError):
+    pass
+
+
 async def read_json(request: Request) -> Any:
-    """The request's JSON body, refused (413/422) when too large or not JSON."""
+    """The request's JSON body, refused (413/422) when too large or not JSON, or when it holds
+    what no tally can: numbers beyond counting (``1e400``, a 5,000-digit integer) or text that is
+    not text (a lone surrogate such as ``\\ud800``, which could be neither saved nor sent back)."""
     body = await read_body(request)
+    lang = language(request)
     try:
-        return json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+        data = json.loads(body.decode("utf-8"), parse_constant=_no_constant, parse_int=_int, parse_float=_float)
+    except _NotANumber as err:
+        raise HTTPException(
+            422, tr("the body holds a number too large to count with: {number}", lang, number=str(err)[:40])
+        ) from None
     except (UnicodeDecodeError, json.JSONDecodeError, ValueError, RecursionError) as err:
-        raise HTTPException(422, f"the body is not JSON: {' '.join(str(err).split())[:120]}") from None
+        where = (
+            tr(" (line {line}, column {column})", lang, line=err.lineno, column=err.colno)
+            if isinstance(err, json.JSONDecodeError)
+            else ""
+        )
+        raise HTTPException(422, tr("the body is not JSON", lang) + where) from None
+    bad = _lone_surrogate(data)
+    if bad is not None:
+        raise HTTPException(
+            422, tr("the body holds U+{code:04X}, half of a character, which is not text", lang, code=ord(bad))
+        )
+    return data
 
 
 def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number")
+    raise _NotANumber(name)
 
 
-def page(request: Request, name: str, lang: str, **context) -> Response:
-    """The template ``name`` in the reader's language (``_`` in templates); ``?lang=`` is
-    remembered in a cookie."""
+def _int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _NotANumber(digits)
+    return int(digits)
+
+
+def _float(digits: str) -> float:
+    number = float(digits)
+    if not math.isfinite(number) or len(digits) > 2 * MAX_NUMBER_DIGITS:
+        raise _NotANumber(digits)
+    return number
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first lone surrogate in any string (or key) of ``value``, if there is one: the one
+    thing JSON can carry that UTF-8 cannot."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as err:
+            return value[err.start]
+        return None
+    items = [*value.keys(), *value.values()] if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return next((bad for item in items if (bad := _lone_surrogate(item)) is not None), None)
+
+
+def page(request: Request, template: str, lang: str, /, **context) -> Response:
+    """The template in the reader's language (``_`` in templates); ``?lang=`` is remembered in
+    a cookie."""
 
     def gettext(msgid: str, **values) -> str:
         return tr(msgid, lang, **values)
 
-    response = TEMPLATES.TemplateResponse(request, name, {"_": gettext, "lang": lang, **context})
+    response = TEMPLATES.TemplateResponse(request, template, {"_": gettext, "lang": lang, **context})
     if request.query_params.get("lang") in LANGS:
         response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
     return response
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:
+    lang = language(request)
+    words = tr(exc.detail, lang)  # Starlette's own words are in the catalogue; ours come translated
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        return JSONResponse({"error": words}, status_code=exc.status_code, headers=exc.headers)
     return HTMLResponse(
-        f"<!doctype html><meta charset=utf-8><p>{exc.status_code}: {exc.detail}</p>", status_code=exc.status_code
+        f'<!doctype html><html lang="{lang}"><meta charset=utf-8><meta name="viewport" content="width=device-width">'
+        f'<title>{exc.status_code}</title><p>{exc.status_code}: {escape(words)}</p><p><a href="/">kkprint</a></p>',
+        status_code=exc.status_code,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -10,16 +11,19 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import N_
-from kkprint.engine.cards import Art, CardPrint, print_cards
+from kkprint.engine.booklet import Picture
+from kkprint.engine.cards import Art, CardPrint, bled
 from kkprint.engine.colour import colour, lighten
+from kkprint.engine.cover import KitFile, Printing
 from kkprint.engine.document import Document, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import PAPERS, card_size
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
-from kkprint.engine.tiling import print_tiled
+from kkprint.engine.tiling import print_tiled, tiling_paper
 from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
+from kkprint.games.kit import caption, contents, kit_file, kit_texts, write_drawn_cards, write_start
 
 CARD_W, CARD_H, PAD = 63 * mm, 88 * mm, 2 * mm
 UP_W, UP_H = CARD_W + 2 * PAD, CARD_H + 2 * PAD  # a cell holding an upright card
@@ -139,16 +143,17 @@ def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     )
 
 
-def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = False) -> Art:
+def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = False, bleed: float = 0.0) -> Art:
     """The quick reference: the rules on the front, setup and the turn on the back; each section
-    gets room in proportion to its text, so none is squeezed below what reads at the table."""
+    gets room in proportion to its text, so none is squeezed below what reads at the table. With
+    a print shop's ``bleed`` its header band runs past the card's top and sides by that much."""
     sections = game.reference_back if back else game.reference
 
     def draw(c: Canvas, w: float, h: float) -> None:
         c.setFillColorRGB(1, 1, 1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
         c.setFillColor(colour(INK))
-        c.rect(0, h - 11 * mm, w, 11 * mm, stroke=0, fill=1)
+        c.rect(-bleed, h - 11 * mm, w + 2 * bleed, 11 * mm + bleed, stroke=0, fill=1)
         c.setFillColorRGB(1, 1, 1)
         draw_text(
             c,
@@ -183,7 +188,7 @@ def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = F
             )
             y -= block
 
-    return Art(draw, key=f"culdcept-reference-{'back' if back else 'front'}-{lang}")
+    return Art(draw, key=f"culdcept-reference-{'back' if back else 'front'}-{lang}-{bleed:g}")
 
 
 def draw_record(doc: Document, game: CuldceptGame) -> None:
@@ -201,7 +206,7 @@ def draw_record(doc: Document, game: CuldceptGame) -> None:
         9,
     )
     players = game.max_players
-    first = 22 * mm
+    first = 27 * mm  # wide enough for リンカネーション使用 at 7.5 pt
     per = (width - first) / players
     widths = [first] + [per * 0.38, per * 0.62] * players
     shade = lighten(INK, 0.85)
@@ -220,7 +225,7 @@ def draw_record(doc: Document, game: CuldceptGame) -> None:
     for number in range(1, game.rounds + 1):
         rows.append([Cell(str(number), bold=True, size=11)] + [Cell("") for _ in range(2 * players)])
     rows.append(
-        [Cell(label("reincarnation_used", lang), size=7, align="left")]
+        [Cell(label("reincarnation_used", lang), size=7.5, align="left")]
         + [Cell("□", span=2, size=14) for _ in range(players)]
     )
     rows.append([Cell(label("winner", lang), bold=True, size=9, heavy=True)] + [Cell("", span=2 * players, heavy=True)])
@@ -229,7 +234,68 @@ def draw_record(doc: Document, game: CuldceptGame) -> None:
 
 
 def texts(options: BuildOptions) -> Iterable[str]:
-    return collect_strings(load_culdcept().model_dump(), set()) | {"JQK□—"}
+    return collect_strings(load_culdcept().model_dump(), set()) | {"JQK□—"} | kit_texts("culdcept", options.lang)
+
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def mat_picture(game: CuldceptGame, lang: str, fonts: FontSet) -> Picture:
+    """The mat as a game starts: one suit shuffled onto the 13 squares, pawns on J, Q and K."""
+    dealt = list(RANKS)
+    random.Random(4).shuffle(dealt)  # dealt the same way on every build
+    draw_mat = mat_art(game, lang, fonts)
+
+    def draw(c: Canvas, w: float, h: float) -> None:
+        draw_mat(c, w, h)
+        for (x, y, rotated), rank in zip(mat_cells(), dealt):
+            cw, ch = (UP_H, UP_W) if rotated else (UP_W, UP_H)
+            _playing_card(c, fonts, x + cw / 2, y + ch / 2, rank, rotated)
+            if rank in ("J", "Q", "K"):  # the pawn stands on the card, below its rank
+                player = "JQK".index(rank) + 1
+                below = 22 * mm
+                _pawn(c, fonts, x + cw / 2 + (below if rotated else 0), y + ch / 2 - (0 if rotated else below), player)
+
+    return Picture(MAT_W / mm, MAT_H / mm, draw, caption("culdcept", lang))
+
+
+def _playing_card(c: Canvas, fonts: FontSet, cx: float, cy: float, rank: str, rotated: bool) -> None:
+    """A plain playing card (a spade of the map suit) lying on a square."""
+    c.saveState()
+    c.translate(cx, cy)
+    if rotated:
+        c.rotate(90)
+    c.setFillGray(1)
+    c.setStrokeColor(colour(INK))
+    c.setLineWidth(1)
+    c.roundRect(-CARD_W / 2, -CARD_H / 2, CARD_W, CARD_H, 3 * mm, stroke=1, fill=1)
+    c.setFillGray(0.1)
+    draw_text(c, rank, fonts.bold, TextBox(-CARD_W / 2, 0, CARD_W, 30 * mm, "center", "middle"), 60, 30)
+    c.restoreState()
+
+
+def _pawn(c: Canvas, fonts: FontSet, x: float, y: float, player: int) -> None:
+    c.saveState()
+    c.setFillColor(colour(("#c0392b", "#2b5fab", "#2e8b57")[player - 1]))
+    c.setStrokeGray(1)
+    c.setLineWidth(2)
+    c.circle(x, y, 9 * mm, stroke=1, fill=1)
+    c.setFillGray(1)
+    draw_text(c, str(player), fonts.bold, TextBox(x - 9 * mm, y - 9 * mm, 18 * mm, 18 * mm, "center", "middle"), 36, 20)
+    c.restoreState()
+
+
+def write_reference(game: CuldceptGame, options: BuildOptions, fonts: FontSet) -> KitFile:
+    """One reference card a player (rules on the front, set-up and the turn on the back): home
+    sheets, or print-shop pages with their bleed."""
+    lang = options.lang
+
+    def cards(bleed: float) -> list[CardPrint]:
+        front, back = (bled(reference_card(game, lang, fonts, side, bleed), bleed, "#ffffff") for side in (False, True))
+        return [CardPrint(front, back)] * game.max_players
+
+    title = game.label("reference", lang)
+    return write_drawn_cards("culdcept", "culdcept-reference", card_size("tarot"), cards, options, fonts, title)
 
 
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
@@ -250,40 +316,32 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
             doc.canvas.restoreState()
             doc.margin_note("bottom")
             doc.end_page()
-        written.append(path)
+        written.append(kit_file(path, contents("culdcept", "culdcept-mat", lang), Printing.LARGE))
     path = options.path("culdcept-mat-tiled")
-    with open_pdf(path, options.paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
-        print_tiled(doc, MAT_W, MAT_H, draw)
-    written.append(path)
-    path = options.path("culdcept-reference")
-    with open_pdf(path, options.paper, fonts, title=game.label("reference", lang), lang=lang) as doc:
-        print_cards(
-            doc,
-            options.layout(card_size("tarot")),
-            [CardPrint(reference_card(game, lang, fonts), reference_card(game, lang, fonts, back=True))]
-            * game.max_players,
-            options.sheet_options(),
-        )
-    written.append(path)
-    written.append(
-        write_sheet(
-            options.path("culdcept-record"),
-            options.paper,
-            fonts,
-            title=game.label("record", lang),
-            lang=lang,
-            draw=lambda doc: draw_record(doc, game),
-        )
+    tiled_paper = tiling_paper(options.paper, MAT_W, MAT_H)
+    with open_pdf(path, tiled_paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
+        tiling = print_tiled(doc, MAT_W, MAT_H, draw)
+    sheets = tiling.rows * tiling.columns
+    written.append(kit_file(path, contents("culdcept", "culdcept-mat-tiled", lang, sheets=sheets), Printing.TILED))
+    written.append(write_reference(game, options, fonts))
+    record = write_sheet(
+        options.path("culdcept-record"),
+        options.paper,
+        fonts,
+        title=game.label("record", lang),
+        lang=lang,
+        draw=lambda doc: draw_record(doc, game),
     )
-    return written
+    written.append(kit_file(record, contents("culdcept", "culdcept-record", lang), Printing.SHEET))
+    return write_start("culdcept", written, options, fonts, mat_picture(game, lang, fonts))
 
 
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
 TARGETS = (
     Target(
         "culdcept",
-        N_("Culdcept-style card game: map mat (A3 and tiled), reference cards, record sheet"),
-        ("culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"),
+        N_("Culdcept-style card game: rules, map mat (A3 and tiled), reference cards, record sheet"),
+        ("culdcept-start", "culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"),
         texts,
         build,
     ),

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
 from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import DATA_DIR
 from kkprint.deck.build import card_prints, deck_card_size, deck_texts, painter_for, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
-from kkprint.engine.cards import print_cards
+from kkprint.engine.booklet import Picture
+from kkprint.engine.cards import place_art, print_cards
 from kkprint.engine.colour import colour, is_light, lighten, tint
-from kkprint.engine.document import Document, open_pdf, write_sheet
+from kkprint.engine.cover import KitFile, Printing
+from kkprint.engine.document import Document, document_of, open_pdf, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import card_size
 from kkprint.engine.icons import has_icon
@@ -24,6 +28,7 @@ from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.text import TextBox, draw_text
 from kkprint.games.kardinal import art
 from kkprint.games.kardinal.model import ROADS, KardinalGame, Land, load_game
+from kkprint.games.kit import caption, card_printing, contents, kit_file, kit_texts, write_start
 
 # --- land cards ------------------------------------------------------------------------------
 
@@ -40,6 +45,8 @@ def land_fields(game: KardinalGame, land: Land, card: list[str], lang: str) -> d
         "german": german,
         "colour": land.colour,
         "light": tint(land.colour, 0.85),
+        "band": land.band,
+        "stripe": "#000000" if is_light(land.colour) else "#ffffff",
         "arms1": arms[0],
         "arms2": arms[1],
         "road": road,
@@ -302,10 +309,11 @@ def texts(options: BuildOptions) -> Iterable[str]:
         law_deck(game, options.lang),
         aid_deck(game, options.lang),
     )
-    return collect_strings(game.model_dump(), set()).union(*(deck_texts(deck) for deck in decks))
+    strings = collect_strings(game.model_dump(), set()).union(*(deck_texts(deck) for deck in decks))
+    return strings | kit_texts("kardinal", options.lang)
 
 
-def write_tokens_and_chips(game: KardinalGame, options: BuildOptions, fonts: FontSet) -> list[Path]:
+def write_tokens_and_chips(game: KardinalGame, options: BuildOptions, fonts: FontSet) -> list[KitFile]:
     """The 15 rights tokens and 8 law chips share one sheet (each 25 mm, each with its own
     outline; the chips' backs behind them); a print shop gets each as pages of its own."""
     lang = options.lang
@@ -313,8 +321,12 @@ def write_tokens_and_chips(game: KardinalGame, options: BuildOptions, fonts: Fon
     title = f"{game.title(lang)} — {game.label('tokens_chips', lang)}"
     if options.print_shop:
         return [
-            write_game_deck(
-                stem, deck, options.layout(deck_card_size(deck)), options.sheet_options(), fonts, options, title
+            kit_file(
+                write_game_deck(
+                    stem, deck, options.layout(deck_card_size(deck)), options.sheet_options(), fonts, options, title
+                ),
+                contents("kardinal", f"{stem}-printshop", lang),
+                Printing.SHOP,
             )
             for stem, deck in (("kardinal-rights-tokens", tokens), ("kardinal-law-chips", chips))
         ]
@@ -326,31 +338,62 @@ def write_tokens_and_chips(game: KardinalGame, options: BuildOptions, fonts: Fon
             card_prints(chips, doc, painter_for(chips, fonts), layout.card.width, layout.card.height),
         )
         print_cards(doc, layout, prints, options.sheet_options())
-    return [path]
+    return [kit_file(path, contents("kardinal", "kardinal-tokens-chips", lang), card_printing(options))]
+
+
+def setup_picture(game: KardinalGame, lang: str, fonts: FontSet) -> Picture:
+    """The four rows of 14 land cards as a game starts, law chips face down on the 4th and 11th
+    card of each row — drawn from the cards themselves."""
+    lands, chips = land_deck(game, lang), law_deck(game, lang)
+    card, chip = card_size("poker"), card_size("chip-25")
+    gap = 5 * mm
+    width, height = 14 * card.width + 13 * gap, 4 * card.height + 3 * 2 * gap
+
+    def draw(c: Canvas, w: float, h: float) -> None:
+        doc = document_of(c)
+        assert doc is not None  # a picture is drawn on a page of an open document
+        cards = list(card_prints(lands, doc, painter_for(lands, fonts), card.width, card.height))
+        random.Random(2001).shuffle(cards)  # dealt the same way on every build
+        backs = card_prints(chips, doc, painter_for(chips, fonts), chip.width, chip.height)
+        for index, print_ in enumerate(cards):
+            row, column = divmod(index, 14)
+            x, y = column * (card.width + gap), h - (row + 1) * card.height - row * 2 * gap
+            place_art(doc, print_.front, x, y, card.width, card.height)
+            if column in (3, 10):  # a law chip, face down, below the arms
+                law = next(backs).back
+                assert law is not None  # every law chip has its back
+                chip_x = x + (card.width - chip.width) / 2
+                place_art(doc, law, chip_x, y + 12 * mm, chip.width, chip.height)
+                c.saveState()
+                c.setStrokeGray(0.15)
+                c.setLineWidth(1.6)
+                c.rect(chip_x, y + 12 * mm, chip.width, chip.height, stroke=1, fill=0)
+                c.restoreState()
+
+    return Picture(width / mm, height / mm, draw, caption("kardinal", lang))
 
 
 def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_game()
     _check_art(game)
     lang = options.lang
-    written = []
+    written: list[KitFile] = []
 
     decks = (
-        ("kardinal-land-cards", land_deck(game, lang), options.layout(card_size("poker")), options.sheet_options()),
-        (
-            "kardinal-player-aid",
-            aid_deck(game, lang),
-            options.layout(card_size("poker"), gap_mm=3),
-            options.sheet_options(),
-        ),
+        ("kardinal-land-cards", land_deck(game, lang), options.layout(card_size("poker")), False),
+        ("kardinal-player-aid", aid_deck(game, lang), options.layout(card_size("poker"), gap_mm=3), True),
     )
-    for stem, deck, layout, sheet in decks:
+    for stem, deck, layout, content_backs in decks:
         part = game.label(stem.removeprefix("kardinal-").replace("-", "_"), lang)
-        written.append(write_game_deck(stem, deck, layout, sheet, fonts, options, f"{game.title(lang)} — {part}"))
+        sheet = options.sheet_options(content_backs=content_backs)
+        path = write_game_deck(stem, deck, layout, sheet, fonts, options, f"{game.title(lang)} — {part}")
+        written.append(
+            kit_file(path, contents("kardinal", stem, lang), card_printing(options, content_backs=content_backs))
+        )
     written.extend(write_tokens_and_chips(game, options, fonts))
-
-    written.append(write_chart(options.path("kardinal-chart"), game, options, fonts))
-    return written
+    chart = write_chart(options.path("kardinal-chart"), game, options, fonts)
+    written.append(kit_file(chart, contents("kardinal", "kardinal-chart", lang), Printing.SHEET))
+    return write_start("kardinal", written, options, fonts, setup_picture(game, lang, fonts))
 
 
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
@@ -358,9 +401,15 @@ TARGETS = (
     Target(
         id="kardinal",
         summary=N_(
-            "Kardinal & König Kartenspiel: 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート"
+            "Kardinal & König Kartenspiel: rules, 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, 決算チャート"
         ),
-        products=("kardinal-land-cards", "kardinal-player-aid", "kardinal-tokens-chips", "kardinal-chart"),
+        products=(
+            "kardinal-start",
+            "kardinal-land-cards",
+            "kardinal-player-aid",
+            "kardinal-tokens-chips",
+            "kardinal-chart",
+        ),
         texts=texts,
         build=build,
     ),

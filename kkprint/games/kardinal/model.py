@@ -25,6 +25,7 @@ class Land(Strict):
     names: Names
     colour: str
     mark: Literal["circle", "square", "triangle", "triangle-down", "diamond", "pentagon", "hexagon", "cross", "ring"]
+    band: Literal["plain", "vertical", "horizontal"] = "plain"  # the pattern in the card's top band
     cards: list[list[str]]
 
     @field_validator("colour")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,13 +14,16 @@ from kkprint.base.i18n import N_
 from kkprint.base.paths import DATA_DIR
 from kkprint.deck.build import write_game_deck
 from kkprint.deck.load import Deck, layout_deck
+from kkprint.engine.booklet import Picture
 from kkprint.engine.colour import colour, lighten
+from kkprint.engine.cover import Printing
 from kkprint.engine.document import Document, write_sheet
 from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import card_size
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.table import Cell, draw_table
 from kkprint.engine.text import TextBox, draw_text
+from kkprint.games.kit import caption, card_printing, contents, kit_file, kit_texts, write_start
 from kkprint.games.webofpower.gridmap import GridMap
 from kkprint.games.webofpower.model import BoardGame, TrumpMap, load_board, load_map
 
@@ -94,8 +97,14 @@ def _table_height(game: TrumpMap) -> float:
 
 
 def draw_trump_map(doc: Document, game: TrumpMap) -> None:
-    c, fonts, lang = doc.canvas, doc.fonts, doc.lang
-    page_w, page_h = doc.paper.size
+    """The map sheet on the document's (landscape) page."""
+    draw_map_page(doc.canvas, doc.fonts, doc.lang, doc.paper.size, game)
+
+
+def draw_map_page(c: Canvas, fonts: FontSet, lang: str, page: tuple[float, float], game: TrumpMap) -> None:
+    """The map, its cardinal circles and score table as laid out on a ``page``-sized sheet (also
+    the picture on the kit's cover)."""
+    page_w, page_h = page
     grid = game.map
     extra_rows = any(box.side == "extra" for box in cardinal_boxes(grid, 17 * mm))
     table_h = _table_height(game)
@@ -389,7 +398,8 @@ def draw_reference(doc: Document, game: BoardGame) -> None:
 
 def map_texts(options: BuildOptions) -> Iterable[str]:
     game = load_map()
-    return collect_strings(game.model_dump(), set()) | {str(n) for n in range(1, 40)} | {":"}
+    numbers = {str(n) for n in range(1, 40)} | {":"}
+    return collect_strings(game.model_dump(), set()) | numbers | kit_texts("webofpower", options.lang)
 
 
 RULES_KEYS = (
@@ -414,78 +424,95 @@ def rules_deck(game: TrumpMap, lang: str) -> Deck:
     return layout_deck(DATA_DIR / "webofpower" / "rules-card.yaml", fields, [({}, game.players, "rules card")])
 
 
+def map_picture(game: TrumpMap, lang: str, fonts: FontSet, paper: tuple[float, float]) -> Picture:
+    """The printed map sheet itself, small: what the players write on."""
+    width, height = paper
+
+    def draw(c: Canvas, w: float, h: float) -> None:
+        c.saveState()
+        c.setStrokeGray(0.5)
+        c.setFillGray(1)
+        c.rect(0, 0, w, h, stroke=1, fill=1)
+        c.restoreState()
+        draw_map_page(c, fonts, lang, (w, h), game)
+
+    return Picture(width / mm, height / mm, draw, caption("webofpower", lang))
+
+
 def build_map(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_map()
     lang = options.lang
-    return [
-        write_sheet(
-            options.path("webofpower-map"),
-            options.paper.landscape(),
-            fonts,
-            title=game.label("title", lang),
-            lang=lang,
-            draw=lambda doc: draw_trump_map(doc, game),
-        ),
-        write_game_deck(
-            "webofpower-rules",
-            rules_deck(game, lang),
-            options.layout(card_size("poker"), gap_mm=3),
-            options.sheet_options(),
-            fonts,
-            options,
-            game.label("rules", lang),
-        ),
+    paper = options.paper.landscape()
+    sheet = write_sheet(
+        options.path("webofpower-map"),
+        paper,
+        fonts,
+        title=game.label("title", lang),
+        lang=lang,
+        draw=lambda doc: draw_trump_map(doc, game),
+    )
+    cards = write_game_deck(
+        "webofpower-rules",
+        rules_deck(game, lang),
+        options.layout(card_size("poker"), gap_mm=3),
+        options.sheet_options(content_backs=True),
+        fonts,
+        options,
+        game.label("rules", lang),
+    )
+    written = [
+        kit_file(sheet, contents("webofpower", "webofpower-map", lang), Printing.SHEET),
+        kit_file(cards, contents("webofpower", "webofpower-rules", lang), card_printing(options, content_backs=True)),
     ]
+    return write_start("webofpower", written, options, fonts, map_picture(game, lang, fonts, paper.size))
 
 
 def board_texts(options: BuildOptions) -> Iterable[str]:
-    return collect_strings(load_board().model_dump(), set()) | {"____ ______", "[]0123456789"}
+    words = collect_strings(load_board().model_dump(), set()) | {"____ ______", "[]0123456789"}
+    return words | kit_texts("webofpower-board", options.lang)
 
 
 def build_board(options: BuildOptions, fonts: FontSet) -> list[Path]:
     game = load_board()
     lang = options.lang
-    return [
-        write_sheet(
-            options.path("webofpower-board-score-pad"),
-            options.paper,
-            fonts,
-            title=game.label("title", lang),
-            lang=lang,
-            draw=lambda doc: draw_score_pad(doc, game),
-        ),
-        write_sheet(
-            options.path("webofpower-board-reference"),
-            options.paper,
-            fonts,
-            title=game.label("reference_title", lang),
-            lang=lang,
-            draw=lambda doc: draw_reference(doc, game),
-        ),
-        write_sheet(
-            options.path("webofpower-board-worksheet"),
-            options.paper,
-            fonts,
-            title=game.label("worksheet", lang),
-            lang=lang,
-            draw=lambda doc: draw_worksheet(doc, game),
-        ),
-    ]
+    sheets = (
+        ("webofpower-board-score-pad", "title", draw_score_pad),
+        ("webofpower-board-reference", "reference_title", draw_reference),
+        ("webofpower-board-worksheet", "worksheet", draw_worksheet),
+    )
+    written = []
+    for stem, title, draw in sheets:
+
+        def fill(doc: Document, draw: Callable[[Document, BoardGame], None] = draw) -> None:
+            draw(doc, game)
+
+        path = write_sheet(
+            options.path(stem), options.paper, fonts, title=game.label(title, lang), lang=lang, draw=fill
+        )
+        written.append(kit_file(path, contents("webofpower-board", stem, lang), Printing.SHEET))
+    return write_start("webofpower-board", written, options, fonts)
 
 
 # What `kkprint build` makes of this game (listed by id in kkprint.games.BUILD_TARGETS).
 TARGETS = (
     Target(
         "webofpower",
-        N_("Web of Power with a standard deck: the 4×12 trump map with its score table, 3 quick-rules cards"),
-        ("webofpower-map", "webofpower-rules"),
+        N_("Web of Power with a standard deck: rules, the 4×12 trump map with its score table, 3 quick-rules cards"),
+        ("webofpower-start", "webofpower-map", "webofpower-rules"),
         map_texts,
         build_map,
     ),
     Target(
         "webofpower-board",
-        N_("Web of Power board game: score pad (3–5 players), quick reference and a final tally worksheet"),
-        ("webofpower-board-score-pad", "webofpower-board-reference", "webofpower-board-worksheet"),
+        N_(
+            "Web of Power board game: rules summary, score pad (3–5 players), quick reference and a final tally worksheet"
+        ),
+        (
+            "webofpower-board-start",
+            "webofpower-board-score-pad",
+            "webofpower-board-reference",
+            "webofpower-board-worksheet",
+        ),
         board_texts,
         build_board,
     ),

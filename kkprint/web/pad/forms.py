@@ -5,6 +5,7 @@ in the reader's language. Pure data; no web framework here."""
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 PLAYER_RANGE = {
@@ -85,3 +86,31 @@ def ring(count: int = 13, size: float = 100.0) -> list[tuple[float, float]]:
         )
         for i in range(count)
     ]
+
+
+def with_land_ids(game: str, tally: Any) -> Any:
+    """A K&K tally (or part of one) with each land named by its id, as the page's fields are:
+    the CLI's tallies may say France, フランス or Frankreich, and the page must show them in the
+    France row. Names it does not know, and two names of one land, are left as they are (the
+    scorer says what is wrong)."""
+    if game != "kardinal" or not isinstance(tally, dict) or not isinstance(tally.get("players"), list):
+        return tally
+    kk = kardinal_game()
+    players = []
+    for player in tally["players"]:
+        lands = player.get("lands") if isinstance(player, dict) else None
+        if isinstance(lands, dict):
+            ids = {name: getattr(kk.find_land(name), "id", None) for name in lands if isinstance(name, str)}
+            named_once = [found for found in ids.values() if found]
+            if len(named_once) == len(set(named_once)):
+                player = {**player, "lands": {ids.get(name) or name: counts for name, counts in lands.items()}}
+        players.append(player)
+    return {**tally, "players": players}
+
+
+@cache
+def kardinal_game():
+    """K&K's definition (its lands and their names), read once."""
+    from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
+
+    return load_game(DEFAULT_PATH)

@@ -105,6 +105,9 @@ def serve(port: int, lan: bool, lang: str) -> None:
     server = uvicorn.Server(
         uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, server_header=False)
     )
+    import gc
+
+    gc.freeze()  # what the imports made lives as long as the server: no collection walks it again
     try:
         server.run()  # after a graceful shutdown uvicorn raises the signal that asked for it again
     except KeyboardInterrupt:
