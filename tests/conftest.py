@@ -76,7 +76,14 @@ def assert_clean_error(result: subprocess.CompletedProcess, *fragments: str) -> 
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
+        assert as_shown(fragment) in lines[0], (fragment, lines[0])
+
+
+def as_shown(fragment: str, cwd: Path = ROOT) -> str:
+    """A path as the command line prints it when run in ``cwd`` (the tests' usual folder):
+    relative to it when inside it (kkprint.base.paths.shown)."""
+    prefix = str(cwd) + "/"
+    return fragment[len(prefix) :] if fragment.startswith(prefix) else fragment
 
 
 def assert_deck_refused(result: subprocess.CompletedProcess, *fragments: str) -> list[str]:

@@ -8,7 +8,7 @@ import typer
 
 from kkprint.base import settings
 from kkprint.base.choices import CheckAgainst, PaperName
-from kkprint.base.errors import InputError
+from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import Msg, tr
 from kkprint.base.outputs import check_destination
 from kkprint.cli.common import AsJson, LangOption, emit, language, read_input
@@ -72,7 +72,7 @@ def new_tally(
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(Msg("cannot create the folder: {reason}", reason=err.strerror), source=str(folder)) from None
+        raise InputError(Msg("cannot create the folder: {reason}", reason=OsReason(err)), source=str(folder)) from None
     path = folder / example
     write_new(path, (EXAMPLES_DIR / example).read_text(encoding="utf-8"))
     typer.echo(str(path))

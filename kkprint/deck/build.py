@@ -10,7 +10,7 @@ from pathlib import Path
 from reportlab.lib.units import mm
 
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import N_, Msg
 from kkprint.base.models import validate
 from kkprint.base.paths import SHEETS_DIR, output_path
 from kkprint.base.printer import load_profile
@@ -457,7 +457,7 @@ def load_sheet_file(deck: Deck, name: str) -> SheetFile:
             place="sheet.layout",
         )
     else:
-        path = deck.resolve(name, "sheet layout", "sheet.layout")
+        path = deck.resolve(name, N_("sheet layout"), "sheet.layout")
     return validate(SheetFile, load_yaml_file(path), str(path))
 
 
@@ -465,7 +465,7 @@ def shop_inks(deck: Deck) -> Inks | None:
     """CMYK through the deck's ICC profile, or by the plain formula; None keeps RGB."""
     shop = deck.spec.print_shop
     if shop.icc:
-        return Inks("cmyk", deck.resolve(shop.icc, "ICC profile", "print_shop.icc"))
+        return Inks("cmyk", deck.resolve(shop.icc, N_("ICC profile"), "print_shop.icc"))
     return Inks("cmyk") if shop.cmyk else None
 
 

@@ -1,0 +1,251 @@
+"""Every command, with good input and with bad, in Japanese and in English: no word of the other
+language in anything it prints. A Japanese output may hold ASCII letters only where they are the
+user's own (file names, what they typed, what their files say) or words a user types as they are
+(commands, options, deck keys, ids, units, format names); an English output holds no Japanese the
+user did not type. Exit codes are checked on the way: 0 for good input, 2 for bad.
+
+Most commands run in this process (fast: the whole corpus twice in well under a minute); the
+servers and the watcher run as processes and are stopped with Ctrl-C once they have spoken."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_main
+
+EXAMPLES = ROOT / "examples"
+
+# Words that are the same in both languages: file formats and standards, proper names, keys on
+# a keyboard, and the environment variables a user sets.
+NAMES = {
+    "PDF", "PNG", "SVG", "JPG", "JPEG", "CSV", "TSV", "JSON", "YAML", "XML", "ICC", "CMYK", "RGB", "QR",
+    "UTF", "NUL", "TTF", "OTF", "CFF", "CFF2", "TrueType", "OpenType", "Noto", "Sans", "CJK", "JP", "Ctrl",
+    "Wi", "Fi", "TrimBox", "BleedBox", "Tabletop", "Simulator", "TTS", "littleCMS", "Excel", "BudouX", "HTML",
+    "SSE", "ID", "id", "ids", "URL", "ok", "OK", "true", "false", "none", "null", "http", "https", "localhost",
+    "kkprint", "KKPRINT", "LANG", "PAPER", "DATA", "DIR", "DEBUG", "JOBS", "SOURCE", "DATE", "EPOCH", "XDG",
+    "Schema", "base64", "uXXXX", "lambda", "await", "yield", "import", "python", "object",
+}
+UNITS = {"mm", "cm", "in", "pt", "px", "dpi", "MB", "KB", "GB", "ms", "s", "MP"}
+
+
+@cache
+def vocabulary() -> frozenset[str]:
+    """What a user types as it is: commands, options, choices, game ids, the keys of deck, tally
+    and template files, expression functions and built-in icons, units and the names above."""
+    import typer
+
+    from kkprint.base import choices
+    from kkprint.base.models import known_keys
+    from kkprint.cli.app import app
+    from kkprint.deck.expr import CARD_NAMES, DECK_NAMES, FUNCTIONS
+    from kkprint.deck.model import DeckFile
+    from kkprint.engine.icons import icon_names
+    from kkprint.games import BUILD_TARGETS
+
+    words: set[str] = set(NAMES) | UNITS | set(FUNCTIONS) | set(CARD_NAMES) | set(DECK_NAMES)
+
+    def walk(command, path=()):
+        words.update(path)
+        for param in command.params:
+            words.update(param.opts + param.secondary_opts)
+            words.add(param.name or "")
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, (*path, name))
+
+    walk(typer.main.get_command(app))
+    for enum in (choices.Lang, choices.PaperName, choices.DuplexMode, choices.CutMarks, choices.CheckAgainst):
+        words.update(member.value for member in enum)
+    words.update(BUILD_TARGETS)
+    words.update(known_keys(DeckFile))
+    words.update(icon_names())
+    for template in (ROOT / "templates").rglob("*.yaml"):
+        words.update(re.findall(r"[A-Za-z_][\w-]*", template.read_text(encoding="utf-8")))
+    for example in EXAMPLES.glob("*.yaml"):  # the tally files' keys
+        words.update(re.findall(r"^\s*-?\s*([a-z_]+):", example.read_text(encoding="utf-8"), flags=re.M))
+    return frozenset(part.lower() for word in words for part in re.findall(r"[A-Za-z]+\d*", word))
+
+
+PATH = re.compile(r"(?:[\w.~-]*/)+[\w.~-]*|[\w.-]+\.(?:ya?ml|csv|tsv|xlsx|json|pdf|png|svg|jpg|ttf|otf|mo|po|txt)\b")
+URL = re.compile(r"https?://\S+")
+
+
+def english_left(text: str, typed: str) -> list[str]:
+    """ASCII words in a Japanese output that are none of the user's own nor typed as they are."""
+    text = URL.sub(" ", PATH.sub(" ", text))
+    own = {word.lower() for word in re.findall(r"[A-Za-z]+\d*", typed)}
+    allowed = vocabulary() | own
+    return [word for word in re.findall(r"[A-Za-z]{2,}\d*", text) if word.lower() not in allowed]
+
+
+def japanese_left(text: str, typed: str) -> list[str]:
+    """Japanese characters in an English output that the user did not type."""
+    own = set(typed)
+    return [char for char in re.findall(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff60]", text) if char not in own]
+
+
+@dataclass
+class Case:
+    """One run: the command line, its standard input, the exit code it must end with, and the
+    files it reads (their words are the user's own)."""
+
+    args: tuple[str, ...]
+    code: int = 0
+    stdin: str = ""
+    reads: tuple[str, ...] = ()
+    id: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.id = self.id or " ".join(self.args)[:70]
+
+
+BAD_DECKS = {
+    "missing-data": "name: d\ncard: {size: poker}\ndata: missing.csv\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x}\n",
+    "card-shape": "name: d\ncard: {size: poker, shape: hexagn}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x}\n",
+    "region-type": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: txt, x: 1, y: 1, w: 9, h: 9, text: x}\n",
+    "no-type": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {tpye: text, x: 1, y: 1, w: 9, h: 9, text: x}\n",
+    "paper": "name: d\ncard: {size: poker}\nsheet: {paper: a5}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x}\n",
+    "shape": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  s: {type: shape, shape: hexagn, x: 1, y: 1, w: 9, h: 9}\n",
+    "size": "name: d\ncard: {size: pokr}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x}\n",
+    "negative": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: -9, h: 9, text: x}\n",
+    "icon": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: icon, x: 1, y: 1, w: 9, h: 9, icon: coinn}\n",
+    "field": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: '${nmae}'}\n",
+    "markup": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: '<q>x</q>'}\n",
+    "when": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x, when: \"name == 'A' or\"}\n",
+    "small": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 30, h: 9, text: tiny words, size: 4, min_size: 4}\n",
+    "off-card": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 50, y: 1, w: 30, h: 9, text: over the edge}\n",
+    "copies": "name: d\ncard: {size: poker}\ncards: [{name: A, qty: 3}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 30, h: 9, text: x}\n",
+    "expression": "name: d\ncard: {size: poker}\ncards: [{name: A, cost: 2}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 30, h: 9, text: '${cots * 2}'}\n",
+    "syntax": "name: d\ncard: {size: poker\ncards: [{name: A}]\n",
+    "unknown-key": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, txt: x}\n",
+    "font": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x, font: nosuch/bold}\n",
+    "backs": "name: d\ncard: {size: poker}\nprint: {backs: sideways}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x}\n",
+    "colour": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x, colour: reddish}\n",
+    "align": "name: d\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n  r: {type: text, x: 1, y: 1, w: 9, h: 9, text: x, align: centre}\n",
+}
+
+KARDINAL_BAD = {
+    "too-many": "players:\n  - {name: Aki, lands: {France: 9}}\n  - {name: Ben}\n  - {name: Chie}\n",
+    "land": "players:\n  - {name: Aki, lands: {Frankriech: 2}}\n  - {name: Ben}\n  - {name: Chie}\n",
+    "arms": "players:\n  - {name: Aki, lands: {France: {cards: 2, arms: {crss: 1}}}}\n  - {name: Ben}\n  - {name: Chie}\n",
+    "negative": "players:\n  - {name: Aki, ships: -1}\n  - {name: Ben}\n  - {name: Chie}\n",
+    "two": "players:\n  - {name: Aki}\n  - {name: Ben}\n",
+    "six": "players: [{name: A}, {name: B}, {name: C}, {name: D}, {name: E}, {name: F}]\n",
+    "same": "players:\n  - {name: Aki}\n  - {name: Aki}\n  - {name: Chie}\n",
+    "syntax": "players: [\n",
+    "list": "- [1, 2]\n",
+    "key": "players:\n  - {name: Aki, shipz: 2}\n  - {name: Ben}\n  - {name: Chie}\n",
+}
+
+
+def cases(work: Path) -> list[Case]:
+    deck = "decks/mydeck.yaml"
+    found: list[Case] = [
+        Case(("list",)),
+        Case(("--version",)),
+        Case(("config", "show")),
+        Case(("config", "set", "paper", "a4")),
+        Case(("config", "set", "paper", "a5"), 2),
+        Case(("config", "set", "colour", "red"), 2),
+        Case(("config", "set", "offset", "9,9,9"), 2),
+        Case(("new", "deck", "mydeck", "--dir", "decks")),
+        Case(("new", "deck", "mydeck", "--dir", "decks"), 2, id="new deck twice"),
+        Case(("new", "deck", "x", "--dir", "afile.txt"), 2),
+        Case(("new", "deck", "--example", "heist", "--dir", "ex")),
+        Case(("new", "deck", "--example", "hiest", "--dir", "ex2"), 2),
+        Case(("new", "tally", "Kardinal", "--dir", "tallies")),
+        Case(("new", "tally", "chess"), 2),
+        Case(("new", "tally", "court", "--dir", "afile.txt"), 2),
+        Case(("schema",)),
+        Case(("build", deck, "--out", "out"), reads=(deck,)),
+        Case(("build", "Court", "--out", "out", "--players", "3")),
+        Case(("build", "bulid"), 2),
+        Case(("build", deck, "--paper", "a5"), 2),
+        Case(("build", deck, "--out", "afile.txt/x"), 2),
+        Case(("build", deck, "--gap", "99"), 2),
+        Case(("build", deck, "--duplex", "sideways"), 2),
+        Case(("build", deck, "--back-offset-x", "99"), 2),
+        Case(("build", "nothere.yaml"), 2),
+        Case(("check", deck), reads=(deck,)),
+        Case(("check", deck, "--json"), reads=(deck,)),
+        Case(("check", "nothere.yaml"), 2),
+        Case(("preview", deck, "--out", "pre"), reads=(deck,)),
+        Case(("preview", deck, "--dpi", "5"), 2),
+        Case(("preview", "nothing"), 2),
+        Case(("export", deck, "--out", "pics"), reads=(deck,)),
+        Case(("export", deck, "--tts", "--out", "tts"), reads=(deck,)),
+        Case(("export", deck, "--showcase", "1,Nobody"), 2, reads=(deck,)),
+        Case(("export", "nothere.yaml"), 2),
+        Case(("calibrate", "--out", "cal")),
+        Case(("calibrate", "--duplex", "fold"), 2),
+        Case(("calibrate", "--save", "0.5")),
+        Case(("calibrate", "--save", "99", "--save", "0"), 2),
+        Case(("scorer", "kardinal", str(EXAMPLES / "kardinal-tally.yaml")), reads=(str(EXAMPLES / "kardinal-tally.yaml"),)),
+        Case(("scorer", "kardinal", str(EXAMPLES / "kardinal-tally.yaml"), "--sheet", "chart")),
+        Case(("scorer", "webofpower", str(EXAMPLES / "webofpower-state.yaml"))),
+        Case(("scorer", "webofpower-board", str(EXAMPLES / "webofpower-board-tally.yaml"))),
+        Case(("scorer", "court", str(EXAMPLES / "court-final.yaml"))),
+        Case(("scorer", "culdcept", str(EXAMPLES / "culdcept-state.yaml"))),
+        Case(("scorer", "court", "nothere.yaml"), 2),
+        Case(("scorer", "court", "afile.txt"), 2),
+        Case(("scorer", "court"), 2),
+        Case(("scorer", "court", "x", "--jsn"), 2),
+        Case(("scorer", "webofpower", "-"), 2, "players: [Aki, Ben]\nmonasteries: []\n"),
+        Case(("scorer", "webofpower-board", "-"), 2, "players: [Aki, Ben, Chie]\nregions: {Aragon: {monasteries: [1, 0]}}\n"),
+        Case(("scorer", "webofpower-board", "-"), 2, "players: [Aki, Ben, Chie]\nregions: {Aragn: {monasteries: [1, 0, 0]}}\n"),
+        Case(("scorer", "court", "-"), 2, "players:\n  - {name: Aki, dice: [7, 1, 1]}\n  - {name: Ben, dice: [1, 1, 1]}\n"),
+        Case(("scorer", "culdcept", "-"), 2, "players: [Aki, Ben]\nsquares: [{card: Z, owner: Aki}]\n"),
+        Case(("court", "eligible", "6", "6", "6", "2", "5")),
+        Case(("court", "eligible", "66625"), 2),
+        Case(("court", "eligible", "9", "1", "1"), 2),
+        Case(("court", "eligible"), 2),
+        Case(("culdcept", "battle", "K", "A")),
+        Case(("culdcept", "battle", "5+9", "A"), 2),
+        Case(("bulid",), 2),
+        Case(("--lang", "fr", "list"), 2),
+    ]
+    found += [Case(("scorer", "kardinal", "-"), 2, text, id=f"kardinal {name}") for name, text in KARDINAL_BAD.items()]
+    found += [
+        Case(("build", f"bad/{name}.yaml", "--out", "out-bad"), 2, reads=(f"bad/{name}.yaml",), id=f"deck {name}")
+        for name in BAD_DECKS
+        if name not in ("small", "off-card", "copies")
+    ]
+    found += [Case(("check", f"bad/{name}.yaml"), 0, reads=(f"bad/{name}.yaml",), id=f"check {name}") for name in ("small", "off-card", "copies")]
+    return found
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("sweep")
+    (folder / "afile.txt").write_text("a file, not a folder\n", encoding="utf-8")
+    (folder / "bad").mkdir()
+    for name, text in BAD_DECKS.items():
+        (folder / "bad" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def run_in(work: Path, case: Case, lang: str, capsys, monkeypatch, tmp: Path):
+    """The case in ``lang`` in a fresh copy of the work folder (so every case starts alike)."""
+    here = tmp / lang
+    shutil.copytree(work, here)
+    monkeypatch.chdir(here)
+    if case.args[:2] in (("build", "decks/mydeck.yaml"),) or "decks/mydeck.yaml" in case.args:
+        run_main(["new", "deck", "mydeck", "--dir", "decks"], capsys, monkeypatch, lang)
+    code, out, err = run_main([*case.args, "--lang", lang] if "--lang" not in case.args else list(case.args), capsys, monkeypatch, lang, case.stdin)
+    typed = " ".join(case.args) + case.stdin + "".join((here / name).read_text(encoding="utf-8") for name in case.reads if (here / name).exists())
+    return code, out + err, typed
+
+
+@pytest.mark.parametrize("case", cases(Path(".")), ids=lambda case: case.id)
+def test_every_command_in_one_language(case, work, capsys, monkeypatch, tmp_path):
+    for lang in ("ja", "en"):
+        code, shown, typed = run_in(work, case, lang, capsys, monkeypatch, tmp_path)
+        assert code == case.code, (lang, code, shown)
+        assert "Traceback" not in shown
+        left = english_left(shown, typed) if lang == "ja" else japanese_left(shown, typed)
+        assert left == [], (lang, left, shown[-2000:])
