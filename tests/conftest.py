@@ -81,7 +81,7 @@ def assert_clean_error(result: subprocess.CompletedProcess, *fragments: str) -> 
 
 def as_shown(fragment: str, cwd: Path = ROOT) -> str:
     """A path as the command line prints it when run in ``cwd`` (the tests' usual folder):
-    relative to it when inside it (kkprint.base.paths.shown)."""
+    relative to it when inside it (kkprint.base.pathnames.shown)."""
     prefix = str(cwd) + "/"
     return fragment[len(prefix) :] if fragment.startswith(prefix) else fragment
 

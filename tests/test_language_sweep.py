@@ -9,9 +9,10 @@ servers and the watcher run as processes and are stopped with Ctrl-C once they h
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -23,12 +24,90 @@ EXAMPLES = ROOT / "examples"
 # Words that are the same in both languages: file formats and standards, proper names, keys on
 # a keyboard, and the environment variables a user sets.
 NAMES = {
-    "PDF", "PNG", "SVG", "JPG", "JPEG", "CSV", "TSV", "JSON", "YAML", "XML", "ICC", "CMYK", "RGB", "QR",
-    "UTF", "NUL", "TTF", "OTF", "CFF", "CFF2", "TrueType", "OpenType", "Noto", "Sans", "CJK", "JP", "Ctrl",
-    "Wi", "Fi", "TrimBox", "BleedBox", "Tabletop", "Simulator", "TTS", "littleCMS", "Excel", "BudouX", "HTML",
-    "SSE", "ID", "id", "ids", "URL", "ok", "OK", "true", "false", "none", "null", "http", "https", "localhost",
-    "kkprint", "KKPRINT", "LANG", "PAPER", "DATA", "DIR", "DEBUG", "JOBS", "SOURCE", "DATE", "EPOCH", "XDG",
-    "Schema", "base64", "uXXXX", "lambda", "await", "yield", "import", "python", "object",
+    "PDF",
+    "PNG",
+    "SVG",
+    "JPG",
+    "JPEG",
+    "CSV",
+    "TSV",
+    "JSON",
+    "YAML",
+    "XML",
+    "ICC",
+    "CMYK",
+    "RGB",
+    "QR",
+    "UTF",
+    "NUL",
+    "TTF",
+    "OTF",
+    "CFF",
+    "CFF2",
+    "TrueType",
+    "OpenType",
+    "Noto",
+    "Sans",
+    "CJK",
+    "JP",
+    "Ctrl",
+    "Wi",
+    "Fi",
+    "TrimBox",
+    "BleedBox",
+    "Tabletop",
+    "Simulator",
+    "TTS",
+    "littleCMS",
+    "Excel",
+    "BudouX",
+    "HTML",
+    "SSE",
+    "ID",
+    "id",
+    "ids",
+    "URL",
+    "ok",
+    "OK",
+    "true",
+    "false",
+    "none",
+    "null",
+    "http",
+    "https",
+    "localhost",
+    "kkprint",
+    "KKPRINT",
+    "LANG",
+    "PAPER",
+    "DATA",
+    "DIR",
+    "DEBUG",
+    "JOBS",
+    "SOURCE",
+    "DATE",
+    "EPOCH",
+    "XDG",
+    "Schema",
+    "base64",
+    "uXXXX",
+    "lambda",
+    "await",
+    "yield",
+    "import",
+    "python",
+    "object",
+    "help",
+    "all",
+    "lt",
+    "amp",
+    "grey",
+    "I",
+    "II",
+    "III",
+    "IV",
+    "V",
+    "VI",  # (&lt; as written in a deck; tiers numbered as on the cards)
 }
 UNITS = {"mm", "cm", "in", "pt", "px", "dpi", "MB", "KB", "GB", "ms", "s", "MP"}
 
@@ -42,10 +121,14 @@ def vocabulary() -> frozenset[str]:
     from kkprint.base import choices
     from kkprint.base.models import known_keys
     from kkprint.cli.app import app
+    from kkprint.cli.terminal import add_options
     from kkprint.deck.expr import CARD_NAMES, DECK_NAMES, FUNCTIONS
     from kkprint.deck.model import DeckFile
+    from kkprint.engine.geometry import CARD_SIZES
     from kkprint.engine.icons import icon_names
+    from kkprint.engine.markup import _TAGS as MARKUP_TAGS
     from kkprint.games import BUILD_TARGETS
+    from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
 
     words: set[str] = set(NAMES) | UNITS | set(FUNCTIONS) | set(CARD_NAMES) | set(DECK_NAMES)
 
@@ -54,15 +137,24 @@ def vocabulary() -> frozenset[str]:
         for param in command.params:
             words.update(param.opts + param.secondary_opts)
             words.add(param.name or "")
+            if isinstance(param.default, (str, Path)):  # a default shown in help: a value as typed (output)
+                words.add(str(param.default))
         for name, sub in getattr(command, "commands", {}).items():
             walk(sub, (*path, name))
 
-    walk(typer.main.get_command(app))
+    tree = typer.main.get_command(app)
+    add_options(tree)  # -q, -v, --lang, as every run has them
+    walk(tree)
     for enum in (choices.Lang, choices.PaperName, choices.DuplexMode, choices.CutMarks, choices.CheckAgainst):
         words.update(member.value for member in enum)
     words.update(BUILD_TARGETS)
     words.update(known_keys(DeckFile))
     words.update(icon_names())
+    words.add(DeckFile.model_fields["copies_field"].default)  # the column copies come from
+    words.update(CARD_SIZES)
+    words.update(MARKUP_TAGS)
+    words.update(schema_choices(DeckFile.model_json_schema()))
+    words.update(name for land in load_game(DEFAULT_PATH).lands for name in (land.names.en, land.names.de) if name)
     for template in (ROOT / "templates").rglob("*.yaml"):
         words.update(re.findall(r"[A-Za-z_][\w-]*", template.read_text(encoding="utf-8")))
     for example in EXAMPLES.glob("*.yaml"):  # the tally files' keys
@@ -70,13 +162,30 @@ def vocabulary() -> frozenset[str]:
     return frozenset(part.lower() for word in words for part in re.findall(r"[A-Za-z]+\d*", word))
 
 
+def schema_choices(schema) -> set[str]:
+    """Every value a deck's closed sets allow (``enum`` and ``const`` in its JSON Schema): shapes,
+    region types, alignments … — words a designer types as they are."""
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        found.update(str(value) for value in schema.get("enum", []))
+        if "const" in schema:
+            found.add(str(schema["const"]))
+        for value in schema.values():
+            found |= schema_choices(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found |= schema_choices(value)
+    return found
+
+
 PATH = re.compile(r"(?:[\w.~-]*/)+[\w.~-]*|[\w.-]+\.(?:ya?ml|csv|tsv|xlsx|json|pdf|png|svg|jpg|ttf|otf|mo|po|txt)\b")
 URL = re.compile(r"https?://\S+")
+CODE = re.compile(r"`[^`]+`")  # `{card, region, kind}`: quoted as code, typed or read as it is
 
 
 def english_left(text: str, typed: str) -> list[str]:
     """ASCII words in a Japanese output that are none of the user's own nor typed as they are."""
-    text = URL.sub(" ", PATH.sub(" ", text))
+    text = CODE.sub(" ", URL.sub(" ", PATH.sub(" ", text)))
     own = {word.lower() for word in re.findall(r"[A-Za-z]+\d*", typed)}
     allowed = vocabulary() | own
     return [word for word in re.findall(r"[A-Za-z]{2,}\d*", text) if word.lower() not in allowed]
@@ -98,7 +207,8 @@ class Case:
     stdin: str = ""
     reads: tuple[str, ...] = ()
     id: str = ""
-    extra: dict = field(default_factory=dict)
+    before: tuple[tuple[str, ...], ...] = ()
+    words: bool = True  # False: machine-read output (a JSON Schema), whose keys are its format's
 
     def __post_init__(self):
         self.id = self.id or " ".join(self.args)[:70]
@@ -144,7 +254,11 @@ KARDINAL_BAD = {
 
 
 def cases(work: Path) -> list[Case]:
-    deck = "decks/mydeck.yaml"
+    deck, deck_data = "decks/mydeck.yaml", "decks/mydeck.csv"
+
+    def example(name: str) -> str:
+        return str(EXAMPLES / name)
+
     found: list[Case] = [
         Case(("list",)),
         Case(("--version",)),
@@ -154,16 +268,22 @@ def cases(work: Path) -> list[Case]:
         Case(("config", "set", "colour", "red"), 2),
         Case(("config", "set", "offset", "9,9,9"), 2),
         Case(("new", "deck", "mydeck", "--dir", "decks")),
-        Case(("new", "deck", "mydeck", "--dir", "decks"), 2, id="new deck twice"),
+        Case(
+            ("new", "deck", "mydeck", "--dir", "decks"),
+            2,
+            before=(("new", "deck", "mydeck", "--dir", "decks"),),
+            id="new deck twice",
+        ),
         Case(("new", "deck", "x", "--dir", "afile.txt"), 2),
-        Case(("new", "deck", "--example", "heist", "--dir", "ex")),
-        Case(("new", "deck", "--example", "hiest", "--dir", "ex2"), 2),
         Case(("new", "tally", "Kardinal", "--dir", "tallies")),
         Case(("new", "tally", "chess"), 2),
         Case(("new", "tally", "court", "--dir", "afile.txt"), 2),
-        Case(("schema",)),
-        Case(("build", deck, "--out", "out"), reads=(deck,)),
+        Case(("schema",), words=False),
+        Case(("build", deck, "--out", "out"), reads=(deck, deck_data)),
         Case(("build", "Court", "--out", "out", "--players", "3")),
+        Case(("build", deck, "--out", "out", "-v"), reads=(deck, deck_data)),
+        Case(("build", "court", "webofpower", "--out", "out", "-v")),
+        Case(("-q", "build", deck, "--out", "out"), reads=(deck, deck_data)),
         Case(("build", "bulid"), 2),
         Case(("build", deck, "--paper", "a5"), 2),
         Case(("build", deck, "--out", "afile.txt/x"), 2),
@@ -171,37 +291,57 @@ def cases(work: Path) -> list[Case]:
         Case(("build", deck, "--duplex", "sideways"), 2),
         Case(("build", deck, "--back-offset-x", "99"), 2),
         Case(("build", "nothere.yaml"), 2),
-        Case(("check", deck), reads=(deck,)),
-        Case(("check", deck, "--json"), reads=(deck,)),
+        Case(("check", deck), reads=(deck, deck_data)),
+        Case(("check", deck, "--json"), reads=(deck, deck_data)),
         Case(("check", "nothere.yaml"), 2),
-        Case(("preview", deck, "--out", "pre"), reads=(deck,)),
+        Case(("preview", deck, "--out", "pre"), reads=(deck, deck_data)),
         Case(("preview", deck, "--dpi", "5"), 2),
         Case(("preview", "nothing"), 2),
-        Case(("export", deck, "--out", "pics"), reads=(deck,)),
-        Case(("export", deck, "--tts", "--out", "tts"), reads=(deck,)),
-        Case(("export", deck, "--showcase", "1,Nobody"), 2, reads=(deck,)),
+        Case(("export", deck, "--out", "pics"), reads=(deck, deck_data)),
+        Case(("export", deck, "--tts", "--out", "tts"), reads=(deck, deck_data)),
+        Case(("export", deck, "--showcase", "1,Nobody"), 2, reads=(deck, deck_data)),
         Case(("export", "nothere.yaml"), 2),
         Case(("calibrate", "--out", "cal")),
         Case(("calibrate", "--duplex", "fold"), 2),
-        Case(("calibrate", "--save", "0.5")),
+        Case(("calibrate", "--save", "0.5", "--save", "-0.5")),
+        Case(("calibrate", "--save", "0.5"), 2),
         Case(("calibrate", "--save", "99", "--save", "0"), 2),
-        Case(("scorer", "kardinal", str(EXAMPLES / "kardinal-tally.yaml")), reads=(str(EXAMPLES / "kardinal-tally.yaml"),)),
-        Case(("scorer", "kardinal", str(EXAMPLES / "kardinal-tally.yaml"), "--sheet", "chart")),
-        Case(("scorer", "webofpower", str(EXAMPLES / "webofpower-state.yaml"))),
-        Case(("scorer", "webofpower-board", str(EXAMPLES / "webofpower-board-tally.yaml"))),
-        Case(("scorer", "court", str(EXAMPLES / "court-final.yaml"))),
-        Case(("scorer", "culdcept", str(EXAMPLES / "culdcept-state.yaml"))),
+        Case(("scorer", "kardinal", example("kardinal-tally.yaml")), reads=(example("kardinal-tally.yaml"),)),
+        Case(
+            ("scorer", "kardinal", example("kardinal-tally.yaml"), "--sheet", "chart"),
+            reads=(example("kardinal-tally.yaml"),),
+        ),
+        Case(("scorer", "webofpower", example("webofpower-state.yaml")), reads=(example("webofpower-state.yaml"),)),
+        Case(
+            ("scorer", "webofpower-board", example("webofpower-board-tally.yaml")),
+            reads=(example("webofpower-board-tally.yaml"),),
+        ),
+        Case(("scorer", "court", example("court-final.yaml")), reads=(example("court-final.yaml"),)),
+        Case(("scorer", "culdcept", example("culdcept-state.yaml")), reads=(example("culdcept-state.yaml"),)),
         Case(("scorer", "court", "nothere.yaml"), 2),
         Case(("scorer", "court", "afile.txt"), 2),
         Case(("scorer", "court"), 2),
         Case(("scorer", "court", "x", "--jsn"), 2),
         Case(("scorer", "webofpower", "-"), 2, "players: [Aki, Ben]\nmonasteries: []\n"),
-        Case(("scorer", "webofpower-board", "-"), 2, "players: [Aki, Ben, Chie]\nregions: {Aragon: {monasteries: [1, 0]}}\n"),
-        Case(("scorer", "webofpower-board", "-"), 2, "players: [Aki, Ben, Chie]\nregions: {Aragn: {monasteries: [1, 0, 0]}}\n"),
-        Case(("scorer", "court", "-"), 2, "players:\n  - {name: Aki, dice: [7, 1, 1]}\n  - {name: Ben, dice: [1, 1, 1]}\n"),
+        Case(
+            ("scorer", "webofpower-board", "-"),
+            2,
+            "players: [Aki, Ben, Chie]\nregions: {Aragon: {monasteries: [1, 0]}}\n",
+        ),
+        Case(
+            ("scorer", "webofpower-board", "-"),
+            2,
+            "players: [Aki, Ben, Chie]\nregions: {Aragon: {monasteries: [1, 0, 0]}}\nalliances: [[Aragon, Aragn]]\n",
+        ),
+        Case(
+            ("scorer", "court", "-"),
+            2,
+            "players:\n  - {name: Aki, dice: [7, 1, 1]}\n  - {name: Ben, dice: [1, 1, 1]}\n",
+        ),
         Case(("scorer", "culdcept", "-"), 2, "players: [Aki, Ben]\nsquares: [{card: Z, owner: Aki}]\n"),
         Case(("court", "eligible", "6", "6", "6", "2", "5")),
-        Case(("court", "eligible", "66625"), 2),
+        Case(("court", "eligible", "66625")),
+        Case(("court", "eligible", "66627"), 2),
         Case(("court", "eligible", "9", "1", "1"), 2),
         Case(("court", "eligible"), 2),
         Case(("culdcept", "battle", "K", "A")),
@@ -209,13 +349,45 @@ def cases(work: Path) -> list[Case]:
         Case(("bulid",), 2),
         Case(("--lang", "fr", "list"), 2),
     ]
+    # help shows the files' formats by example: the examples' words are as a user's file has them
+    examples = tuple(str(path) for path in sorted(EXAMPLES.glob("*.yaml")))
+    found += [Case((*path, "--help"), reads=examples, id=" ".join((*path, "--help"))) for path in command_paths()]
+    found += [
+        Case(("scorer", "kardinal"), 0, "Aki\nBen\nChie\n\n5 4\n" + "\n" * 40, id="kardinal prompt piped"),
+        Case(("scorer", "kardinal"), 2, "Aki\nBen\n", id="kardinal prompt ended early"),
+        Case(("scorer", "kardinal"), 2, "Aki\nBen\nChie\n\n9 9\n", id="kardinal prompt refused then ended"),
+        Case(("watch", "nothere.yaml"), 2),
+        Case(("studio", "nothere.yaml"), 2),
+        Case(("serve", "--port", "99999"), 2),
+        Case(("serve", "--port", "http"), 2),
+    ]
     found += [Case(("scorer", "kardinal", "-"), 2, text, id=f"kardinal {name}") for name, text in KARDINAL_BAD.items()]
     found += [
         Case(("build", f"bad/{name}.yaml", "--out", "out-bad"), 2, reads=(f"bad/{name}.yaml",), id=f"deck {name}")
         for name in BAD_DECKS
         if name not in ("small", "off-card", "copies")
     ]
-    found += [Case(("check", f"bad/{name}.yaml"), 0, reads=(f"bad/{name}.yaml",), id=f"check {name}") for name in ("small", "off-card", "copies")]
+    found += [
+        Case(("check", f"bad/{name}.yaml"), 0, reads=(f"bad/{name}.yaml",), id=f"check {name}")
+        for name in ("small", "off-card", "copies")
+    ]
+    return found
+
+
+def command_paths() -> list[tuple[str, ...]]:
+    """Every command and group of the tree, as typed (``()`` is kkprint itself)."""
+    import typer
+
+    from kkprint.cli.app import app
+
+    found: list[tuple[str, ...]] = []
+
+    def walk(command, path=()):
+        found.append(path)
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, (*path, name))
+
+    walk(typer.main.get_command(app))
     return found
 
 
@@ -234,10 +406,18 @@ def run_in(work: Path, case: Case, lang: str, capsys, monkeypatch, tmp: Path):
     here = tmp / lang
     shutil.copytree(work, here)
     monkeypatch.chdir(here)
-    if case.args[:2] in (("build", "decks/mydeck.yaml"),) or "decks/mydeck.yaml" in case.args:
-        run_main(["new", "deck", "mydeck", "--dir", "decks"], capsys, monkeypatch, lang)
-    code, out, err = run_main([*case.args, "--lang", lang] if "--lang" not in case.args else list(case.args), capsys, monkeypatch, lang, case.stdin)
-    typed = " ".join(case.args) + case.stdin + "".join((here / name).read_text(encoding="utf-8") for name in case.reads if (here / name).exists())
+    before = case.before or ((("new", "deck", "mydeck", "--dir", "decks"),) if "decks/mydeck.yaml" in case.args else ())
+    for args in before:
+        run_main(list(args), capsys, monkeypatch, lang)
+    code, out, err = run_main(
+        [*case.args, "--lang", lang] if "--lang" not in case.args else list(case.args),
+        capsys,
+        monkeypatch,
+        lang,
+        case.stdin,
+    )
+    read = [(here / name).read_text(encoding="utf-8") for name in case.reads if (here / name).exists()]
+    typed = " ".join([*case.args, case.stdin, *read])
     return code, out + err, typed
 
 
@@ -247,5 +427,8 @@ def test_every_command_in_one_language(case, work, capsys, monkeypatch, tmp_path
         code, shown, typed = run_in(work, case, lang, capsys, monkeypatch, tmp_path)
         assert code == case.code, (lang, code, shown)
         assert "Traceback" not in shown
+        if not case.words:
+            json.loads(shown)
+            continue
         left = english_left(shown, typed) if lang == "ja" else japanese_left(shown, typed)
         assert left == [], (lang, left, shown[-2000:])

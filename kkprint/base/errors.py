@@ -6,7 +6,8 @@ import difflib
 import errno
 import re
 
-from kkprint.base.i18n import N_, Msg, current, text, tr
+from kkprint.base.i18n import N_, Msg, Said, current, text, tr
+from kkprint.base.pathnames import looks_like_path, shown
 
 
 class InputError(Exception):
@@ -19,7 +20,7 @@ class InputError(Exception):
 
     def __init__(
         self,
-        message: str | Msg,
+        message: str | Said,
         *,
         source: str | Msg | None = None,
         place: str | Msg | None = None,
@@ -41,9 +42,9 @@ class InputError(Exception):
     def render(self, lang: str | None = None, *, with_source: bool = True) -> str:
         """One line in ``lang``: ``source: place: message``."""
         source = self.source
-        if isinstance(source, str) and source:
-            from kkprint.base.paths import looks_like_path, shown  # (paths raises InputError itself)
-
+        if isinstance(source, str) and source in _STAND_INS:
+            source = Msg(_STAND_INS[source])
+        elif isinstance(source, str) and source:
             source = shown(source) if looks_like_path(source) else source
         located = (source, self.place) if with_source else (self.place,)
         parts = [_short(text(p, lang)) for p in located if p]
@@ -51,6 +52,10 @@ class InputError(Exception):
 
     def __str__(self) -> str:
         return self.render()
+
+
+# Sources that are not files, said in the reader's language.
+_STAND_INS = {"<stdin>": N_("standard input"), "<prompt>": N_("your answers")}
 
 
 class LimitReached(InputError):

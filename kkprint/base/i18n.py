@@ -14,7 +14,7 @@ import gettext
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 LOCALE_DIR = Path(__file__).parents[1] / "locale"
 DOMAIN = "kkprint"
@@ -134,7 +134,14 @@ class Counted(Msg):
     __hash__ = Msg.__hash__
 
 
-def text(value: str | Msg | Joined, lang: str | None = None) -> str:
+class Said(Protocol):
+    """Anything said in the reader's language (a :class:`Msg`, a library's English with our
+    fallback, an OS reason): what an error's message may be."""
+
+    def render(self, lang: str | None = None) -> str: ...
+
+
+def text(value: str | Said, lang: str | None = None) -> str:
     """A plain string as it is, a message in ``lang``."""
     return value if isinstance(value, str) else value.render(lang)
 

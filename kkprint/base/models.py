@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import InEnglish, Msg, OneOf
+from kkprint.base.i18n import InEnglish, Msg, OneOf, Said
 from kkprint.base.yamlio import LineDict, load_yaml_file
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -107,7 +107,7 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
         raise InputError(problem, source=source, place=place) from None
 
 
-def explain(err: ValidationError, model: type[BaseModel], data: Any = None) -> tuple[tuple, Msg | str]:
+def explain(err: ValidationError, model: type[BaseModel], data: Any = None) -> tuple[tuple, Said | str]:
     """Where in the data pydantic's first finding is, and what it is, in the catalogue's words.
 
     Pydantic's location names the union member it tried (``literal['a4','letter','a3']``, a
@@ -149,7 +149,7 @@ def _names(expected: str) -> list[str]:
     return [name.strip().strip("'\"") for name in re.split(r",\s*|\s+or\s+", expected) if name.strip()]
 
 
-def _problem(first: ErrorDetails, location: tuple, model) -> Msg | str:
+def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
     """Pydantic's finding in the catalogue's words; our own validators' messages come through
     as they were raised (already in the reader's language)."""
     kind, context = first["type"], first.get("ctx") or {}

@@ -58,8 +58,8 @@ def _reporter() -> Reporter | None:
     return reporter if reporter is not None and _state.owner == os.getpid() else None
 
 
-def _nothing(count: int = 1) -> None:
-    pass
+def nothing(count: int = 1) -> None:
+    """A step nobody watches."""
 
 
 @contextmanager
@@ -68,11 +68,15 @@ def steps(what: Msg | str, total: int) -> Iterator[Callable[[int], None]]:
     drawn when nobody is watching; the bar goes when the work is done (or fails)."""
     reporter = _reporter()
     if reporter is None or total <= 0:
-        yield _nothing
+        yield nothing
         return
     task = reporter.begin(text(what), total)
+
+    def step(count: int = 1) -> None:
+        reporter.advance(task, count)
+
     try:
-        yield lambda count=1: reporter.advance(task, count)
+        yield step
     finally:
         reporter.end(task)
 

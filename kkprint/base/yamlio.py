@@ -354,7 +354,8 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = N_("inpu
         os.close(fd)
     if total > limit:
         raise InputError(
-            Msg("is larger than {limit:,} bytes; {what} are limited to that", limit=limit, what=Msg(what)), source=source
+            Msg("is larger than {limit:,} bytes; {what} are limited to that", limit=limit, what=Msg(what)),
+            source=source,
         )
     return b"".join(chunks)
 

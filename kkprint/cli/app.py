@@ -222,9 +222,11 @@ def main(servers: Servers | None = None) -> None:
         else:
             context = getattr(err, "ctx", None)
             command = context.command_path if context is not None else "kkprint"  # never the mistyped word
-            from kkprint.cli.usage import usage_error
+            from kkprint.cli.usage import missing_argument, usage_error
 
-            message = usage_error(" ".join(err.format_message().replace("Value error, ", "").split()))
+            message = missing_argument(err) or usage_error(
+                " ".join(err.format_message().replace("Value error, ", "").split())
+            )
             typer.echo(
                 tr("kkprint: error: {message} (see '{command} --help')", message=message, command=command), err=True
             )

@@ -12,6 +12,7 @@ from kkprint.base import settings
 from kkprint.base.choices import Lang
 from kkprint.base.i18n import Msg, tr
 from kkprint.cli.common import LangOption, language
+from kkprint.cli.terminal import echo_paths
 
 
 def new_deck(
@@ -21,8 +22,7 @@ def new_deck(
     """Write a small, commented starter deck (YAML + CSV) that builds at once."""
     from kkprint.deck.starter import write_starter
 
-    for path in write_starter(name, folder):
-        typer.echo(str(path))
+    echo_paths(write_starter(name, folder))
 
 
 def schema() -> None:
@@ -75,8 +75,7 @@ def export(
         allow_outside=allow_outside,
         only=only,
     )
-    for path in export_deck(deck, options):
-        typer.echo(str(path))
+    echo_paths(export_deck(deck, options))
 
 
 def watch(

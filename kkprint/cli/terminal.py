@@ -8,17 +8,29 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 import typer
 
 from kkprint.base import progress
 from kkprint.base.i18n import N_
-from kkprint.base.paths import shown
+from kkprint.base.pathnames import shown
 
 QUIET_HELP = N_("Print only errors and warnings: no progress, no list of files written.")
 VERBOSE_HELP = N_("Say what is being done and how long it takes.")
 LANG_HELP = N_("Language of everything shown: ja or en (default: KKPRINT_LANG, the config file, the locale).")
 SHOW_AFTER_S = 0.3  # work done sooner than this never draws a bar: nothing flickers past
+
+
+def show_after() -> float:
+    """Seconds of work before a bar is drawn: :data:`SHOW_AFTER_S`, or ``KKPRINT_PROGRESS_AFTER``
+    (0 draws every bar at once: for a slow terminal recording, and for tests that must not
+    depend on how fast the machine is)."""
+    try:
+        return max(0.0, float(os.environ.get("KKPRINT_PROGRESS_AFTER", SHOW_AFTER_S)))
+    except ValueError:
+        return SHOW_AFTER_S
 
 
 def echo_paths(paths) -> None:
@@ -50,6 +62,7 @@ class Bars:
             transient=True,
         )
         self.since: float | None = None
+        self.after = show_after()
         self.live = False
         self.open = 0
 
@@ -61,7 +74,7 @@ class Bars:
 
     def advance(self, task: object, count: int) -> None:
         self.progress.advance(task, count)  # type: ignore[arg-type]  # the TaskID begin() returned
-        if not self.live and self.since is not None and time.monotonic() - self.since >= SHOW_AFTER_S:
+        if not self.live and self.since is not None and time.monotonic() - self.since >= self.after:
             self.live = True
             self.progress.start()
 
@@ -98,19 +111,17 @@ def start() -> None:
 
 
 def add_options(command) -> None:
-    """``-q``, ``-v`` and (where a command lacks it) ``--lang`` on every command of the tree."""
+    """``-q``, ``-v`` and (where a command lacks it) ``--lang`` on every command of the tree, and
+    on the groups too (``kkprint -q build``)."""
     from typer.main import _get_param
     from typer.models import ParamMeta
 
     from kkprint.base.choices import Lang
 
-    subcommands = getattr(command, "commands", None)
-    if subcommands is not None:
-        for sub in subcommands.values():
-            add_options(sub)
-        return
+    for sub in getattr(command, "commands", {}).values():
+        add_options(sub)
     have = {opt for param in command.params for opt in param.opts}
-    wanted = [
+    wanted: list[tuple[str, tuple[str, ...], Any, Any, str, Callable[[Any], None]]] = [
         ("quiet", ("-q", "--quiet"), bool, False, QUIET_HELP, _quiet),
         ("verbose", ("-v", "--verbose"), bool, False, VERBOSE_HELP, _verbose),
         ("lang", ("--lang",), Lang | None, None, LANG_HELP, _lang),
@@ -121,4 +132,4 @@ def add_options(command) -> None:
         option = typer.Option(
             default, *decls, help=help_text, callback=callback, expose_value=False, is_eager=True, case_sensitive=False
         )
-        command.params.insert(len(command.params), _get_param(ParamMeta(name=name, default=option, annotation=kind)))
+        command.params.append(_get_param(ParamMeta(name=name, default=option, annotation=kind)))

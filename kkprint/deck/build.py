@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from kkprint.base import progress
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.models import validate
@@ -109,8 +110,8 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     The deck's preflight watches the drawing (:mod:`kkprint.deck.preflight`): a card that cannot
     be drawn is noted and the others are still drawn, so one build finds every card's problems.
     """
-    for _, copies in prints_by_card(deck, doc, painter, width, height):
-        yield from copies
+    every = (card for _, copies in prints_by_card(deck, doc, painter, width, height) for card in copies)
+    yield from progress.counted(every, Msg("drawing cards"), lambda: deck.total)  # a bar at a terminal
 
 
 def prints_by_card(

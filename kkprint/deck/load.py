@@ -126,7 +126,9 @@ def confined(folder: Path, name: str, what: str, source: str, place: str | Msg, 
     if not allow_outside and not inside:
         raise InputError(
             Msg(
-                "{what} '{shown}' is outside the deck's folder (use --allow-outside to permit)", what=Msg(what), shown=shown
+                "{what} '{shown}' is outside the deck's folder (use --allow-outside to permit)",
+                what=Msg(what),
+                shown=shown,
             ),
             source=source,
             place=place,

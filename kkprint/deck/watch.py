@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kkprint.base import paths
+from kkprint.base import pathnames
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, ntr, tr
 from kkprint.deck.build import deck_target
@@ -53,7 +53,7 @@ def build_once(
         say(tr("kkprint: error: {message}", message=err))
         return False
     seconds = time.perf_counter() - started
-    shown = tr(", ").join(paths.shown(p) for p in written)
+    shown = tr(", ").join(pathnames.shown(p) for p in written)
     if pictures:
         say(
             ntr(

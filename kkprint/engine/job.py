@@ -5,6 +5,7 @@ on every core. The engine knows no game: the games and decks hand it their targe
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kkprint.base import progress
 from kkprint.base.choices import LANGS
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
@@ -174,16 +176,21 @@ def run_targets(chosen: list[Target], options: BuildOptions) -> list[Outcome]:
             fonts[target.id] = err
     groups = [chosen[i :: options.jobs] for i in range(max(1, options.jobs))]
     groups = [group for group in groups if group]
-    if len(groups) > 1:
-        import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
+    with progress.steps(Msg("building targets"), len(chosen) if len(chosen) > 1 else 0) as step:  # (one: its cards say)
+        if len(groups) > 1:
+            import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
 
-        if "fork" in multiprocessing.get_all_start_methods():
-            return _build_forked(chosen, groups, options, fonts)
-    return _build_each(chosen, options, fonts)
+            if "fork" in multiprocessing.get_all_start_methods():
+                return _build_forked(chosen, groups, options, fonts, step)
+        return _build_each(chosen, options, fonts, step)
 
 
 def _build_forked(
-    chosen: list[Target], groups: list[list[Target]], options: BuildOptions, fonts: dict[str, FontSet | InputError]
+    chosen: list[Target],
+    groups: list[list[Target]],
+    options: BuildOptions,
+    fonts: dict[str, FontSet | InputError],
+    step: Callable[[int], None],
 ) -> list[Outcome]:
     """The groups built side by side: this process builds the first, forked workers the rest.
     Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
@@ -197,7 +204,10 @@ def _build_forked(
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=len(groups) - 1, mp_context=context) as pool:
         futures = [pool.submit(_build_ids, [t.id for t in group], options, fonts) for group in groups[1:]]
-        for outcomes in [_build_each(groups[0], options, fonts)] + [future.result() for future in futures]:
+        by_target.update((outcome.target, outcome) for outcome in _build_each(groups[0], options, fonts, step))
+        for future in futures:
+            outcomes = future.result()
+            step(len(outcomes))
             by_target.update((outcome.target, outcome) for outcome in outcomes)
     return [by_target[target.id] for target in chosen]
 
@@ -209,11 +219,29 @@ def _build_ids(ids: list[str], options: BuildOptions, fonts: dict[str, FontSet |
     return _build_each([_FORKED[target_id] for target_id in ids], options, fonts)
 
 
-def _build_each(group: list[Target], options: BuildOptions, fonts: dict[str, FontSet | InputError]) -> list[Outcome]:
-    """Build the targets of ``group`` one after the other, each to its own outcome."""
+def _build_each(
+    group: list[Target],
+    options: BuildOptions,
+    fonts: dict[str, FontSet | InputError],
+    step: Callable[[int], None] = progress.nothing,
+) -> list[Outcome]:
+    """Build the targets of ``group`` one after the other, each to its own outcome; ``step``
+    hears each one done (the progress bar), ``-v`` how long each took."""
     inks, build = BUILD_INKS.set(Inks("grey") if options.greyscale else Inks()), BUILD_OPTIONS.set(options)
     try:
-        return [_build_one(target, options, fonts[target.id]) for target in group]
+        outcomes = []
+        for target in group:
+            began = time.perf_counter()
+            outcomes.append(_build_one(target, options, fonts[target.id]))
+            step(1)
+            progress.detail(
+                Msg(
+                    "built {target} in {seconds:.1f} s",
+                    target=target.id,
+                    seconds=time.perf_counter() - began,
+                )
+            )
+        return outcomes
     finally:
         BUILD_INKS.reset(inks)
         BUILD_OPTIONS.reset(build)

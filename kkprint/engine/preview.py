@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
+from kkprint.base import progress
+from kkprint.base.i18n import Msg
 from kkprint.base.outputs import atomic_file, check_destination
 from kkprint.base.paths import safe_file_name
 from kkprint.engine.job import BuildOptions, Target, build_targets
@@ -76,8 +79,9 @@ def page_image(page, width: int, height: int):
 PARALLEL_FROM = 8  # pages: fewer are done before a second process would have started
 
 
-def _each_page(pdf: Path, work, items: list) -> list:
-    """``work(page, item)`` for every (page index, …) item, one page open at a time."""
+def _each_page(pdf: Path, work, items: list, step: Callable[[int], None] = progress.nothing, weight: int = 1) -> list:
+    """``work(page, item)`` for every (page index, …) item, one page open at a time; ``step``
+    hears ``weight`` pages done after each (two when another process does every other one)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(pdf))
@@ -89,6 +93,7 @@ def _each_page(pdf: Path, work, items: list) -> list:
                 done.append(work(page, item))
             finally:
                 page.close()
+            step(weight)
     finally:
         document.close()
     return done
@@ -109,12 +114,14 @@ def _on_two_cores(pdf: Path, work, items: list) -> list:
         or (os.cpu_count() or 1) < 2
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
-        return _each_page(pdf, work, items)
+        with progress.steps(Msg("writing pictures"), len(items)) as step:
+            return _each_page(pdf, work, items, step)
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
         theirs = pool.submit(_each_page, pdf, work, items[1::2])
-        mine = _each_page(pdf, work, items[0::2])
+        with progress.steps(Msg("writing pictures"), len(items)) as step:  # the other process keeps pace with this one
+            mine = _each_page(pdf, work, items[0::2], step, weight=2)
         other = theirs.result()
     done: list = [None] * len(items)
     done[0::2], done[1::2] = mine, other

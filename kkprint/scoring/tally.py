@@ -79,7 +79,7 @@ def kind_of(value: Any) -> Msg:
 
 
 def _players_allowed(count: int, low: int, high: int) -> Msg:
-    """"2 players; this game is for 3–5" (or "for exactly 3" when it knows one number only)."""
+    """ "2 players; this game is for 3–5" (or "for exactly 3" when it knows one number only)."""
     if low == high:
         return Counted(
             "{count} player; this game is for exactly {low}",
