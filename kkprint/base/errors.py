@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import errno
 import re
+from typing import Any
 
 from kkprint.base.i18n import N_, Msg, Said, current, text, tr
 from kkprint.base.pathnames import looks_like_path, shown
@@ -89,6 +90,12 @@ def _rebuild(message, source, place, path) -> InputError:
 def close_to(name: str, known) -> bool:
     """Whether ``name`` is close enough to one of ``known`` for a "did you mean"."""
     return bool(difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6))
+
+
+def did_you_mean(value: Any, known) -> Msg | str:
+    """Only the "did you mean" of :func:`suggest`, for a message that lists the choices itself."""
+    close = difflib.get_close_matches(str(value), sorted(set(known)), n=1, cutoff=0.6)
+    return Msg("; did you mean '{name}'?", name=close[0]) if close else ""
 
 
 def suggest(name: str, known) -> Msg | str:

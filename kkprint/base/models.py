@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
-from kkprint.base.errors import InputError, suggest
+from kkprint.base.errors import InputError, did_you_mean, suggest
 from kkprint.base.i18n import InEnglish, Msg, OneOf, Said
 from kkprint.base.yamlio import LineDict, load_yaml_file
 
@@ -185,25 +185,21 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
             "must be one of {names}, not '{value}'{hint}",
             names=OneOf(names),
             value=value,
-            hint=_hint(value, names),
+            hint=did_you_mean(value, names),
         )
     if kind in ("union_tag_not_found", "union_tag_invalid"):
         tags = _names(str(context.get("expected_tags", ""))) or ["text", "icon", "shape", "image"]
         tag = context.get("tag")
         if kind == "union_tag_not_found" or tag is None:
             return Msg("needs a type: {names} (or extends: another region)", names=OneOf(tags))
-        return Msg("unknown type '{value}'; known: {names}{hint}", value=tag, names=OneOf(tags), hint=_hint(tag, tags))
+        return Msg(
+            "unknown type '{value}'; known: {names}{hint}", value=tag, names=OneOf(tags), hint=did_you_mean(tag, tags)
+        )
     if kind == "too_long":
         return Msg("has more than {limit} entries", limit=context.get("max_length"))
     if kind in ("value_error", "assertion_error"):  # our own validators, already in the reader's language
         return first["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
     return InEnglish(first["msg"], Msg("is not a valid value here: '{value}'", value=str(first.get("input"))[:60]))
-
-
-def _hint(value: Any, names: list[str]) -> Msg | str:
-    """A "did you mean" for a value close to one of the choices (nothing else: the choices are listed)."""
-    close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
-    return Msg("; did you mean '{name}'?", name=close[0]) if close else ""
 
 
 def load_model(model: type[Model], path: Path) -> Model:
