@@ -11,6 +11,7 @@ import typer
 from kkprint.base import settings
 from kkprint.base.choices import Lang
 from kkprint.base.i18n import Msg, tr
+from kkprint.base.pathnames import shown
 from kkprint.cli.common import LangOption, language
 from kkprint.cli.terminal import echo_paths
 
@@ -134,10 +135,12 @@ def check(
             typer.echo(tr("(kkprint check --json lists every one)"))
         cards = sum(card.count for card in loaded.iter_cards())
         checked = Msg("{count} card checked", count=cards) if cards == 1 else Msg("{count} cards checked", count=cards)
-        typer.echo(tr("{deck}: {cards}, {count}", deck=deck, cards=checked, count=counted(findings, strict)))
+        typer.echo(tr("{deck}: {cards}, {count}", deck=shown(deck), cards=checked, count=counted(findings, strict)))
     if failed:
         typer.echo(
-            tr("kkprint: error: {deck}: {count}; it would not print", deck=deck, count=counted(findings, strict)),
+            tr(
+                "kkprint: error: {deck}: {count}; it would not print", deck=shown(deck), count=counted(findings, strict)
+            ),
             err=True,
         )
         raise typer.Exit(2)

@@ -150,7 +150,7 @@ def claim_save(path: Path, game: str, resume: Path | None) -> bool:
         reason = Msg(
             "already holds a tally saved at the prompt; go on with it with --resume {path}, or choose another name "
             "for --save",
-            path=path,
+            path=shown(path),
         )
     elif state is None:
         reason = Msg("already exists and is not a tally saved at this prompt; choose another name for --save")
@@ -160,14 +160,14 @@ def claim_save(path: Path, game: str, resume: Path | None) -> bool:
         reason = Msg(
             "already holds a finished {game} tally; to change it use --resume {path}, or choose another name for --save",
             game=game,
-            path=path,
+            path=shown(path),
         )
     else:
         reason = Msg(
             "already holds an unfinished {game} tally; go on with it with --resume {path}, or choose another name "
             "for --save",
             game=game,
-            path=path,
+            path=shown(path),
         )
     raise InputError(reason, source=str(path))
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from kkprint.base import progress
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import Counted, Msg
 from kkprint.base.outputs import atomic_file, check_destination
 from kkprint.base.paths import safe_file_name
 from kkprint.engine.job import BuildOptions, Target, build_targets
@@ -148,7 +149,18 @@ def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
     the command before any picture is made."""
     for _, _, path in jobs:
         check_destination(path, PNG_MAGIC)
-    return _on_two_cores(pdf, _write, jobs)
+    began = time.perf_counter()
+    written = _on_two_cores(pdf, _write, jobs)
+    progress.detail(
+        Counted(
+            "wrote {count} picture in {seconds:.1f} s",
+            "wrote {count} pictures in {seconds:.1f} s",
+            len(written),
+            count=len(written),
+            seconds=time.perf_counter() - began,
+        )
+    )
+    return written
 
 
 def page_digests(pdf: Path, pages: list[int], scale: float) -> list[str]:
