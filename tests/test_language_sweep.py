@@ -4,8 +4,9 @@ user's own (file names, what they typed, what their files say) or words a user t
 (commands, options, deck keys, ids, units, format names); an English output holds no Japanese the
 user did not type. Exit codes are checked on the way: 0 for good input, 2 for bad.
 
-Most commands run in this process (fast: the whole corpus twice in well under a minute); the
-servers and the watcher run as processes and are stopped with Ctrl-C once they have spoken."""
+Most commands run in this process (fast: the whole corpus twice in well under a minute), their
+``--help`` too; the servers and the watcher run as processes and are stopped with Ctrl-C once
+they have said they are ready."""
 
 from __future__ import annotations
 
@@ -432,3 +433,53 @@ def test_every_command_in_one_language(case, work, capsys, monkeypatch, tmp_path
             continue
         left = english_left(shown, typed) if lang == "ja" else japanese_left(shown, typed)
         assert left == [], (lang, left, shown[-2000:])
+
+
+SERVERS = {
+    "serve": ("serve", "--port", "{port}"),
+    "studio": ("studio", "decks/mydeck.yaml", "--port", "{port}"),
+    "watch": ("watch", "decks/mydeck.yaml", "--out", "watched"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SERVERS))
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_servers_and_the_watcher_speak_one_language(name, lang, tmp_path, capsys, monkeypatch):
+    """Each runs as a process (as a user starts it) until it has said it is ready; Ctrl-C stops
+    it. Nothing it said, from the first line to the last, is in the other language."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    monkeypatch.chdir(tmp_path)
+    run_main(["new", "deck", "mydeck", "--dir", "decks"], capsys, monkeypatch, lang)
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = [arg.format(port=port) for arg in SERVERS[name]]
+    env = {**os.environ, "KKPRINT_LANG": lang, "KKPRINT_DATA_DIR": str(tmp_path / "data"), "BROWSER": "true"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", *args],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    said = b""
+    os.set_blocking(process.stdout.fileno(), False)
+    deadline = time.monotonic() + 60  # (a bound on a hang, not a measure of speed)
+    while b"Ctrl-C" not in said and process.poll() is None and time.monotonic() < deadline:
+        said += process.stdout.read() or b""
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)
+    said += process.stdout.read() or b""
+    shown = said.decode("utf-8")
+    assert b"Ctrl-C" in said and "Traceback" not in shown, shown
+    assert process.returncode == 130, (process.returncode, shown)  # stopped with Ctrl-C
+    typed = " ".join([*args, (tmp_path / "decks" / "mydeck.yaml").read_text(encoding="utf-8")])
+    left = english_left(shown, typed) if lang == "ja" else japanese_left(shown, typed)
+    assert left == [], (lang, left, shown)

@@ -86,7 +86,7 @@ def watch_deck(
         raise InputError(Msg("no such deck file"), source=str(deck))
     folder = deck.resolve().parent
     build_once(deck, options, preview_dir, dpi, say)
-    say(tr("watching {folder} (Ctrl-C to stop)", folder=folder))
+    say(tr("watching {folder} (Ctrl-C to stop)", folder=pathnames.shown(folder)))
     keep = _relevant(tuple(d for d in (options.out_dir, preview_dir) if d is not None))
     for _ in watch(folder, watch_filter=keep, debounce=150, step=50, stop_event=stop_event, raise_interrupt=True):
         build_once(deck, options, preview_dir, dpi, say)

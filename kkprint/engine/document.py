@@ -41,6 +41,14 @@ DUPLEX_WORDS = {
     "fold": N_("folded"),
     "none": N_("one-sided"),
 }
+
+
+def back_page_note(mode: str, lang: str) -> str:
+    """The note on a page of backs (the studio finds those pages by it): the side, and how the
+    printer turns the paper, said in ``lang``."""
+    return tr(BACK_PAGE_NOTE, lang, mode=tr(DUPLEX_WORDS[mode], lang))
+
+
 BACK_SHEET_NOTE = N_(
     "backs: glue this sheet behind the one before (turn it over its long edge) and cut, or cut and sleeve"
 )
