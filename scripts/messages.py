@@ -39,6 +39,12 @@ def extract() -> Catalog:
 
     for text in help_texts(typer.main.get_command(app)):  # help texts live beside the options
         template.add(text, None, [("kkprint/cli.py", 0)])
+    from kkprint.cli.decks import descriptions
+    from kkprint.deck.model import DeckFile
+
+    for text in descriptions(DeckFile.model_json_schema()):  # what `kkprint schema` tells an editor
+        if text:
+            template.add(text, None, [("kkprint/deck/model.py", 0)])
     return template
 
 

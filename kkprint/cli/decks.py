@@ -26,11 +26,42 @@ def new_deck(
     echo_paths(write_starter(name, folder))
 
 
-def schema() -> None:
+def schema(lang: LangOption = None) -> None:
     """Print the JSON Schema of the deck file format (for editors that complete and check YAML)."""
     from kkprint.deck.model import DeckFile
 
-    typer.echo(json.dumps(DeckFile.model_json_schema(), indent=2, ensure_ascii=False))
+    said = described(DeckFile.model_json_schema(), language(lang))
+    typer.echo(json.dumps(said, indent=2, ensure_ascii=False))
+
+
+def descriptions(schema) -> list[str]:
+    """Every ``description`` in a JSON Schema: what an editor shows beside a key (for the catalogue)."""
+    found: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "description" and isinstance(value, str):
+                found.append(value)
+            else:
+                found += descriptions(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found += descriptions(value)
+    return found
+
+
+def described(schema, lang: str):
+    """The schema with its descriptions in ``lang``: a Japanese designer's editor explains each
+    key in Japanese."""
+    if isinstance(schema, dict):
+        return {
+            key: tr(value, lang)
+            if key == "description" and isinstance(value, str) and value
+            else described(value, lang)
+            for key, value in schema.items()
+        }
+    if isinstance(schema, list):
+        return [described(value, lang) for value in schema]
+    return schema
 
 
 def export(
