@@ -353,6 +353,7 @@ def cases(work: Path) -> list[Case]:
         Case(("scorer", "culdcept", "-"), 2, "players: [Aki, Ben]\nsquares: [{card: Z, owner: Aki}]\n"),
         Case(("court", "eligible", "6", "6", "6", "2", "5")),
         Case(("court", "eligible", "66625")),
+        Case(("Court", "Eligible", "6", "6", "6"), id="command names in any case"),
         Case(("court", "eligible", "66627"), 2),
         Case(("court", "eligible", "9", "1", "1"), 2),
         Case(("court", "eligible"), 2),

@@ -112,12 +112,14 @@ def start() -> None:
 
 def add_options(command) -> None:
     """``-q``, ``-v`` and (where a command lacks it) ``--lang`` on every command of the tree, and
-    on the groups too (``kkprint -q build``)."""
+    on the groups too (``kkprint -q build``); command names in any case (``scorer Kardinal``),
+    as game ids are everywhere."""
     from typer.main import _get_param
     from typer.models import ParamMeta
 
     from kkprint.base.choices import Lang
 
+    command.context_settings = {**command.context_settings, "token_normalize_func": str.lower}
     for sub in getattr(command, "commands", {}).values():
         add_options(sub)
     have = {opt for param in command.params for opt in param.opts}
