@@ -94,3 +94,11 @@ def test_verbose_says_what_was_built_and_how_long_it_took(deck):
     assert "many.yaml を作りました" in result.stderr, result.stderr
     quiet = in_a_pipe(deck, "en", "build", "many.yaml", "--out", "out", "-v", "-q")
     assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == ""  # -q wins
+
+
+def test_several_targets_are_counted_as_they_are_built(tmp_path):
+    code, shown = at_a_terminal(tmp_path, "ja", "build", "court", "culdcept", "--out", "out")
+    assert code == 0, shown
+    assert "作っています" in shown and "/2" in shown, shown[-500:]
+    written = [line for line in shown.splitlines() if line.strip().endswith(".pdf")]
+    assert written and all(line.strip().startswith("out/") for line in written)
