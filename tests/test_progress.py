@@ -102,3 +102,16 @@ def test_several_targets_are_counted_as_they_are_built(tmp_path):
     assert "作っています" in shown and "/2" in shown, shown[-500:]
     written = [line for line in shown.splitlines() if line.strip().endswith(".pdf")]
     assert written and all(line.strip().startswith("out/") for line in written)
+
+
+def test_quiet_keeps_only_what_went_wrong(deck, capsys, monkeypatch):
+    """-q on any command: no list of files, no summary; a finding or an error still shows."""
+    from conftest import run_main
+
+    monkeypatch.chdir(deck)
+    assert run_main(["new", "deck", "fresh", "--dir", "fresh", "-q"], capsys, monkeypatch) == (0, "", "")
+    assert run_main(["check", "fresh/fresh.yaml", "-q"], capsys, monkeypatch) == (0, "", "")
+    code, out, err = run_main(["check", "fresh/fresh.yaml"], capsys, monkeypatch, "en")
+    assert code == 0 and out.startswith("fresh/fresh.yaml: ") and "checked" in out
+    code, out, err = run_main(["build", "nothere.yaml", "-q"], capsys, monkeypatch, "en")
+    assert code == 2 and out == "" and "nothere.yaml" in err

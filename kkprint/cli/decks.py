@@ -13,7 +13,7 @@ from kkprint.base.choices import Lang
 from kkprint.base.i18n import Msg, tr
 from kkprint.base.pathnames import shown
 from kkprint.cli.common import LangOption, language
-from kkprint.cli.terminal import echo_paths
+from kkprint.cli.terminal import echo_paths, note
 
 
 def new_deck(
@@ -166,7 +166,8 @@ def check(
             typer.echo(tr("(kkprint check --json lists every one)"))
         cards = sum(card.count for card in loaded.iter_cards())
         checked = Msg("{count} card checked", count=cards) if cards == 1 else Msg("{count} cards checked", count=cards)
-        typer.echo(tr("{deck}: {cards}, {count}", deck=shown(deck), cards=checked, count=counted(findings, strict)))
+        summary = tr("{deck}: {cards}, {count}", deck=shown(deck), cards=checked, count=counted(findings, strict))
+        note(summary, err=False)  # (-q: the findings alone)
     if failed:
         typer.echo(
             tr(

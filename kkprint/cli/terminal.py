@@ -40,10 +40,10 @@ def echo_paths(paths) -> None:
             typer.echo(shown(path))
 
 
-def note(line: str) -> None:
-    """An informational line on stderr (not with ``-q``)."""
+def note(line: str, *, err: bool = True) -> None:
+    """An informational line, on stderr unless ``err`` is False (none with ``-q``)."""
     if progress.level() > progress.QUIET:
-        typer.echo(line, err=True)
+        typer.echo(line, err=err)
 
 
 class Bars:
