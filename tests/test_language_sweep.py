@@ -494,3 +494,20 @@ def test_servers_and_the_watcher_speak_one_language(name, lang, tmp_path, capsys
     typed = " ".join([*args, (tmp_path / "decks" / "mydeck.yaml").read_text(encoding="utf-8")])
     left = english_left(shown, typed) if lang == "ja" else japanese_left(shown, typed)
     assert left == [], (lang, left, shown)
+
+
+def test_help_columns_line_up_in_japanese(capsys, monkeypatch):
+    """Every option's description starts in the same column, whether its value reads <path> or
+    <パス> (two columns a character at a terminal)."""
+    from kkprint.cli.usage import display_width
+
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run_main(["scorer", "kardinal", "--help"], capsys, monkeypatch, "ja")
+    assert code == 0
+    options = out[out.index("オプション:") :].splitlines()[1:]
+    starts = set()
+    for line in options:
+        found = re.match(r"(  -\S.*?  +)\S", line)
+        if found and "<" in found.group(1):
+            starts.add(display_width(found.group(1)))
+    assert len(starts) == 1 and any("<パス>" in line for line in options), (starts, options)

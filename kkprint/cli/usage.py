@@ -187,10 +187,21 @@ def _install_vendored() -> None:
     def display_type(self, ctx):
         return _value_kind(plain_display_type(self, ctx))
 
+    formatting.term_len = display_width  # type: ignore[assignment]  # (Click counts <パス> as 4 columns, a terminal 6)
     get_help_option.translated = True  # type: ignore[attr-defined]  # a mark on our patch: installed once
     core.Command.get_help_option = get_help_option  # type: ignore[method-assign]  # patching Typer's Click on purpose
     formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]  # the same
     typer_core._TyperParameter.display_type = display_type  # type: ignore[method-assign]  # the same
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes at a terminal: wide (Japanese) characters two, escapes none, so
+    that help's second column lines up after ``--sheet <パス>`` as after ``--sheet <path>``."""
+    import unicodedata
+
+    from typer._click._compat import strip_ansi
+
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in strip_ansi(text))
 
 
 def _lighter_coercion() -> None:
