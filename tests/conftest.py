@@ -25,8 +25,10 @@ def run_main(args: list[str], capsys, monkeypatch, lang: str = "en", stdin: str 
     stderr). Fast enough to run a whole corpus; a whole process is for what needs one."""
     import io
 
+    from kkprint.base import i18n
     from kkprint.cli.app import main
 
+    language = i18n.current()  # restored after: a run leaves no language behind for the next test
     monkeypatch.setenv("KKPRINT_LANG", lang)
     monkeypatch.setattr(sys, "argv", ["kkprint", *args])
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
@@ -35,6 +37,8 @@ def run_main(args: list[str], capsys, monkeypatch, lang: str = "en", stdin: str 
         main()
     except SystemExit as exit_:
         code = exit_.code or 0
+    finally:
+        i18n.use(language)
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -511,3 +511,17 @@ def test_help_columns_line_up_in_japanese(capsys, monkeypatch):
         if found and "<" in found.group(1):
             starts.add(display_width(found.group(1)))
     assert len(starts) == 1 and any("<パス>" in line for line in options), (starts, options)
+
+
+@pytest.mark.parametrize("path", command_paths(), ids=lambda path: " ".join(path) or "kkprint")
+def test_japanese_help_fits_an_80_column_terminal(path, capsys, monkeypatch):
+    """Japanese has no spaces to break at: help is broken between phrases, by the columns a
+    terminal shows, and never starts a line with 、。） or a colon."""
+    from kkprint.cli.usage import NO_LINE_STARTS, display_width
+
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run_main([*path, "--help"], capsys, monkeypatch, "ja")
+    assert code == 0
+    lines = out.splitlines()
+    assert [line for line in lines if display_width(line) > 80] == [], out
+    assert [line for line in lines if line.strip()[:1] in NO_LINE_STARTS] == [], out

@@ -31,7 +31,11 @@ WEBOFPOWER_FORMAT = """\b
 State format (`kkprint new tally webofpower` writes one):
   phase: final                # interim | final
   players: [Aki, Ben, Chie]
-  monasteries: ["11..22......", "............", "............", "............"]
+  monasteries:                # the map's rows, top to bottom
+    - "11..22......"
+    - "............"
+    - "............"
+    - "............"
   cardinals: {A: [1, 0, 0]}
   interim: [12, 7, 5]"""
 

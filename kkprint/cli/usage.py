@@ -167,7 +167,7 @@ def _value_kind(shown: str) -> str:
 def _install_vendored() -> None:
     """Typer's own copy of Click prints "Usage: " and the help option's text as plain strings."""
     from typer import core as typer_core
-    from typer._click import core, formatting
+    from typer._click import _textwrap, core, formatting
 
     if getattr(core.Command.get_help_option, "translated", False):
         return
@@ -188,6 +188,7 @@ def _install_vendored() -> None:
         return _value_kind(plain_display_type(self, ctx))
 
     formatting.term_len = display_width  # type: ignore[assignment]  # (Click counts <パス> as 4 columns, a terminal 6)
+    _textwrap.TextWrapper = _wrapper_for_japanese(_textwrap.TextWrapper)  # type: ignore[misc,assignment]  # the same
     get_help_option.translated = True  # type: ignore[attr-defined]  # a mark on our patch: installed once
     core.Command.get_help_option = get_help_option  # type: ignore[method-assign]  # patching Typer's Click on purpose
     formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]  # the same
@@ -202,6 +203,38 @@ def display_width(text: str) -> int:
     from typer._click._compat import strip_ansi
 
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in strip_ansi(text))
+
+
+NO_LINE_STARTS = set("、。，．,.:;!?）」』】〉》")  # marks that close what is before them
+
+
+def _wrapper_for_japanese(plain: type) -> type:
+    """Click's TextWrapper, which breaks lines only at spaces and counts characters, taught to
+    break Japanese between phrases (BudouX, as the engine does on paper) by the columns a
+    terminal shows: Japanese help fits the terminal instead of running off its edge."""
+
+    class Wrapper(plain):  # (the class Click has, found at run time)
+        def wrap(self, text: str) -> list[str]:
+            if display_width(text) == len(text):  # nothing wide: Click's own wrapping
+                return super().wrap(text)
+            import budoux
+
+            phrases: list[str] = []
+            for phrase in budoux.load_default_japanese_parser().parse(" ".join(text.split())):
+                if phrases and phrase.lstrip()[:1] in NO_LINE_STARTS:  # 、。）: never first on a line
+                    phrases[-1] += phrase
+                else:
+                    phrases.append(phrase)
+            lines, line = [], self.initial_indent
+            for phrase in phrases:
+                if line.strip() and display_width(line + phrase.rstrip()) > self.width:
+                    lines.append(line.rstrip())
+                    line = self.subsequent_indent + phrase.lstrip()
+                else:
+                    line += phrase
+            return [*lines, line.rstrip()]
+
+    return Wrapper
 
 
 def _lighter_coercion() -> None:
