@@ -525,3 +525,17 @@ def test_japanese_help_fits_an_80_column_terminal(path, capsys, monkeypatch):
     lines = out.splitlines()
     assert [line for line in lines if display_width(line) > 80] == [], out
     assert [line for line in lines if line.strip()[:1] in NO_LINE_STARTS] == [], out
+
+
+def test_a_language_given_before_the_command_is_the_commands(capsys, monkeypatch):
+    """``kkprint --lang ja scorer court FILE`` speaks Japanese though KKPRINT_LANG says English;
+    the command's own --lang, where given too, wins."""
+    tally = str(EXAMPLES / "court-final.yaml")
+    code, out, _ = run_main(["--lang", "ja", "scorer", "court", tally], capsys, monkeypatch, "en")
+    assert code == 0 and out.startswith("順番")
+    code, out, _ = run_main(["scorer", "--lang", "ja", "court", tally], capsys, monkeypatch, "en")
+    assert code == 0 and out.startswith("順番")
+    code, out, _ = run_main(["--lang", "ja", "scorer", "court", tally, "--lang", "en"], capsys, monkeypatch, "ja")
+    assert code == 0 and out.startswith("order")
+    code, out, _ = run_main(["scorer", "court", tally], capsys, monkeypatch, "en")  # nothing kept from before
+    assert code == 0 and out.startswith("order")

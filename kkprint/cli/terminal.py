@@ -99,13 +99,18 @@ def _verbose(value: bool) -> None:
 
 def _lang(value: str | None) -> None:
     if value is not None:
+        from kkprint.base import settings
         from kkprint.cli.common import language
 
+        settings.language_on_the_line(getattr(value, "value", value))  # for the command below a group
         language(value)
 
 
 def start() -> None:
     """Before a command runs: bars at a terminal, nothing elsewhere."""
+    from kkprint.base import settings
+
+    settings.language_on_the_line(None)
     progress.set_level(progress.NORMAL)
     progress.install(Bars() if sys.stderr.isatty() and os.environ.get("TERM") != "dumb" else None)
 
