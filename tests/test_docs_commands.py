@@ -130,6 +130,29 @@ def test_every_block_is_marked_for_what_it_does():
                 assert words[0] == "kkprint", (name, block.line, words)
 
 
+def _anchors(name: str) -> set[str]:
+    """The anchors a page has on GitHub: each heading's slug, and every ``<a id>``."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    slugs = {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for _, heading in read_doc(name)[0]}
+    return slugs | set(re.findall(r'<a id="([^"]+)"></a>', text))
+
+
+@pytest.mark.parametrize("name", list(DOCS))
+def test_every_link_of_the_document_leads_somewhere(name):
+    """Relative links name files that exist (and travel with them), and every #anchor is on its page."""
+    text = re.sub(r"```.*?```", "", (ROOT / name).read_text(encoding="utf-8"), flags=re.S)
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    assert links
+    for link in links:
+        if re.match(r"[a-z]+://", link):
+            continue
+        target, _, anchor = link.partition("#")
+        page = (ROOT / name).parent / target if target else ROOT / name
+        assert page.exists(), (name, link)
+        if anchor:
+            assert anchor in _anchors(str(page.resolve().relative_to(ROOT))), (name, link)
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
