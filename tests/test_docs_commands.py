@@ -45,7 +45,11 @@ DOCS = {
     "docs/custom-decks.md": "en",
     "docs/custom-decks.ja.md": "ja",
 }
-TWINS = [("README.md", "README.ja.md"), ("docs/custom-decks.md", "docs/custom-decks.ja.md")]
+TWINS = [
+    ("README.md", "README.ja.md"),
+    ("docs/custom-decks.md", "docs/custom-decks.ja.md"),
+    ("CONTRIBUTING.md", "CONTRIBUTING.ja.md"),  # twins too, though their commands are not run here
+]
 MARKS = {"setup", "server", "prompt", "fails"}
 LONG_RUNNING = {"serve", "studio", "watch"}
 KKPRINT = Path(sys.executable).parent / "kkprint"
@@ -137,7 +141,7 @@ def _anchors(name: str) -> set[str]:
     return slugs | set(re.findall(r'<a id="([^"]+)"></a>', text))
 
 
-@pytest.mark.parametrize("name", list(DOCS))
+@pytest.mark.parametrize("name", [*DOCS, "CONTRIBUTING.md", "CONTRIBUTING.ja.md"])
 def test_every_link_of_the_document_leads_somewhere(name):
     """Relative links name files that exist (and travel with them), and every #anchor is on its page."""
     text = re.sub(r"```.*?```", "", (ROOT / name).read_text(encoding="utf-8"), flags=re.S)
