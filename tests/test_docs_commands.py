@@ -251,3 +251,15 @@ def test_every_command_of_the_document_runs_as_it_says(name, tmp_path):
                 assert "Traceback" not in done.stderr, (where, done.stderr)
             ran += 1
     assert ran >= 10, (name, "has fewer commands than a user's route needs", ran)
+
+
+def test_every_dependency_says_why_it_is_there():
+    """CONTRIBUTING.md's "Dependencies and why" names every package pyproject.toml asks for."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [*project["dependencies"], *(dep for extra in project["optional-dependencies"].values() for dep in extra)]
+    names = {re.split(r"[<>=!~\[; ]", dep, maxsplit=1)[0].lower() for dep in wanted}
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text[text.index("## Dependencies and why") :].lower()
+    assert [name for name in sorted(names) if name not in section] == []
