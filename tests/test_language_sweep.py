@@ -42,6 +42,7 @@ NAMES = {
     "RGB",
     "QR",
     "UTF",
+    "MD",  # (Markdown: a .md file)
     "NUL",
     "TTF",
     "OTF",
@@ -127,6 +128,7 @@ def vocabulary() -> frozenset[str]:
     from kkprint.cli.terminal import add_options
     from kkprint.deck.expr import CARD_NAMES, DECK_NAMES, FUNCTIONS
     from kkprint.deck.model import DeckFile
+    from kkprint.deck.starter import example_names
     from kkprint.engine.geometry import CARD_SIZES
     from kkprint.engine.icons import icon_names
     from kkprint.engine.markup import _TAGS as MARKUP_TAGS
@@ -155,6 +157,7 @@ def vocabulary() -> frozenset[str]:
     words.update(icon_names())
     words.add(DeckFile.model_fields["copies_field"].default)  # the column copies come from
     words.update(CARD_SIZES)
+    words.update(example_names())  # the example decks, named as --example takes them
     words.update(MARKUP_TAGS)
     words.update(schema_choices(DeckFile.model_json_schema()))
     words.update(name for land in load_game(DEFAULT_PATH).lands for name in (land.names.en, land.names.de) if name)
@@ -181,7 +184,7 @@ def schema_choices(schema) -> set[str]:
     return found
 
 
-PATH = re.compile(r"(?:[\w.~-]*/)+[\w.~-]*|[\w.-]+\.(?:ya?ml|csv|tsv|xlsx|json|pdf|png|svg|jpg|ttf|otf|mo|po|txt)\b")
+PATH = re.compile(r"(?:[\w.~-]*/)+[\w.~-]*|[\w.-]+\.(?:ya?ml|csv|tsv|xlsx|json|pdf|png|svg|jpg|ttf|otf|mo|po|txt|md)\b")
 URL = re.compile(r"https?://\S+")
 CODE = re.compile(r"`[^`]+`")  # `{card, region, kind}`: quoted as code, typed or read as it is
 
@@ -287,6 +290,11 @@ def cases(work: Path) -> list[Case]:
             id="new deck twice",
         ),
         Case(("new", "deck", "x", "--dir", "afile.txt"), 2),
+        Case(("new", "deck", "--example", "heist", "--dir", "ex")),
+        Case(("new", "deck", "--example", "hiest", "--dir", "ex2"), 2),
+        Case(("new", "deck", "--list")),
+        Case(("new", "deck"), 2, id="new deck without a name"),
+        Case(("docs",)),
         Case(("new", "tally", "Kardinal", "--dir", "tallies")),
         Case(("new", "tally", "chess"), 2),
         Case(("new", "tally", "court", "--dir", "afile.txt"), 2),
