@@ -5,6 +5,8 @@ Typer asks ``gettext`` for some of its words; :func:`install` points that lookup
 in the current language. Help texts are written in English beside the options in ``cli.py``;
 :func:`translate_help` replaces them with the catalogue's words before Click shows them, and
 ``scripts/messages.py`` collects them from the command tree so none is left untranslated.
+Help is laid out by the columns a terminal shows (a Japanese character takes two), and Japanese
+is broken between phrases, as it has no spaces to break at.
 """
 
 from __future__ import annotations
