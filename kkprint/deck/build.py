@@ -85,7 +85,7 @@ def bundled_texts(deck: Deck) -> set[str]:
     lacks is drawn by the deck's own font (a symbol font may hold characters no Japanese font
     has), or refused where a card prints it, naming the card and the region (preparing the font
     could only name the character)."""
-    return {"".join(sorted(set("".join(deck_texts(deck))) & bundled_coverage()))}
+    return {"".join(sorted(bundled_coverage().common(set("".join(deck_texts(deck))))))}
 
 
 def painter_for(deck: Deck, fonts: FontSet, bleed: float = 0.0) -> RegionPainter:
