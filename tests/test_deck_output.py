@@ -221,6 +221,45 @@ def test_built_in_sheet_layouts_and_their_errors(tmp_path, english, cli):
     assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "o")), "made for 44×63 mm cards")
 
 
+def test_export_writes_one_back_only_when_every_back_is_the_same_picture(tmp_path, cli):
+    """Ten cards (both cores check the backs, every other one each): one back for all while they
+    are alike; when the ninth card's back differs by one word, every card gets its own back,
+    pixel for pixel what it prints."""
+    deck = tmp_path / "d.yaml"
+    cards = ", ".join(f"{{name: C{n}, mark: {'odd' if n == 9 else 'same'}}}" for n in range(1, 11))
+    deck.write_text(
+        "name: b\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+        "back:\n  t: {type: text, x: 2, y: 20, w: 30, h: 9, text: 'back'}\n"
+        f"cards: [{cards}]\n",
+        encoding="utf-8",
+    )
+    alike = tmp_path / "alike"
+    assert cli("export", str(deck), "--dpi", "100", "--out", str(alike)).returncode == 0
+    assert sorted(p.name for p in alike.glob("*back*")) == ["b-back.png"] and len(list(alike.iterdir())) == 11
+    deck.write_text(deck.read_text().replace("text: 'back'", "text: '${mark}'"), encoding="utf-8")
+    own = tmp_path / "own"
+    assert cli("export", str(deck), "--dpi", "100", "--out", str(own)).returncode == 0
+    backs = sorted(own.glob("*-back.png"))
+    assert len(backs) == 10 and not (own / "b-back.png").exists()
+    pictures = {p.name: Image.open(p).tobytes() for p in backs}
+    assert pictures["009-C9-back.png"] != pictures["001-C1-back.png"] == pictures["010-C10-back.png"]
+
+
+def test_pages_alike_compares_pages_larger_than_a_band_by_digest(tmp_path, monkeypatch):
+    from kkprint.engine import preview
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: p\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+        "cards: [{name: A}, {name: A}, {name: B}]\n",
+        encoding="utf-8",
+    )
+    [pdf] = build(deck, tmp_path / "out", card_pages=True)
+    for band in (preview.BAND_PIXELS, 5_000):  # one band a card; a few rows a band
+        monkeypatch.setattr(preview, "BAND_PIXELS", band)
+        assert preview.pages_alike(pdf, [0, 1], 2) and not preview.pages_alike(pdf, [0, 1, 2], 2)
+
+
 def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, cli):
     deck = tmp_path / "d.yaml"
     deck.write_text(

@@ -34,7 +34,7 @@ from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import Paper
 from kkprint.engine.job import BuildOptions, build_targets
-from kkprint.engine.preview import PNG_MAGIC, page_digests, page_image, page_pixels, write_pngs
+from kkprint.engine.preview import PNG_MAGIC, page_image, page_pixels, pages_alike, write_pngs
 
 if TYPE_CHECKING:
     import PIL.Image
@@ -188,7 +188,7 @@ def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions) ->
     jobs = [(first, scale, options.out_dir / f"{name}.png") for name, first in zip(names, pages.first)]
     if pages.per_card == 2:
         backs = [first + 1 for first in pages.first]
-        if len(set(page_digests(pages.pdf, backs, scale))) == 1:  # one design: one picture of it, as shops ask for
+        if pages_alike(pages.pdf, backs, scale):  # one design: one picture of it, as shops ask for
             jobs.append((backs[0], scale, options.out_dir / f"{stem}-back.png"))
         else:
             jobs.extend((back, scale, options.out_dir / f"{name}-back.png") for back, name in zip(backs, names))

@@ -201,7 +201,7 @@ _FORKED: tuple[list[Target], Any] = ([], None)  # the targets a forked build sha
 def _take_and_build(options: BuildOptions) -> list[Outcome]:
     """Build targets of the shared list, one after the other, until none is left to take."""
     chosen, taken = _FORKED
-    outcomes = []
+    outcomes: list[Outcome] = []
     while True:
         with taken.get_lock():
             index = taken.value
