@@ -245,7 +245,7 @@ def test_export_writes_one_back_only_when_every_back_is_the_same_picture(tmp_pat
     assert pictures["009-C9-back.png"] != pictures["001-C1-back.png"] == pictures["010-C10-back.png"]
 
 
-def test_pages_alike_compares_pages_larger_than_a_band_by_digest(tmp_path, monkeypatch):
+def test_pages_alike_reads_the_pdf_first_then_compares_pixels_or_digests_of_bands(tmp_path, monkeypatch):
     from kkprint.engine import preview
 
     deck = tmp_path / "d.yaml"
@@ -255,8 +255,11 @@ def test_pages_alike_compares_pages_larger_than_a_band_by_digest(tmp_path, monke
         encoding="utf-8",
     )
     [pdf] = build(deck, tmp_path / "out", card_pages=True)
+    assert preview._same_drawing(pdf, [0, 1]) and not preview._same_drawing(pdf, [0, 1, 2])
     for band in (preview.BAND_PIXELS, 5_000):  # one band a card; a few rows a band
         monkeypatch.setattr(preview, "BAND_PIXELS", band)
+        assert preview._shared_picture(pdf, 2, [0, 1]) == preview._shared_picture(pdf, 2, [1, 0]) is not None
+        assert preview._shared_picture(pdf, 2, [0, 1, 2]) is None and preview._shared_picture(pdf, 2, [2]) is not None
         assert preview.pages_alike(pdf, [0, 1], 2) and not preview.pages_alike(pdf, [0, 1, 2], 2)
 
 
