@@ -14,8 +14,7 @@ import os
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from importlib import metadata
+from functools import cache, lru_cache, partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -98,16 +97,23 @@ def _cache_dir() -> Path:
     return Path(base) / "kkprint" / "fonts"
 
 
+@cache
+def _font_identity(face: str) -> str:
+    """Which font file ``face`` is: its size and the time it was installed, so another version
+    (or the same one installed again) is another key. Asking for the package's version loaded
+    importlib.metadata and searched every installed package, a tenth of a small build."""
+    try:
+        found = os.stat(str(_font_path(face)))
+    except OSError:
+        return "unknown"
+    return f"{found.st_size}:{found.st_mtime_ns}"
+
+
 def _cache_key(face: str, characters: str) -> str:
     """Same font, same fontTools, same characters → same bytes; the key says all three."""
     import fontTools
 
-    package, _ = FACES[face]
-    try:
-        font_version = metadata.version(package.replace("_", "-"))
-    except metadata.PackageNotFoundError:
-        font_version = "unknown"
-    material = f"{face}|{font_version}|{fontTools.version}|{CONVERTER_VERSION}|{characters}"
+    material = f"{face}|{_font_identity(face)}|{fontTools.version}|{CONVERTER_VERSION}|{characters}"
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:32]
 
 
