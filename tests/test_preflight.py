@@ -157,15 +157,20 @@ def test_the_examples_check_clean_and_nothing_is_written(path, tmp_path, capsys,
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_no_game_is_warned_about(lang, paper, tmp_path):
+@pytest.mark.parametrize(
+    ("lang", "paper", "print_shop"),
+    [("ja", "a4", False), ("en", "a4", False), ("ja", "letter", False), ("en", "letter", False)]
+    + [("ja", "a4", True), ("en", "letter", True)],
+)
+def test_no_game_is_warned_about(lang, paper, print_shop, tmp_path):
     """Every game's cards go through the deck preflight (land cards, characters, aids, chips…):
-    none of them has a warning."""
+    none of them has a warning — at home, nor at a print shop, whose cut needs 3 mm of safe margin
+    (the long Japanese law chips were 2.6 mm from it once)."""
     from kkprint.cli.targets import resolve
     from kkprint.engine.job import BuildOptions, run_targets
 
-    outcomes = run_targets(resolve(["all"]), BuildOptions(lang=lang, paper_name=paper, out_dir=tmp_path))
+    options = BuildOptions(lang=lang, paper_name=paper, out_dir=tmp_path, print_shop=print_shop)
+    outcomes = run_targets(resolve(["all"]), options)
     assert [(o.target, o.error) for o in outcomes if o.error] == []
     assert [note.render("en") for o in outcomes for note in o.notes] == []
     assert sum(len(o.paths) for o in outcomes) >= 10
