@@ -260,7 +260,9 @@ def test_pages_alike_reads_the_pdf_first_then_compares_pixels_or_digests_of_band
         monkeypatch.setattr(preview, "BAND_PIXELS", band)
         assert preview._shared_picture(pdf, 2, [0, 1]) == preview._shared_picture(pdf, 2, [1, 0]) is not None
         assert preview._shared_picture(pdf, 2, [0, 1, 2]) is None and preview._shared_picture(pdf, 2, [2]) is not None
-        assert preview.pages_alike(pdf, [0, 1], 2) and not preview.pages_alike(pdf, [0, 1, 2], 2)
+        for read_pdf_from in (0, 10**12):  # the drawings read first (many pixels), or straight to the pixels
+            monkeypatch.setattr(preview, "READ_PDF_FROM", read_pdf_from)
+            assert preview.pages_alike(pdf, [0, 1], 2) and not preview.pages_alike(pdf, [0, 1, 2], 2)
 
 
 def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, cli):
