@@ -209,10 +209,12 @@ def _scaled_example(name: str, folder: Path, times_over: int) -> tuple[Path, int
 
 
 def rich_decks(table: Table, folder: Path, pairs: int, with_instructions: bool) -> None:
-    """Goal 2, rich decks: what a card of each rich example deck costs (its data repeated, the
-    difference divided by the cards it adds), against a plain card of the same count."""
+    """Goal 2, rich decks: what a card of each rich example deck costs (its data repeated to about
+    100 and 1,000 cards, the difference divided by the cards it adds), against a plain card of
+    the same counts."""
     for name in RICH_DECKS:
-        (small, few), (large, many) = _scaled_example(name, folder, 4), _scaled_example(name, folder, 40)
+        _, once = _scaled_example(name, folder, 1)
+        (small, few), (large, many) = (_scaled_example(name, folder, -(-cards // once)) for cards in (100, 1000))
         plain_small, plain_large = folder / f"plain-{few}", folder / f"plain-{many}"
         for plain, count in ((plain_small, few), (plain_large, many)):
             if not plain.exists():
