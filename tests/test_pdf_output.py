@@ -116,6 +116,21 @@ def test_every_core_builds_the_same_files_in_the_same_order(tmp_path):
         assert a.read_bytes() == b.read_bytes(), b.name
 
 
+def test_a_written_pdf_s_pages_are_counted_without_reading_it_back(kardinal_pdfs, monkeypatch):
+    """What a kit's cover lists: the pages each file of this process has, remembered as it was
+    written, and read from the file for one this process did not write."""
+    from kkprint.engine import document
+
+    assert len(kardinal_pdfs) > 3
+    for path in kardinal_pdfs.values():
+        assert path in document._PAGE_COUNTS
+        assert document.page_count(path) == len(PdfReader(path).pages) > 0
+    monkeypatch.setattr(document, "_PAGE_COUNTS", {})
+    assert [document.page_count(p) for p in kardinal_pdfs.values()] == [
+        len(PdfReader(p).pages) for p in kardinal_pdfs.values()
+    ]
+
+
 def test_font_subsets_are_tagged_by_what_they_hold(tmp_path):
     import re
 
