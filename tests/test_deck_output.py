@@ -222,30 +222,55 @@ def test_built_in_sheet_layouts_and_their_errors(tmp_path, english, cli):
 
 
 def test_export_writes_one_back_only_when_every_back_is_the_same_picture(tmp_path, cli):
-    """Ten cards (both cores check the backs, every other one each): one back for all while they
-    are alike; when the ninth card's back differs by one word, every card gets its own back,
-    pixel for pixel what it prints."""
-    deck = tmp_path / "d.yaml"
-    cards = ", ".join(f"{{name: C{n}, mark: {'odd' if n == 9 else 'same'}}}" for n in range(1, 11))
-    deck.write_text(
-        "name: b\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
-        "back:\n  t: {type: text, x: 2, y: 20, w: 30, h: 9, text: 'back'}\n"
-        f"cards: [{cards}]\n",
-        encoding="utf-8",
-    )
-    alike = tmp_path / "alike"
-    assert cli("export", str(deck), "--dpi", "100", "--out", str(alike)).returncode == 0
-    assert sorted(p.name for p in alike.glob("*back*")) == ["b-back.png"] and len(list(alike.iterdir())) == 11
-    deck.write_text(deck.read_text().replace("text: 'back'", "text: '${mark}'"), encoding="utf-8")
-    own = tmp_path / "own"
-    assert cli("export", str(deck), "--dpi", "100", "--out", str(own)).returncode == 0
+    """Ten cards (both cores compare the backs, every other one each): one back for all when the
+    deck's back is the same on every card, or when the cards' backs come out alike; when the
+    ninth card's back differs by one word, every card gets its own back, as it prints."""
+    from kkprint.deck.build import one_back
+    from kkprint.deck.load import load_deck
+
+    def exported(label: str, back: str, ninth: str = "same") -> Path:
+        deck = tmp_path / f"{label}.yaml"
+        marks = ", ".join(f"{{name: C{n}, mark: {ninth if n == 9 else 'same'}}}" for n in range(1, 11))
+        deck.write_text(
+            "name: b\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+            f"back:\n  t: {{type: text, x: 2, y: 20, w: 30, h: 9, text: '{back}'}}\ncards: [{marks}]\n",
+            encoding="utf-8",
+        )
+        assert one_back(load_deck(deck)) is (back == "back")  # the deck says so: no back rendered to find out
+        out = tmp_path / label
+        assert cli("export", str(deck), "--dpi", "100", "--out", str(out)).returncode == 0
+        return out
+
+    for alike in (exported("said", "back"), exported("seen", "${mark}")):
+        assert sorted(p.name for p in alike.glob("*back*")) == ["b-back.png"] and len(list(alike.iterdir())) == 11
+    own = exported("own", "${mark}", ninth="odd")
     backs = sorted(own.glob("*-back.png"))
     assert len(backs) == 10 and not (own / "b-back.png").exists()
     pictures = {p.name: Image.open(p).tobytes() for p in backs}
     assert pictures["009-C9-back.png"] != pictures["001-C1-back.png"] == pictures["010-C10-back.png"]
 
 
-def test_pages_alike_reads_the_pdf_first_then_compares_pixels_or_digests_of_bands(tmp_path, monkeypatch):
+def test_one_back_only_for_the_deck_s_one_back_that_reads_nothing_of_a_card(tmp_path):
+    from kkprint.deck.build import one_back
+    from kkprint.deck.load import load_deck
+
+    head = "name: o\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+    cards = "cards: [{name: A, colour: '#ff0000'}, {name: B, colour: '#00ff00', back: plain}]\n"
+    cases = {
+        "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 44, h: 63, fill: '#123456'}\n": True,
+        "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 44, h: 63, fill: '${colour}'}\n": False,
+        "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 9, h: 9, when: \"name == 'A'\"}\n": False,
+        "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 9, h: 9, cards: '1'}\n": False,
+        "backs:\n  plain:\n    f: {type: shape, shape: rect, x: 0, y: 0, w: 9, h: 9}\n": False,
+        "": False,
+    }
+    for number, (back, expected) in enumerate(cases.items()):
+        path = tmp_path / f"o{number}.yaml"
+        path.write_text(head + back + cards, encoding="utf-8")
+        assert one_back(load_deck(path)) is expected, back
+
+
+def test_pages_alike_compares_pixels_or_digests_of_bands(tmp_path, monkeypatch):
     from kkprint.engine import preview
 
     deck = tmp_path / "d.yaml"
@@ -255,14 +280,11 @@ def test_pages_alike_reads_the_pdf_first_then_compares_pixels_or_digests_of_band
         encoding="utf-8",
     )
     [pdf] = build(deck, tmp_path / "out", card_pages=True)
-    assert preview._same_drawing(pdf, [0, 1]) and not preview._same_drawing(pdf, [0, 1, 2])
     for band in (preview.BAND_PIXELS, 5_000):  # one band a card; a few rows a band
         monkeypatch.setattr(preview, "BAND_PIXELS", band)
         assert preview._shared_picture(pdf, 2, [0, 1]) == preview._shared_picture(pdf, 2, [1, 0]) is not None
         assert preview._shared_picture(pdf, 2, [0, 1, 2]) is None and preview._shared_picture(pdf, 2, [2]) is not None
-        for read_pdf_from in (0, 10**12):  # the drawings read first (many pixels), or straight to the pixels
-            monkeypatch.setattr(preview, "READ_PDF_FROM", read_pdf_from)
-            assert preview.pages_alike(pdf, [0, 1], 2) and not preview.pages_alike(pdf, [0, 1, 2], 2)
+        assert preview.pages_alike(pdf, [0, 1], 2) and not preview.pages_alike(pdf, [0, 1, 2], 2)
 
 
 def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, cli):

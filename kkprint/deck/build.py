@@ -20,7 +20,7 @@ from kkprint.deck.expr import CHANGES_CASE, case_variants
 from kkprint.deck.load import Deck, card_place, load_deck, select
 from kkprint.deck.model import SheetFile
 from kkprint.deck.preflight import CardRef, Finding, attach, collecting, scratch
-from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
+from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book, is_static
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
 from kkprint.engine.document import ENGINE_TEXTS, Document, open_pdf
 from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, collect_strings, prepare_fonts
@@ -95,6 +95,16 @@ def painter_for(deck: Deck, fonts: FontSet, bleed: float = 0.0) -> RegionPainter
         book = font_book(deck, fonts, "".join(sorted(set("".join(deck_texts(deck))) | set(BASE_CHARACTERS))))
     icons = deck_icons(deck) if deck.spec.icons else ()
     return RegionPainter(deck, fonts, bleed, book, icons)
+
+
+def one_back(deck: Deck) -> bool:
+    """Whether every card of ``deck`` has the same back: the deck's one back (no named backs,
+    no double-faced cards) drawn from regions that are the same on every card — the drawing the
+    build stores once and every card uses."""
+    spec = deck.spec
+    if not spec.back or spec.backs or spec.back_face_field:
+        return False
+    return all(is_static(region, deck.columns) for region in spec.back.values())
 
 
 def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: float) -> Iterator[CardPrint]:

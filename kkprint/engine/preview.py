@@ -109,7 +109,6 @@ def page_image(page, width: int, height: int):
 
 
 PARALLEL_FROM = 8  # pages: fewer are done before a second process would have started
-READ_PDF_FROM = 30_000_000  # pixels: fewer are rendered sooner than pypdf is loaded to read the drawings (0.08 s)
 
 
 def _open_pages(pdf: Path, indexes):
@@ -197,33 +196,10 @@ def _shared_picture(pdf: Path, scale: float, pages: list[int]) -> bytes | None:
     return hashlib.sha1(first or b"").digest()
 
 
-def _same_drawing(pdf: Path, pages: list[int]) -> bool:
-    """Whether every page of ``pages`` draws the same: the same operators with the same
-    resources (the same stored forms and fonts) on the same page box. Reading that costs a
-    tenth of rendering the page, and a build draws a back that every card shares as one form."""
-    from pypdf import PdfReader
-
-    reader = PdfReader(pdf)
-
-    def drawing(index: int) -> tuple:
-        page = reader.pages[index]
-        contents = page.get_contents()
-        kept = {key: value for key, value in page.items() if key not in ("/Contents", "/Parent")}
-        data = contents.get_data() if contents is not None else b""  # (an empty dictionary is false)
-        return data, kept, tuple(page.mediabox), tuple(page.cropbox)
-
-    first = drawing(pages[0])
-    return all(drawing(index) == first for index in pages[1:])
-
-
 def pages_alike(pdf: Path, pages: list[int], scale: float) -> bool:
-    """Whether every page of ``pages`` makes the same picture at ``scale``: seen in the PDF
-    where they draw the same, else pixel for pixel (rendered and let go, nothing written;
-    each process stops at the first that differs)."""
+    """Whether every page of ``pages`` makes the same picture at ``scale``, pixel for pixel
+    (rendered and let go, nothing written; each process stops at the first that differs)."""
     if len(pages) < 2:
-        return True
-    [width, height] = next(page_pixels(page, scale) for page in _open_pages(pdf, pages[:1]))
-    if len(pages) * width * height >= READ_PDF_FROM and _same_drawing(pdf, pages):
         return True
     found = _halves(functools.partial(_shared_picture, pdf, scale), pages)
     return None not in found and len(set(found)) == 1
