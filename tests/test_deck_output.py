@@ -537,3 +537,27 @@ def test_a_face_clear_of_the_corners_is_not_clipped_card_by_card():
     assert not stays_inside(layout(x=0.5, y=2, w=10, h=10), card)  # inside the card, but not clear of the arc
     assert not stays_inside(layout(x=2, y=2, w=59, h=84, rotation=10), card)
     assert not stays_inside(layout(x=2, y=2, w=59, h=84), CardSize(63, 88, Shape.CIRCLE, 0))
+
+
+def test_export_removes_what_a_dead_writer_left_of_its_files_and_nothing_else(tmp_path, cli):
+    """A killed export leaves ``.NAME-PID-XXXX.part`` files; the next export into the folder
+    removes those of the files it writes (their writer is gone), in one listing of the folder,
+    and leaves anything else alone: another name's leftover, or one whose writer still runs."""
+    import os
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: l\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+        "cards: [{name: A}, {name: B}]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+    gone = 2**22 + 12345  # above Linux's largest pid: no process has it
+    dead = [out / f".001-A.png-{gone}-x1.part", out / f".002-B.png-{gone}-x2.part"]
+    kept = [out / f".notes.txt-{gone}-x3.part", out / f".001-A.png-{os.getpid()}-x4.part"]
+    for path in dead + kept:
+        path.write_bytes(b"half")
+    assert cli("export", str(deck), "--dpi", "50", "--out", str(out)).returncode == 0
+    assert not any(path.exists() for path in dead) and all(path.exists() for path in kept)
+    assert (out / "001-A.png").read_bytes().startswith(b"\x89PNG")

@@ -14,7 +14,7 @@ import math
 import tempfile
 from pathlib import Path
 
-from kkprint.base.outputs import atomic_file, check_destination
+from kkprint.base.outputs import atomic_file, check_destination, remove_leftovers
 from kkprint.base.paths import safe_file_name
 from kkprint.engine.job import BuildOptions, Target, build_targets
 
@@ -77,11 +77,12 @@ def _fingerprint(page, scale: float) -> bytes:
     return digest.digest()
 
 
-def write_png(page, scale: float, path: Path) -> Path:
+def write_png(page, scale: float, path: Path, *, tidied: bool = False) -> Path:
     """The page as a PNG file at ``scale``, written whole or not at all: a page of one band (a
-    card at 300 dpi) encoded by Pillow at C speed, a larger one row by row by pypng."""
+    card at 300 dpi) encoded by Pillow at C speed, a larger one row by row by pypng.
+    ``tidied``: see :func:`~kkprint.base.outputs.atomic_file`."""
     width, height = page_pixels(page, scale)
-    with atomic_file(path, magic=PNG_MAGIC) as temp:
+    with atomic_file(path, magic=PNG_MAGIC, tidied=tidied) as temp:
         if width * height <= BAND_PIXELS:
             bitmap = page.render(scale=scale)
             try:
@@ -169,7 +170,7 @@ def _on_two_cores(pdf: Path, work, items: list) -> list:
 
 
 def _write(page, job: tuple[int, float, Path]) -> Path:
-    return write_png(page, job[1], job[2])
+    return write_png(page, job[1], job[2], tidied=True)
 
 
 def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
@@ -178,6 +179,8 @@ def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
     the command before any picture is made."""
     for _, _, path in jobs:
         check_destination(path, PNG_MAGIC)
+    for folder in {path.parent for _, _, path in jobs}:
+        remove_leftovers(folder, [path.name for _, _, path in jobs if path.parent == folder])
     return _on_two_cores(pdf, _write, jobs)
 
 
