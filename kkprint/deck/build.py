@@ -207,7 +207,9 @@ def prints_by_card(
 
     def told(art: Art, card: CardRef) -> Art:
         """The art, telling the preflight whose card it draws (only the first of equal arts is
-        drawn: a form stored once)."""
+        drawn: a form stored once — an art whose form is stored already is never drawn again)."""
+        if art.key is not None and doc.has_form(art.key):
+            return art
 
         def draw(c, w: float, h: float) -> None:
             checks.card = card
@@ -216,7 +218,7 @@ def prints_by_card(
             finally:
                 checks.card = None
 
-        return art._replace(draw=draw)
+        return Art(draw, art.key, art.inside)
 
     def print_of(front: Art, back: Art | None, card: CardRef) -> CardPrint:
         return CardPrint(told(front, card), told(back, card) if back is not None else None, shape)

@@ -119,6 +119,10 @@ class Document:
         # run when everything is drawn, before the PDF is saved: a check may still refuse it
         self.closing: list[Callable[[], None]] = []
 
+    def has_form(self, key: Hashable) -> bool:
+        """Whether the drawing named ``key`` is stored already (placing it draws nothing more)."""
+        return key in self._forms
+
     def use_form(self, key: Hashable, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
         """Define art ``key`` as a form on first use (drawing it once); return the form's name.
 
