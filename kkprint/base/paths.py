@@ -20,6 +20,7 @@ DATA_DIR = Path(os.environ.get("KKPRINT_DATA", _ROOT / "data"))
 TEMPLATES_DIR = _ROOT / "templates"
 SHEETS_DIR = TEMPLATES_DIR / "sheets"
 EXAMPLES_DIR = _ROOT / "examples"
+DOCS_DIR = _ROOT / "docs"  # the deck guide, in each language
 
 _UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
 

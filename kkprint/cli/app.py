@@ -16,7 +16,7 @@ import typer
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import tr
-from kkprint.cli import build, config, decks, scorers, serve
+from kkprint.cli import build, config, decks, guides, scorers, serve
 from kkprint.cli.common import HELP, language, sub_app
 from kkprint.cli.serve import Servers
 
@@ -62,6 +62,7 @@ app.command()(build.build)
 new_app.command("deck")(decks.new_deck)
 new_app.command("tally")(scorers.new_tally)
 app.command()(decks.schema)
+app.command()(guides.docs)
 app.command()(build.calibrate)
 app.command()(build.preview)
 app.command()(decks.export)

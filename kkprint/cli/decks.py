@@ -10,18 +10,38 @@ import typer
 
 from kkprint.base import settings
 from kkprint.base.choices import Lang
+from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
 from kkprint.cli.common import LangOption, language
 
 
 def new_deck(
-    name: str = typer.Argument(..., help="Name of the deck; NAME.yaml and NAME.csv are written."),
+    name: str | None = typer.Argument(
+        None, help="Name of the deck; NAME.yaml and NAME.csv are written. Leave it out with --example."
+    ),
     folder: Path = typer.Option(Path("."), "--dir", help="Folder to write them in."),
+    example: str | None = typer.Option(
+        None, "--example", help="Copy a worked example deck (its folder, data and art) instead; see --list."
+    ),
+    list_examples: bool = typer.Option(False, "--list", help="List the worked example decks and exit."),
+    lang: LangOption = None,
 ) -> None:
-    """Write a small, commented starter deck (YAML + CSV) that builds at once."""
-    from kkprint.deck.starter import write_starter
+    """Write a small, commented starter deck (YAML + CSV) that builds at once, or copy an example."""
+    from kkprint.deck import starter
 
-    for path in write_starter(name, folder):
+    language(lang)
+    if list_examples:
+        for known in starter.example_names():
+            typer.echo(f"{known:<10} {tr(starter.EXAMPLES[known])}")
+        return
+    if example is not None:
+        if name is not None:
+            raise InputError(Msg("give a deck name or --example, not both: an example keeps its own name"))
+        typer.echo(str(starter.write_example(example, folder)))
+        return
+    if name is None:
+        raise InputError(Msg("name the deck (kkprint new deck NAME), or copy an example with --example NAME"))
+    for path in starter.write_starter(name, folder):
         typer.echo(str(path))
 
 

@@ -62,6 +62,7 @@ State format (`kkprint new tally culdcept` writes one):
 def new_tally(
     game: str = typer.Argument(..., help="kardinal, webofpower, webofpower-board, court or culdcept."),
     folder: Path = typer.Option(Path("."), "--dir", help="Folder to write it in."),
+    lang: LangOption = None,
 ) -> None:
     """Write a commented tally (or state) file that the game's scorer accepts; fill in your game."""
     from kkprint.base.outputs import write_new
@@ -74,7 +75,8 @@ def new_tally(
     except OSError as err:
         raise InputError(Msg("cannot create the folder: {reason}", reason=err.strerror), source=str(folder)) from None
     path = folder / example
-    write_new(path, (EXAMPLES_DIR / example).read_text(encoding="utf-8"))
+    commented = EXAMPLES_DIR / language(lang) / example  # the same file, commented in the user's language
+    write_new(path, (commented if commented.is_file() else EXAMPLES_DIR / example).read_text(encoding="utf-8"))
     typer.echo(str(path))
 
 
