@@ -5,6 +5,7 @@ fonts (so both sides subset the same font); it runs as its own process too:
 
     .venv/bin/python benchmarks/decks.py floor 1000 out.pdf          # wrapped text and two dice
     .venv/bin/python benchmarks/decks.py simple-floor 1000 out.pdf   # frame, one line, red back
+    .venv/bin/python benchmarks/decks.py png-floor deck.pdf 300 out/  # what export --png makes of a PDF
 """
 
 from __future__ import annotations
@@ -202,6 +203,24 @@ def write_protograf_decks(folder: Path, count: int) -> tuple[Path, Path]:
     return script, deck
 
 
+def png_floor(pdf: Path, dpi: int, out: Path) -> None:
+    """The pictures ``kkprint export --png`` makes of a deck's PDF (one card a page, each front
+    followed by its back; every back alike), the plainest way: each front and the first back
+    rendered by pypdfium2 and written by Pillow, one after the other."""
+    import pypdfium2 as pdfium
+
+    out.mkdir(parents=True, exist_ok=True)
+    document = pdfium.PdfDocument(str(pdf))
+    for index in [*range(0, len(document), 2), 1]:
+        page = document[index]
+        page.render(scale=dpi / 72).to_pil().save(out / f"{index:04d}.png", format="PNG")
+        page.close()
+    document.close()
+
+
 if __name__ == "__main__":
-    kind, count, out = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
-    {"floor": floor, "simple-floor": simple_floor}[kind](count, out)
+    if sys.argv[1] == "png-floor":
+        png_floor(Path(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]))
+    else:
+        kind, count, out = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+        {"floor": floor, "simple-floor": simple_floor}[kind](count, out)

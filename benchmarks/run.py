@@ -1,13 +1,15 @@
 """kkprint's performance against its floors: plain ReportLab scripts drawing the same cards.
 
-    .venv/bin/python benchmarks/run.py                  # everything, a few minutes
-    .venv/bin/python benchmarks/run.py --quick          # fewer pairs, smaller decks
-    .venv/bin/python benchmarks/run.py --instructions   # the plain-card figures in instructions (valgrind)
+    .venv/bin/python benchmarks/run.py                     # everything, about a quarter of an hour
+    .venv/bin/python benchmarks/run.py --quick             # fewer pairs, smaller decks, no valgrind
+    .venv/bin/python benchmarks/run.py --no-instructions   # seconds only (valgrind is the slow part)
+    PROTOGRAF_PYTHON=/path/to/venv/bin/python .venv/bin/python benchmarks/run.py   # protograf beside
 
-First the figures the targets are stated in: whole processes as a user runs them, each paired
-with its floor (``benchmarks/whole.py``), protograf included when it is installed (the
-``bench`` extra). Then, labelled as such, in-process figures with imports left out: what the
-build itself costs, card by card. Timing lives here, never in the test suite.
+First the goals (``benchmarks/goals.py``): whole processes as a user runs them, each paired
+with its floor, printed as a markdown table, with instruction counts (callgrind) beside the CPU
+ratios of goals 1–3 where valgrind is installed. Then, labelled as such, in-process figures with
+imports left out: what the build itself costs, card by card. Timing lives here, never in the
+test suite.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import whole  # noqa: E402
+import goals  # noqa: E402
 from decks import floor, write_deck  # noqa: E402 - benchmarks/ is not a package
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,10 +99,10 @@ def main() -> None:
     parser.add_argument("--one", nargs=2, metavar=("KIND", "COUNT"), help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="fewer pairs and smaller decks, for a first look")
     parser.add_argument(
-        "--instructions",
+        "--no-instructions",
         action="store_true",
-        help="count instructions with valgrind (callgrind) instead of timing: slower, but the same "
-        "count on every run, whatever else the machine is doing",
+        help="leave out the instruction counts (valgrind's callgrind: the same count on every run, "
+        "whatever else the machine is doing, but most of the run's time)",
     )
     args = parser.parse_args()
     if args.one:
@@ -112,10 +114,7 @@ def main() -> None:
         check=True,
         capture_output=True,
     )
-    if args.instructions:
-        whole.instruction_report()
-        return
-    whole.report(args.quick)
+    goals.report(args.quick, with_instructions=not (args.quick or args.no_instructions))
     in_process_report(args.quick)
 
 

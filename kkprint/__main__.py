@@ -10,7 +10,6 @@ fifth of the whole command's CPU time. Pydantic plugins (tracing hooks found by 
 installed package's entry points) have no place in checking a user's file."""
 
 import gc
-import os
 import sys
 
 # This module is where both doors meet: the command line (kkprint.cli) starts the web pages
@@ -29,9 +28,20 @@ def _studio(*, deck, port: int, open_browser: bool, lang: str, allow_outside: bo
     serve(deck, port=port, open_browser=open_browser, lang=lang, allow_outside=allow_outside)
 
 
+def _no_pydantic_plugins() -> None:
+    """Pydantic looks for plugins whenever it builds a validator, in a module whose import
+    alone loads ``importlib.metadata`` and the email package (a seventh of a scorer's start-up,
+    even with ``PYDANTIC_DISABLE_PLUGINS`` set): it finds a stand-in that says there are none."""
+    import types
+
+    stand_in = types.ModuleType("pydantic.plugin._loader")
+    stand_in.get_plugins = tuple  # type: ignore[attr-defined]  # (no plugins: an empty tuple)
+    sys.modules.setdefault(stand_in.__name__, stand_in)
+
+
 def run() -> None:
     gc.disable()
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _no_pydantic_plugins()
     try:
         try:
             from kkprint.cli.app import main

@@ -221,6 +221,72 @@ def test_built_in_sheet_layouts_and_their_errors(tmp_path, english, cli):
     assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "o")), "made for 44×63 mm cards")
 
 
+def test_export_writes_one_back_only_when_every_back_is_the_same_picture(tmp_path, cli):
+    """Ten cards (both cores compare the backs, every other one each): one back for all when the
+    deck's back is the same on every card, or when the cards' backs come out alike; when the
+    ninth card's back differs by one word, every card gets its own back, as it prints."""
+    from kkprint.deck.build import one_back
+    from kkprint.deck.load import load_deck
+
+    def exported(label: str, back: str, ninth: str = "same") -> Path:
+        deck = tmp_path / f"{label}.yaml"
+        marks = ", ".join(f"{{name: C{n}, mark: {ninth if n == 9 else 'same'}}}" for n in range(1, 11))
+        deck.write_text(
+            "name: b\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+            f"back:\n  t: {{type: text, x: 2, y: 20, w: 30, h: 9, text: '{back}'}}\ncards: [{marks}]\n",
+            encoding="utf-8",
+        )
+        assert one_back(load_deck(deck)) is (back == "back")  # the deck says so: no back rendered to find out
+        out = tmp_path / label
+        assert cli("export", str(deck), "--dpi", "100", "--out", str(out)).returncode == 0
+        return out
+
+    for alike in (exported("said", "back"), exported("seen", "${mark}")):
+        assert sorted(p.name for p in alike.glob("*back*")) == ["b-back.png"] and len(list(alike.iterdir())) == 11
+    own = exported("own", "${mark}", ninth="odd")
+    backs = sorted(own.glob("*-back.png"))
+    assert len(backs) == 10 and not (own / "b-back.png").exists()
+    pictures = {p.name: Image.open(p).tobytes() for p in backs}
+    assert pictures["009-C9-back.png"] != pictures["001-C1-back.png"] == pictures["010-C10-back.png"]
+
+
+def test_one_back_only_for_the_deck_s_one_back_that_reads_nothing_of_a_card(tmp_path):
+    from kkprint.deck.build import one_back
+    from kkprint.deck.load import load_deck
+
+    head = "name: o\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+    cards = "cards: [{name: A, colour: '#ff0000'}, {name: B, colour: '#00ff00', back: plain}]\n"
+    cases = {
+        "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 44, h: 63, fill: '#123456'}\n": True,
+        "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 44, h: 63, fill: '${colour}'}\n": False,
+        "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 9, h: 9, when: \"name == 'A'\"}\n": False,
+        "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 9, h: 9, cards: '1'}\n": False,
+        "backs:\n  plain:\n    f: {type: shape, shape: rect, x: 0, y: 0, w: 9, h: 9}\n": False,
+        "": False,
+    }
+    for number, (back, expected) in enumerate(cases.items()):
+        path = tmp_path / f"o{number}.yaml"
+        path.write_text(head + back + cards, encoding="utf-8")
+        assert one_back(load_deck(path)) is expected, back
+
+
+def test_pages_alike_compares_pixels_or_digests_of_bands(tmp_path, monkeypatch):
+    from kkprint.engine import preview
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: p\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+        "cards: [{name: A}, {name: A}, {name: B}]\n",
+        encoding="utf-8",
+    )
+    [pdf] = build(deck, tmp_path / "out", card_pages=True)
+    for band in (preview.BAND_PIXELS, 5_000):  # one band a card; a few rows a band
+        monkeypatch.setattr(preview, "BAND_PIXELS", band)
+        assert preview._shared_picture(pdf, 2, [0, 1]) == preview._shared_picture(pdf, 2, [1, 0]) is not None
+        assert preview._shared_picture(pdf, 2, [0, 1, 2]) is None and preview._shared_picture(pdf, 2, [2]) is not None
+        assert preview.pages_alike(pdf, [0, 1], 2) and not preview.pages_alike(pdf, [0, 1, 2], 2)
+
+
 def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, cli):
     deck = tmp_path / "d.yaml"
     deck.write_text(
@@ -471,3 +537,27 @@ def test_a_face_clear_of_the_corners_is_not_clipped_card_by_card():
     assert not stays_inside(layout(x=0.5, y=2, w=10, h=10), card)  # inside the card, but not clear of the arc
     assert not stays_inside(layout(x=2, y=2, w=59, h=84, rotation=10), card)
     assert not stays_inside(layout(x=2, y=2, w=59, h=84), CardSize(63, 88, Shape.CIRCLE, 0))
+
+
+def test_export_removes_what_a_dead_writer_left_of_its_files_and_nothing_else(tmp_path, cli):
+    """A killed export leaves ``.NAME-PID-XXXX.part`` files; the next export into the folder
+    removes those of the files it writes (their writer is gone), in one listing of the folder,
+    and leaves anything else alone: another name's leftover, or one whose writer still runs."""
+    import os
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: l\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+        "cards: [{name: A}, {name: B}]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+    gone = 2**22 + 12345  # above Linux's largest pid: no process has it
+    dead = [out / f".001-A.png-{gone}-x1.part", out / f".002-B.png-{gone}-x2.part"]
+    kept = [out / f".notes.txt-{gone}-x3.part", out / f".001-A.png-{os.getpid()}-x4.part"]
+    for path in dead + kept:
+        path.write_bytes(b"half")
+    assert cli("export", str(deck), "--dpi", "50", "--out", str(out)).returncode == 0
+    assert not any(path.exists() for path in dead) and all(path.exists() for path in kept)
+    assert (out / "001-A.png").read_bytes().startswith(b"\x89PNG")

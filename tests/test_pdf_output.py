@@ -96,6 +96,41 @@ def test_a_pdf_has_the_same_bytes_built_alone_or_with_everything(tmp_path):
     assert alone and all(p.read_bytes() == by_name[p.name].read_bytes() for p in alone)
 
 
+def test_every_core_builds_the_same_files_in_the_same_order(tmp_path):
+    """Targets shared out among forked workers (each taking the next one nobody has taken, with
+    its own fonts) come back in the order asked for, byte for byte as one process builds them;
+    a target that cannot be read fails alone."""
+    from kkprint.engine.job import run_targets
+
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("name: [unclosed\n", encoding="utf-8")
+    chosen = [*resolve(["all"]), *resolve([str(broken)])]
+    one = run_targets(chosen, BuildOptions(out_dir=tmp_path / "one", jobs=1))
+    two = run_targets(chosen, BuildOptions(out_dir=tmp_path / "two", jobs=2))
+    assert [o.target for o in two] == [t.id for t in chosen] == [o.target for o in one]
+    assert two[-1].error is not None and one[-1].error is not None and not two[-1].paths
+    assert all(o.error is None for o in two[:-1])
+    assert [[p.name for p in o.paths] for o in two] == [[p.name for p in o.paths] for o in one]
+    assert sum(len(o.paths) for o in two) > 10
+    for a, b in zip([p for o in one for p in o.paths], [p for o in two for p in o.paths]):
+        assert a.read_bytes() == b.read_bytes(), b.name
+
+
+def test_a_written_pdf_s_pages_are_counted_without_reading_it_back(kardinal_pdfs, monkeypatch):
+    """What a kit's cover lists: the pages each file of this process has, remembered as it was
+    written, and read from the file for one this process did not write."""
+    from kkprint.engine import document
+
+    assert len(kardinal_pdfs) > 3
+    for path in kardinal_pdfs.values():
+        assert path in document._PAGE_COUNTS
+        assert document.page_count(path) == len(PdfReader(path).pages) > 0
+    monkeypatch.setattr(document, "_PAGE_COUNTS", {})
+    assert [document.page_count(p) for p in kardinal_pdfs.values()] == [
+        len(PdfReader(p).pages) for p in kardinal_pdfs.values()
+    ]
+
+
 def test_font_subsets_are_tagged_by_what_they_hold(tmp_path):
     import re
 

@@ -15,7 +15,7 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -77,33 +77,33 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_leftovers(folder: Path, name: str) -> None:
-    """Temporary files of ``name`` whose writing process is gone (or that are very old)."""
+def remove_leftovers(folder: Path, names: Iterable[str]) -> None:
+    """Temporary files of any of ``names`` whose writing process is gone (or that are very
+    old), found in one listing of ``folder`` (a thousand pictures written into one folder list
+    it once, not once each)."""
+    wanted = set(names)
     now = time.time()
     try:
-        candidates = list(folder.glob(f".{glob_escape(name)}-*.part"))
+        with os.scandir(folder) as entries:
+            candidates = [(entry.path, match) for entry in entries if (match := _PART.match(entry.name))]
     except OSError:
         return
-    for leftover in candidates:
-        match = _PART.match(leftover.name)
+    for leftover, match in candidates:
+        if match.group("name") not in wanted:
+            continue
         try:
-            stale = (
-                match is None or not _alive(int(match.group("pid"))) or now - leftover.lstat().st_mtime > STALE_AFTER_S
-            )
-            if stale and match is not None and match.group("name") == name:
-                leftover.unlink()
+            if not _alive(int(match.group("pid"))) or now - os.lstat(leftover).st_mtime > STALE_AFTER_S:
+                os.unlink(leftover)
         except (OSError, ValueError):
             pass
 
 
-def glob_escape(text: str) -> str:
-    return re.sub(r"([*?\[])", r"[\1]", text)
-
-
 @contextmanager
-def atomic_file(path: Path, *, magic: bytes | None = None) -> Iterator[str]:
+def atomic_file(path: Path, *, magic: bytes | None = None, tidied: bool = False) -> Iterator[str]:
     """Yield a temporary path to write; on success it replaces ``path``, on any failure (an
-    error, Ctrl-C, SIGTERM) it is removed. Errors of the disk name ``path``, not the temporary."""
+    error, Ctrl-C, SIGTERM) it is removed. Errors of the disk name ``path``, not the temporary.
+    ``tidied``: the caller has already removed the leftovers of ``path`` (see
+    :func:`remove_leftovers`)."""
     check_destination(path, magic)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -111,7 +111,8 @@ def atomic_file(path: Path, *, magic: bytes | None = None) -> Iterator[str]:
         raise InputError(
             Msg("cannot create the folder: {strerror}", strerror=OsReason(err)), source=str(path.parent)
         ) from None
-    remove_leftovers(path.parent, path.name)
+    if not tidied:
+        remove_leftovers(path.parent, [path.name])
     try:
         handle, temp = tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".part", dir=path.parent)
         os.fchmod(handle, 0o666 & ~_umask())

@@ -73,7 +73,8 @@ def steps(what: Msg | str, total: int) -> Iterator[Callable[[int], None]]:
     task = reporter.begin(text(what), total)
 
     def step(count: int = 1) -> None:
-        reporter.advance(task, count)
+        if _state.owner == os.getpid():  # a forked worker handed this step draws nothing
+            reporter.advance(task, count)
 
     try:
         yield step

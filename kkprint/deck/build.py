@@ -21,7 +21,7 @@ from kkprint.deck.expr import CHANGES_CASE, case_variants
 from kkprint.deck.load import Deck, card_place, load_deck, select
 from kkprint.deck.model import SheetFile
 from kkprint.deck.preflight import CardRef, Finding, attach, collecting, scratch
-from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book
+from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book, is_static
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
 from kkprint.engine.document import ENGINE_TEXTS, Document, open_pdf
 from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, collect_strings, prepare_fonts
@@ -86,7 +86,7 @@ def bundled_texts(deck: Deck) -> set[str]:
     lacks is drawn by the deck's own font (a symbol font may hold characters no Japanese font
     has), or refused where a card prints it, naming the card and the region (preparing the font
     could only name the character)."""
-    return {"".join(sorted(set("".join(deck_texts(deck))) & bundled_coverage()))}
+    return {"".join(sorted(bundled_coverage().common(set("".join(deck_texts(deck))))))}
 
 
 def painter_for(deck: Deck, fonts: FontSet, bleed: float = 0.0) -> RegionPainter:
@@ -96,6 +96,16 @@ def painter_for(deck: Deck, fonts: FontSet, bleed: float = 0.0) -> RegionPainter
         book = font_book(deck, fonts, "".join(sorted(set("".join(deck_texts(deck))) | set(BASE_CHARACTERS))))
     icons = deck_icons(deck) if deck.spec.icons else ()
     return RegionPainter(deck, fonts, bleed, book, icons)
+
+
+def one_back(deck: Deck) -> bool:
+    """Whether every card of ``deck`` has the same back: the deck's one back (no named backs,
+    no double-faced cards) drawn from regions that are the same on every card — the drawing the
+    build stores once and every card uses."""
+    spec = deck.spec
+    if not spec.back or spec.backs or spec.back_face_field:
+        return False
+    return all(is_static(region, deck.columns) for region in spec.back.values())
 
 
 def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: float) -> Iterator[CardPrint]:
@@ -198,7 +208,9 @@ def prints_by_card(
 
     def told(art: Art, card: CardRef) -> Art:
         """The art, telling the preflight whose card it draws (only the first of equal arts is
-        drawn: a form stored once)."""
+        drawn: a form stored once — an art whose form is stored already is never drawn again)."""
+        if art.key is not None and doc.has_form(art.key):
+            return art
 
         def draw(c, w: float, h: float) -> None:
             checks.card = card
@@ -207,7 +219,7 @@ def prints_by_card(
             finally:
                 checks.card = None
 
-        return art._replace(draw=draw)
+        return Art(draw, art.key, art.inside)
 
     def print_of(front: Art, back: Art | None, card: CardRef) -> CardPrint:
         return CardPrint(told(front, card), told(back, card) if back is not None else None, shape)

@@ -26,7 +26,7 @@ from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.outputs import atomic_file
 from kkprint.base.paths import safe_file_name
-from kkprint.deck.build import bundled_texts, deck_card_size, first_prints, loaded_target, painter_for
+from kkprint.deck.build import bundled_texts, deck_card_size, first_prints, loaded_target, one_back, painter_for
 from kkprint.deck.load import CardData, Deck, load_deck, select
 from kkprint.deck.preflight import Finding, collecting
 from kkprint.engine.cards import CardPrint, print_shop_pages
@@ -34,7 +34,7 @@ from kkprint.engine.document import open_pdf
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import Paper
 from kkprint.engine.job import BuildOptions, build_targets
-from kkprint.engine.preview import PNG_MAGIC, page_digests, page_image, page_pixels, write_pngs
+from kkprint.engine.preview import PNG_MAGIC, page_image, page_pixels, pages_alike, write_pngs
 
 if TYPE_CHECKING:
     import PIL.Image
@@ -164,7 +164,7 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
         try:
             pages = _Pages(pdf, document, printed)
             if options.png:
-                written.extend(_pngs(pages, names, stem, options))
+                written.extend(_pngs(pages, names, stem, options, one_back(deck)))
             if options.tts:
                 written.extend(_tts(pages, stem, options, staging))
             if picks:
@@ -181,14 +181,14 @@ def _names(cards: list[CardData], template: str | None) -> list[str]:
     return [_name(template, card, number, taken) for number, card in enumerate(cards, start=1)]
 
 
-def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions) -> list[Path]:
+def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions, same_backs: bool) -> list[Path]:
     """One PNG per card's front; the backs as one picture when the deck has one back design
-    (seen from the digests of their pixels first), else one per card."""
+    (``same_backs``: the deck says so; else seen from their pixels first), else one per card."""
     scale = options.dpi / 72
     jobs = [(first, scale, options.out_dir / f"{name}.png") for name, first in zip(names, pages.first)]
     if pages.per_card == 2:
         backs = [first + 1 for first in pages.first]
-        if len(set(page_digests(pages.pdf, backs, scale))) == 1:  # one design: one picture of it, as shops ask for
+        if same_backs or pages_alike(pages.pdf, backs, scale):  # one design: one picture of it, as shops ask for
             jobs.append((backs[0], scale, options.out_dir / f"{stem}-back.png"))
         else:
             jobs.extend((back, scale, options.out_dir / f"{name}-back.png") for back, name in zip(backs, names))

@@ -73,6 +73,24 @@ NOTE_FROM_EDGE = 5.0 * mm  # nothing is printed nearer the paper's edge than thi
 BUILD_INKS: ContextVar[Inks] = ContextVar("BUILD_INKS", default=Inks())  # noqa: B039 - Inks is never changed in place; set by a --greyscale build
 # every PDF a build has completed, in order: a target that fails half-way still says what it wrote
 WRITTEN: ContextVar[list[Path] | None] = ContextVar("WRITTEN", default=None)
+_PAGE_COUNTS: dict[Path, int] = {}  # every PDF this process wrote, with its number of pages
+
+
+def page_count(path: Path) -> int:
+    """The number of pages of the PDF at ``path``: remembered when this process wrote it (a
+    kit's cover lists every file's pages; reading them back loaded pypdfium2 in every build),
+    else read from the file."""
+    known = _PAGE_COUNTS.get(path)
+    if known is not None:
+        return known
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return len(document)
+    finally:
+        document.close()
+
 
 _DOCUMENTS: weakref.WeakKeyDictionary[Canvas, Document] = weakref.WeakKeyDictionary()
 
@@ -115,6 +133,10 @@ class Document:
         self.pages = 0
         # run when everything is drawn, before the PDF is saved: a check may still refuse it
         self.closing: list[Callable[[], None]] = []
+
+    def has_form(self, key: Hashable) -> bool:
+        """Whether the drawing named ``key`` is stored already (placing it draws nothing more)."""
+        return key in self._forms
 
     def use_form(self, key: Hashable, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
         """Define art ``key`` as a form on first use (drawing it once); return the form's name.
@@ -247,6 +269,7 @@ def open_pdf(
         for check in document.closing:
             check()
         canvas.save()
+    _PAGE_COUNTS[path] = canvas.getPageNumber() - 1  # (the number of the page after the last)
     written = WRITTEN.get()
     if written is not None:
         written.append(path)

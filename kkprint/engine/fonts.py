@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from importlib import metadata
+from functools import cache, lru_cache, partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -97,16 +97,23 @@ def _cache_dir() -> Path:
     return Path(base) / "kkprint" / "fonts"
 
 
+@cache
+def _font_identity(face: str) -> str:
+    """Which font file ``face`` is: its size and the time it was installed, so another version
+    (or the same one installed again) is another key. Asking for the package's version loaded
+    importlib.metadata and searched every installed package, a tenth of a small build."""
+    try:
+        found = os.stat(str(_font_path(face)))
+    except OSError:
+        return "unknown"
+    return f"{found.st_size}:{found.st_mtime_ns}"
+
+
 def _cache_key(face: str, characters: str) -> str:
     """Same font, same fontTools, same characters → same bytes; the key says all three."""
     import fontTools
 
-    package, _ = FACES[face]
-    try:
-        font_version = metadata.version(package.replace("_", "-"))
-    except metadata.PackageNotFoundError:
-        font_version = "unknown"
-    material = f"{face}|{font_version}|{fontTools.version}|{CONVERTER_VERSION}|{characters}"
+    material = f"{face}|{_font_identity(face)}|{fontTools.version}|{CONVERTER_VERSION}|{characters}"
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:32]
 
 
@@ -142,16 +149,17 @@ def _subsets(characters: str) -> dict[str, bytes]:
     return found
 
 
-def _read_cache(key: str) -> bytes | None:
+def _read_cache(key: str, suffix: str = ".ttf") -> bytes | None:
     try:
-        return (_cache_dir() / f"{key}.ttf").read_bytes()
+        return (_cache_dir() / f"{key}{suffix}").read_bytes()
     except OSError:
         return None
 
 
-def _write_cache(key: str, data: bytes) -> None:
-    """Keep a converted font for the next build; whole or not at all, and never an error."""
-    cached = _cache_dir() / f"{key}.ttf"
+def _write_cache(key: str, data: bytes, suffix: str = ".ttf") -> None:
+    """Keep a converted font (or what it covers) for the next build; whole or not at all, and
+    never an error."""
+    cached = _cache_dir() / f"{key}{suffix}"
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         temp = cached.with_suffix(f".{os.getpid()}.part")
@@ -208,12 +216,55 @@ def bundled_font_file(bold: bool = False) -> Path:
     return Path(str(_font_path("bold" if bold else "regular")))
 
 
+class Coverage:
+    """The characters a font has, as a bitmap over code points (an eighth of a byte each): asking
+    about the few characters a build prints costs nothing like reading the font's character map
+    of sixty thousand entries, which a warm build never does."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self, bits: bytes):
+        self.bits = bits
+
+    @classmethod
+    def of_codes(cls, codes: Iterable[int]) -> Coverage:
+        bits = bytearray(0x110000 // 8)
+        for code in codes:
+            bits[code >> 3] |= 1 << (code & 7)
+        return cls(bytes(bits))
+
+    def __contains__(self, char: object) -> bool:
+        if not isinstance(char, str) or len(char) != 1:
+            return False
+        code = ord(char)
+        return bool(self.bits[code >> 3] >> (code & 7) & 1)
+
+    def issuperset(self, chars: Iterable[str]) -> bool:
+        return all(char in self for char in chars)
+
+    def common(self, chars: Iterable[str]) -> set[str]:
+        """The characters of ``chars`` the font has."""
+        return {char for char in chars if char in self}
+
+
 @lru_cache(maxsize=1)
-def bundled_coverage() -> frozenset[str]:
-    """Every character the bundled font has (read from its character map, not its outlines)."""
+def bundled_coverage() -> Coverage:
+    """Every character the bundled font has, read from its character map once and then from the
+    cache beside its converted subsets."""
+    key = _cache_key("regular", "coverage")
+    cached = _read_cache(key, ".cmap")
+    if cached is not None:
+        try:
+            bits = zlib.decompress(cached)
+        except zlib.error:
+            bits = b""
+        if len(bits) == 0x110000 // 8:
+            return Coverage(bits)
     from fontTools.ttLib import TTFont as FTFont
 
-    return frozenset(map(chr, FTFont(str(_font_path("regular")), lazy=True)["cmap"].getBestCmap()))
+    coverage = Coverage.of_codes(FTFont(str(_font_path("regular")), lazy=True)["cmap"].getBestCmap())
+    _write_cache(key, zlib.compress(coverage.bits, 9), ".cmap")
+    return coverage
 
 
 class TaggedTTFont(TTFont):

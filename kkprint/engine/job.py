@@ -168,62 +168,58 @@ def run_targets(chosen: list[Target], options: BuildOptions) -> list[Outcome]:
             Msg("unknown paper '{paper_name}'; use {names}", paper_name=options.paper_name, names=" or ".join(PAPERS)),
             source="--paper",
         )
-    fonts: dict[str, FontSet | InputError] = {}
-    for target in chosen:
-        try:
-            fonts[target.id] = prepare_fonts([*ENGINE_TEXTS, *target.texts(options)])
-        except InputError as err:  # a deck that cannot even be read: the others are still built
-            fonts[target.id] = err
-    groups = [chosen[i :: options.jobs] for i in range(max(1, options.jobs))]
-    groups = [group for group in groups if group]
     with progress.steps(Msg("building targets"), len(chosen) if len(chosen) > 1 else 0) as step:  # (one: its cards say)
-        if len(groups) > 1:
+        if options.jobs > 1 and len(chosen) > 1:
             import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
 
             if "fork" in multiprocessing.get_all_start_methods():
-                return _build_forked(chosen, groups, options, fonts, step)
-        return _build_each(chosen, options, fonts, step)
+                return _build_forked(chosen, min(options.jobs, len(chosen)) - 1, options, step)
+        return _build_each(chosen, options, step)
 
 
 def _build_forked(
-    chosen: list[Target],
-    groups: list[list[Target]],
-    options: BuildOptions,
-    fonts: dict[str, FontSet | InputError],
-    step: Callable[[int], None],
+    chosen: list[Target], workers: int, options: BuildOptions, step: Callable[[int], None]
 ) -> list[Outcome]:
-    """The groups built side by side: this process builds the first, forked workers the rest.
-    Forked workers inherit the loaded definitions and the registered fonts, so each only builds;
-    targets hold functions that cannot be pickled, so workers find theirs by id."""
+    """The targets built side by side by this process and ``workers`` forked ones, each taking
+    the next target nobody has taken yet — so a long target does not hold up a short one queued
+    behind it — and preparing that target's fonts itself (a font's subset read and parsed is
+    work for every core too). Forked workers inherit the loaded definitions, so each only
+    builds; targets hold functions that cannot be pickled, so workers find theirs by number."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     global _FORKED
-    _FORKED = {target.id: target for target in chosen}
-    by_target: dict[str, Outcome] = {}
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=len(groups) - 1, mp_context=context) as pool:
-        futures = [pool.submit(_build_ids, [t.id for t in group], options, fonts) for group in groups[1:]]
-        by_target.update((outcome.target, outcome) for outcome in _build_each(groups[0], options, fonts, step))
+    _FORKED = (chosen, context.Value("i", 0))  # (inherited by the workers, forked below)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(_take_and_build, options) for _ in range(workers)]
+        outcomes = _take_and_build(options, step)  # (the workers' targets are counted as they come back)
         for future in futures:
-            outcomes = future.result()
-            step(len(outcomes))
-            by_target.update((outcome.target, outcome) for outcome in outcomes)
+            theirs = future.result()
+            step(len(theirs))
+            outcomes.extend(theirs)
+    by_target = {outcome.target: outcome for outcome in outcomes}
     return [by_target[target.id] for target in chosen]
 
 
-_FORKED: dict[str, Target] = {}
+_FORKED: tuple[list[Target], Any] = ([], None)  # the targets a forked build shares, and the next one's number
 
 
-def _build_ids(ids: list[str], options: BuildOptions, fonts: dict[str, FontSet | InputError]) -> list[Outcome]:
-    return _build_each([_FORKED[target_id] for target_id in ids], options, fonts)
+def _take_and_build(options: BuildOptions, step: Callable[[int], None] = progress.nothing) -> list[Outcome]:
+    """Build targets of the shared list, one after the other, until none is left to take."""
+    chosen, taken = _FORKED
+    outcomes: list[Outcome] = []
+    while True:
+        with taken.get_lock():
+            index = taken.value
+            taken.value += 1
+        if index >= len(chosen):
+            return outcomes
+        outcomes += _build_each([chosen[index]], options, step)
 
 
 def _build_each(
-    group: list[Target],
-    options: BuildOptions,
-    fonts: dict[str, FontSet | InputError],
-    step: Callable[[int], None] = progress.nothing,
+    group: list[Target], options: BuildOptions, step: Callable[[int], None] = progress.nothing
 ) -> list[Outcome]:
     """Build the targets of ``group`` one after the other, each to its own outcome; ``step``
     hears each one done (the progress bar), ``-v`` how long each took."""
@@ -232,14 +228,10 @@ def _build_each(
         outcomes = []
         for target in group:
             began = time.perf_counter()
-            outcomes.append(_build_one(target, options, fonts[target.id]))
+            outcomes.append(_build_one(target, options))
             step(1)
             progress.detail(
-                Msg(
-                    "built {target} in {seconds:.1f} s",
-                    target=target.id,
-                    seconds=time.perf_counter() - began,
-                )
+                Msg("built {target} in {seconds:.1f} s", target=target.id, seconds=time.perf_counter() - began)
             )
         return outcomes
     finally:
@@ -247,10 +239,14 @@ def _build_each(
         BUILD_OPTIONS.reset(build)
 
 
-def _build_one(target: Target, options: BuildOptions, fonts: FontSet | InputError) -> Outcome:
+def _build_one(target: Target, options: BuildOptions) -> Outcome:
+    """One target, with the fonts for its own texts (a PDF has the same bytes whether it was
+    built alone or with everything else); a deck that cannot even be read is its outcome's error."""
     outcome = Outcome(target.id)
-    if isinstance(fonts, InputError):
-        outcome.error = fonts
+    try:
+        fonts = prepare_fonts([*ENGINE_TEXTS, *target.texts(options)])
+    except InputError as err:
+        outcome.error = err
         return outcome
     completed: list[Path] = []
     written, notes = WRITTEN.set(completed), _NOTES.set(outcome.notes)

@@ -9,6 +9,7 @@ page after page.
 
 from __future__ import annotations
 
+import functools
 import math
 import tempfile
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from kkprint.base import progress
 from kkprint.base.i18n import Counted, Msg
-from kkprint.base.outputs import atomic_file, check_destination
+from kkprint.base.outputs import atomic_file, check_destination, remove_leftovers
 from kkprint.base.paths import safe_file_name
 from kkprint.engine.job import BuildOptions, Target, build_targets
 
@@ -30,8 +31,9 @@ def page_pixels(page, scale: float) -> tuple[int, int]:
     return math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
 
 
-def _rows(page, scale: float):
-    """Every row of the page at ``scale``, top to bottom, as RGB bytes, rendered band by band."""
+def _bands(page, scale: float):
+    """The page at ``scale``, top to bottom, a band of rows at a time: (pixels, bytes from one row
+    to the next, bytes of pixels in a row, rows), each band let go when the next is asked for."""
     width, height = page_pixels(page, scale)
     band = max(1, BAND_PIXELS // width)
     for top in range(0, height, band):
@@ -40,22 +42,56 @@ def _rows(page, scale: float):
         crop = (0, (height - bottom - 0.5) / scale if bottom < height else 0, 0, (top - 0.5) / scale if top else 0)
         bitmap = page.render(scale=scale, crop=crop, rev_byteorder=True)
         try:
-            buffer, stride, used = bitmap.buffer, bitmap.stride, bitmap.width * bitmap.n_channels
-            for row in range(bitmap.height):
-                yield bytes(buffer[row * stride : row * stride + used])
+            # a memoryview: slicing the ctypes buffer itself makes a list of every byte's int
+            with memoryview(bitmap.buffer).cast("B") as pixels:
+                yield pixels, bitmap.stride, bitmap.width * bitmap.n_channels, bitmap.height
         finally:
             bitmap.close()
 
 
-def write_png(page, scale: float, path: Path) -> Path:
-    """The page as a PNG file at ``scale``, written whole or not at all: a page of one band (a
-    card at 300 dpi) encoded by Pillow at C speed, a larger one row by row by pypng."""
+def _rows(page, scale: float):
+    """Every row of the page at ``scale``, top to bottom, as RGB bytes, rendered band by band."""
+    for pixels, stride, used, rows in _bands(page, scale):
+        for row in range(rows):
+            yield pixels[row * stride : row * stride + used].tobytes()
+
+
+def _pieces(page, scale: float):
+    """The page's RGB pixels at ``scale`` in a piece a band, its rows end to end."""
+    for pixels, stride, used, rows in _bands(page, scale):
+        yield (
+            pixels.tobytes()
+            if stride == used
+            else b"".join(pixels[r * stride : r * stride + used] for r in range(rows))
+        )
+
+
+def _fingerprint(page, scale: float) -> bytes:
+    """What tells two pages' pictures at ``scale`` apart: a card's pixels themselves (comparing
+    them costs a seventh of hashing them), a page of several bands a digest of them."""
     width, height = page_pixels(page, scale)
-    with atomic_file(path, magic=PNG_MAGIC) as temp:
+    size = f"{width}x{height}:".encode()
+    if width * height <= BAND_PIXELS:
+        return b"".join([size, *_pieces(page, scale)])
+    import hashlib
+
+    digest = hashlib.sha1(size)
+    for piece in _pieces(page, scale):
+        digest.update(piece)
+    return digest.digest()
+
+
+def write_png(page, scale: float, path: Path, *, tidied: bool = False) -> Path:
+    """The page as a PNG file at ``scale``, written whole or not at all: a page of one band (a
+    card at 300 dpi) encoded by Pillow at C speed, a larger one row by row by pypng.
+    ``tidied``: see :func:`~kkprint.base.outputs.atomic_file`."""
+    width, height = page_pixels(page, scale)
+    with atomic_file(path, magic=PNG_MAGIC, tidied=tidied) as temp:
         if width * height <= BAND_PIXELS:
             bitmap = page.render(scale=scale)
             try:
-                bitmap.to_pil().convert("RGB").save(temp, format="PNG", optimize=False)
+                image = bitmap.to_pil()  # (RGB already: pdfium's BGR unpacked as Pillow reads it)
+                (image if image.mode == "RGB" else image.convert("RGB")).save(temp, format="PNG", optimize=False)
             finally:
                 bitmap.close()
         else:
@@ -80,67 +116,82 @@ def page_image(page, width: int, height: int):
 PARALLEL_FROM = 8  # pages: fewer are done before a second process would have started
 
 
-def _each_page(pdf: Path, work, items: list, step: Callable[[int], None] = progress.nothing, weight: int = 1) -> list:
-    """``work(page, item)`` for every (page index, …) item, one page open at a time; ``step``
-    hears ``weight`` pages done after each (two when another process does every other one)."""
+def _open_pages(pdf: Path, indexes):
+    """Each page of ``indexes`` in turn, one open at a time (closed when the next is asked for)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(pdf))
-    done = []
     try:
-        for item in items:
-            page = document[item[0]]
+        for index in indexes:
+            page = document[index]
             try:
-                done.append(work(page, item))
+                yield page
             finally:
                 page.close()
-            step(weight)
     finally:
         document.close()
+
+
+def _each_page(pdf: Path, work, items: list, step: Callable[[int], None] = progress.nothing, weight: int = 1) -> list:
+    """``work(page, item)`` for every (page index, …) item, one page open at a time; ``step``
+    hears ``weight`` pages done after each (two when another process does every other one)."""
+    done = []
+    for page, item in zip(_open_pages(pdf, (item[0] for item in items)), items):
+        done.append(work(page, item))
+        step(weight)
     return done
 
 
-def _on_two_cores(pdf: Path, work, items: list) -> list:
-    """:func:`_each_page` over ``items``, in order. Rendering takes nearly all the time, so with
-    enough pages a second process (forked: it has everything loaded already, and opens the PDF
-    for itself) does every other one; each holds one page at a time. Not from a process with
-    other threads (a server's): a fork copies none of them, nor what they hold."""
+def _halves(run, items: list, mine=None) -> list:
+    """``[run(items)]``, or where it pays ``[run(items[0::2]), run(items[1::2])]`` with the second
+    in a second process. Rendering takes nearly all the time, so with enough pages a forked
+    process (it has everything loaded already, and opens the PDF for itself) does every other
+    one. Not from a process with other threads (a server's): a fork copies none of them, nor
+    what they hold. ``mine`` (default ``run``) does this process's share."""
+    import multiprocessing
+
+    mine = mine or run  # (this process's own runner may report progress; the other's is pickled)
+    if not _pays_to_split(items):
+        return [mine(items)]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+        theirs = pool.submit(run, items[1::2])
+        own = mine(items[0::2])
+        return [own, theirs.result()]
+
+
+def _pays_to_split(items: list) -> bool:
+    """Whether :func:`_halves` hands every other item to a second process."""
     import multiprocessing
     import os
     import threading
 
-    if (
+    return not (
         len(items) < PARALLEL_FROM
         or threading.active_count() > 1
         or (os.cpu_count() or 1) < 2
         or "fork" not in multiprocessing.get_all_start_methods()
-    ):
-        with progress.steps(Msg("writing pictures"), len(items)) as step:
-            return _each_page(pdf, work, items, step)
-    from concurrent.futures import ProcessPoolExecutor
+    )
 
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
-        theirs = pool.submit(_each_page, pdf, work, items[1::2])
-        with progress.steps(Msg("writing pictures"), len(items)) as step:  # the other process keeps pace with this one
-            mine = _each_page(pdf, work, items[0::2], step, weight=2)
-        other = theirs.result()
+
+def _on_two_cores(pdf: Path, work, items: list) -> list:
+    """:func:`_each_page` over ``items``, in order, on both cores where it pays; each process
+    holds one page at a time. The bar counts this process's pages twice when the other process
+    keeps pace with it (it does every other one)."""
+    with progress.steps(Msg("writing pictures"), len(items)) as step:
+        weight = 2 if _pays_to_split(items) else 1
+        watched = functools.partial(_each_page, pdf, work, step=step, weight=weight)
+        halves = _halves(functools.partial(_each_page, pdf, work), items, mine=watched)
+    if len(halves) == 1:
+        return halves[0]
     done: list = [None] * len(items)
-    done[0::2], done[1::2] = mine, other
+    done[0::2], done[1::2] = halves
     return done
 
 
 def _write(page, job: tuple[int, float, Path]) -> Path:
-    return write_png(page, job[1], job[2])
-
-
-def _digest(page, job: tuple[int, float]) -> str:
-    import hashlib
-
-    width, height = page_pixels(page, job[1])
-    digest = hashlib.sha1(f"{width}x{height}".encode())
-    for row in _rows(page, job[1]):
-        digest.update(row)
-    return digest.hexdigest()
+    return write_png(page, job[1], job[2], tidied=True)
 
 
 def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
@@ -149,6 +200,8 @@ def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
     the command before any picture is made."""
     for _, _, path in jobs:
         check_destination(path, PNG_MAGIC)
+    for folder in {path.parent for _, _, path in jobs}:
+        remove_leftovers(folder, [path.name for _, _, path in jobs if path.parent == folder])
     began = time.perf_counter()
     written = _on_two_cores(pdf, _write, jobs)
     progress.detail(
@@ -163,10 +216,28 @@ def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
     return written
 
 
-def page_digests(pdf: Path, pages: list[int], scale: float) -> list[str]:
-    """A digest of each page's pixels at ``scale``: equal digests, equal pictures (rendered and
-    let go, nothing written)."""
-    return _on_two_cores(pdf, _digest, [(page, scale) for page in pages])
+def _shared_picture(pdf: Path, scale: float, pages: list[int]) -> bytes | None:
+    """A digest of the picture every page of ``pages`` makes at ``scale``, or None as soon as
+    one differs from the first."""
+    import hashlib
+
+    first = None
+    for page in _open_pages(pdf, pages):
+        seen = _fingerprint(page, scale)
+        if first is None:
+            first = seen
+        elif seen != first:
+            return None
+    return hashlib.sha1(first or b"").digest()
+
+
+def pages_alike(pdf: Path, pages: list[int], scale: float) -> bool:
+    """Whether every page of ``pages`` makes the same picture at ``scale``, pixel for pixel
+    (rendered and let go, nothing written; each process stops at the first that differs)."""
+    if len(pages) < 2:
+        return True
+    found = _halves(functools.partial(_shared_picture, pdf, scale), pages)
+    return None not in found and len(set(found)) == 1
 
 
 def render_pages(pdf: Path, out_dir: Path, dpi: int) -> list[Path]:

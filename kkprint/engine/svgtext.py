@@ -17,14 +17,15 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fontTools.pens.basePen import BasePen
-from reportlab.graphics.shapes import FILL_NON_ZERO, Group, String
-from reportlab.graphics.shapes import Path as ShapePath
 from reportlab.pdfbase import pdfmetrics
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
+
+if TYPE_CHECKING:  # (ReportLab's graphics load its platypus: only a picture with text needs them)
+    from reportlab.graphics.shapes import Group, String
 
 SLANT = math.tan(math.radians(12))  # italic made from an upright face, as in text regions
 MAX_GLYPHS = 20_000  # characters of text in one picture (with every SVG it refers to)
@@ -46,26 +47,32 @@ class SvgFonts:
         return None
 
 
-class _Recorder(BasePen):
-    """A glyph's outline as path operations (quadratic curves made cubic by BasePen)."""
+@lru_cache(maxsize=1)
+def _recorder() -> type:
+    """The pen that records a glyph's outline as path operations (quadratic curves made cubic by
+    fontTools' BasePen), made when the first picture with text asks for one."""
+    from fontTools.pens.basePen import BasePen
 
-    def __init__(self, glyph_set):
-        super().__init__(glyph_set)
-        self.operations: list[tuple[str, tuple[float, ...]]] = []
+    class Recorder(BasePen):
+        def __init__(self, glyph_set):
+            super().__init__(glyph_set)
+            self.operations: list[tuple[str, tuple[float, ...]]] = []
 
-    def _moveTo(self, point):  # noqa: N802 - fontTools' pen protocol
-        self.operations.append(("moveTo", point))
+        def _moveTo(self, point):  # noqa: N802 - fontTools' pen protocol
+            self.operations.append(("moveTo", point))
 
-    def _lineTo(self, point):  # noqa: N802
-        self.operations.append(("lineTo", point))
+        def _lineTo(self, point):  # noqa: N802
+            self.operations.append(("lineTo", point))
 
-    def _curveToOne(self, first, second, third):  # noqa: N802
-        self.operations.append(("curveTo", (*first, *second, *third)))
+        def _curveToOne(self, first, second, third):  # noqa: N802
+            self.operations.append(("curveTo", (*first, *second, *third)))
 
-    def _closePath(self):  # noqa: N802
-        self.operations.append(("closePath", ()))
+        def _closePath(self):  # noqa: N802
+            self.operations.append(("closePath", ()))
 
-    _endPath = _closePath
+        _endPath = _closePath
+
+    return Recorder
 
 
 class _Face:
@@ -102,7 +109,7 @@ class _Face:
         name = self.cmap[ord(char)]
         found = self._outlines.get(name)
         if found is None:
-            pen = _Recorder(self.glyph_set)
+            pen = _recorder()(self.glyph_set)
             try:
                 self.glyph_set[name].draw(pen)
             except RecursionError:  # a composite glyph built from itself
@@ -227,6 +234,8 @@ class Lettering:
 
     def outline_strings(self, drawing: Group) -> None:
         """Replace every string of ``drawing`` (at any depth) by the outlines of its glyphs."""
+        from reportlab.graphics.shapes import Group, String
+
         count = 0
         groups = [drawing]
         while groups:
@@ -248,6 +257,9 @@ class Lettering:
 
     def _outlined(self, string: String) -> Group:
         """The glyphs of ``string`` as one filled path, placed as svglib placed the string."""
+        from reportlab.graphics.shapes import FILL_NON_ZERO, Group
+        from reportlab.graphics.shapes import Path as ShapePath
+
         measure = pdfmetrics.getFont(string.fontName)
         choice = measure.choice if isinstance(measure, _Measure) else _Choice(None, False, False)
         glyphs = list(_glyphs(self.fonts, string.text, choice))

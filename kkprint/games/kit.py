@@ -208,14 +208,10 @@ def write_drawn_cards(
 
 
 def kit_file(path: Path, contents: str, printing: Printing) -> KitFile:
-    """A file as written, with its pages counted from the file itself."""
-    import pypdfium2 as pdfium
+    """A file as written, with its number of pages."""
+    from kkprint.engine.document import page_count
 
-    document = pdfium.PdfDocument(str(path))
-    try:
-        return KitFile(path, contents, printing, len(document))
-    finally:
-        document.close()
+    return KitFile(path, contents, printing, page_count(path))
 
 
 # --- the start file ------------------------------------------------------------------------------

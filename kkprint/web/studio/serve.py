@@ -60,6 +60,9 @@ def serve(deck: Path, *, port: int, open_browser: bool, lang: str, allow_outside
     server = uvicorn.Server(
         uvicorn.Config(app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=2)
     )
+    import gc
+
+    gc.freeze()  # what the imports made lives as long as the server: no collection walks it again
     try:
         server.run(sockets=[sock])  # after a graceful shutdown uvicorn raises the signal that asked for it again
     except KeyboardInterrupt:

@@ -1,0 +1,40 @@
+"""What the process's entry (kkprint/__main__.py) assumes of the libraries it starts."""
+
+import ast
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_pydantic_asks_its_plugin_loader_for_nothing_but_the_stand_in_gives():
+    """The entry puts a stand-in for ``pydantic.plugin._loader`` in ``sys.modules`` (the real one
+    imports importlib.metadata and the email package to look for plugins). Should a pydantic
+    release import anything else from it, every command would fail at start-up: this fails first."""
+    spec = importlib.util.find_spec("pydantic.plugin")
+    assert spec is not None and spec.submodule_search_locations
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    asked = set()
+    for source in folder.parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("_loader"):
+                if source.parent == folder or (node.module or "").startswith("pydantic.plugin"):
+                    asked |= {alias.name for alias in node.names}
+    assert asked == {"get_plugins"}
+
+
+def test_a_command_runs_with_the_stand_in_and_loads_no_metadata():
+    """The stand-in is in place in a real process, models still validate through it, and the
+    module it spares is not loaded."""
+    probe = (
+        "import sys; sys.argv = ['kkprint', 'scorer', 'court', 'examples/court-final.yaml', '--json'];"
+        "from kkprint.__main__ import run\ncode = 0\n"
+        "try:\n    run()\nexcept SystemExit as end:\n    code = end.code\n"
+        "print('\\nMETA', 'importlib.metadata' in sys.modules, code)"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip().splitlines()[-1] == "META False 0", done.stdout + done.stderr
+    answer = json.loads(done.stdout.rsplit("META", 1)[0])
+    assert answer["game"] == "court" and [player["name"] for player in answer["players"]][0] == "Dieter"
