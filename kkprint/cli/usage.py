@@ -169,7 +169,7 @@ def _value_kind(shown: str) -> str:
 def _install_vendored() -> None:
     """Typer's own copy of Click prints "Usage: " and the help option's text as plain strings."""
     from typer import core as typer_core
-    from typer._click import _textwrap, core, formatting
+    from typer._click import core, formatting
 
     if getattr(core.Command.get_help_option, "translated", False):
         return
@@ -190,7 +190,16 @@ def _install_vendored() -> None:
         return _value_kind(plain_display_type(self, ctx))
 
     formatting.term_len = display_width  # type: ignore[assignment]  # (Click counts <パス> as 4 columns, a terminal 6)
-    _textwrap.TextWrapper = _wrapper_for_japanese(_textwrap.TextWrapper)  # type: ignore[misc,assignment]  # the same
+    plain_wrap_text = formatting.wrap_text
+
+    def wrap_text(*args, **kwargs):  # (the wrapper is made when help is first laid out, not at start-up)
+        from typer._click import _textwrap
+
+        if not getattr(_textwrap.TextWrapper, "for_japanese", False):
+            _textwrap.TextWrapper = _wrapper_for_japanese(_textwrap.TextWrapper)  # type: ignore[misc,assignment]
+        return plain_wrap_text(*args, **kwargs)
+
+    formatting.wrap_text = wrap_text  # (patching Typer's Click on purpose)
     get_help_option.translated = True  # type: ignore[attr-defined]  # a mark on our patch: installed once
     core.Command.get_help_option = get_help_option  # type: ignore[method-assign]  # patching Typer's Click on purpose
     formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]  # the same
@@ -216,6 +225,8 @@ def _wrapper_for_japanese(plain: type) -> type:
     terminal shows: Japanese help fits the terminal instead of running off its edge."""
 
     class Wrapper(plain):  # (the class Click has, found at run time)
+        for_japanese = True
+
         def wrap(self, text: str) -> list[str]:
             if display_width(text) == len(text):  # nothing wide: Click's own wrapping
                 return super().wrap(text)
