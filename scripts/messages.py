@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 PACKAGE = ROOT / "kkprint"
 PO = PACKAGE / "locale" / "ja" / "LC_MESSAGES" / "kkprint.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {**DEFAULT_KEYWORDS, "Msg": None, "tr": None}
+KEYWORDS = {**DEFAULT_KEYWORDS, "Msg": None, "tr": None, "Counted": (1, 2), "ntr": (1, 2)}
 METHODS = [("**.py", "python"), ("**/templates/**.html", "jinja2")]
 
 
@@ -39,6 +39,12 @@ def extract() -> Catalog:
 
     for text in help_texts(typer.main.get_command(app)):  # help texts live beside the options
         template.add(text, None, [("kkprint/cli.py", 0)])
+    from kkprint.cli.decks import descriptions
+    from kkprint.deck.model import DeckFile
+
+    for text in descriptions(DeckFile.model_json_schema()):  # what `kkprint schema` tells an editor
+        if text:
+            template.add(text, None, [("kkprint/deck/model.py", 0)])
     return template
 
 
@@ -57,11 +63,17 @@ def compiled(catalog: Catalog) -> bytes:
 
 def missing(catalog: Catalog, template: Catalog) -> list[str]:
     """Messages the code uses that have no Japanese, and Japanese kept for messages gone."""
-    problems = [
-        f"no Japanese for {m.id!r}" for m in template if m.id and not (catalog.get(m.id) and catalog.get(m.id).string)
-    ]
+    problems = [f"no Japanese for {m.id!r}" for m in template if m.id and not translated(catalog.get(m.id))]
     problems += [f"not used any more: {m.id!r}" for m in catalog if m.id and template.get(m.id) is None]
     return problems
+
+
+def translated(message) -> bool:
+    """A message with its Japanese (every form of a plural one)."""
+    if message is None:
+        return False
+    forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
+    return all(forms)
 
 
 def main(argv: list[str]) -> int:
@@ -82,7 +94,7 @@ def main(argv: list[str]) -> int:
             stream, catalog, width=0, omit_header=False, sort_output=True, no_location=True
         )  # sorted: stable, and two changes rarely touch the same lines
     MO.write_bytes(compiled(catalog))
-    todo = [m.id for m in catalog if m.id and not m.string]
+    todo = [m.id for m in catalog if m.id and not translated(m)]
     print(f"{len(catalog)} messages, {len(todo)} without Japanese")
     for msgid in todo:
         print("  ", msgid)

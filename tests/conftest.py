@@ -25,8 +25,10 @@ def run_main(args: list[str], capsys, monkeypatch, lang: str = "en", stdin: str 
     stderr). Fast enough to run a whole corpus; a whole process is for what needs one."""
     import io
 
+    from kkprint.base import i18n
     from kkprint.cli.app import main
 
+    language = i18n.current()  # restored after: a run leaves no language behind for the next test
     monkeypatch.setenv("KKPRINT_LANG", lang)
     monkeypatch.setattr(sys, "argv", ["kkprint", *args])
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
@@ -35,6 +37,8 @@ def run_main(args: list[str], capsys, monkeypatch, lang: str = "en", stdin: str 
         main()
     except SystemExit as exit_:
         code = exit_.code or 0
+    finally:
+        i18n.use(language)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -76,7 +80,14 @@ def assert_clean_error(result: subprocess.CompletedProcess, *fragments: str) -> 
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
+        assert as_shown(fragment) in lines[0], (fragment, lines[0])
+
+
+def as_shown(fragment: str, cwd: Path = ROOT) -> str:
+    """A path as the command line prints it when run in ``cwd`` (the tests' usual folder):
+    relative to it when inside it (kkprint.base.pathnames.shown)."""
+    prefix = str(cwd) + "/"
+    return fragment[len(prefix) :] if fragment.startswith(prefix) else fragment
 
 
 def assert_deck_refused(result: subprocess.CompletedProcess, *fragments: str) -> list[str]:

@@ -130,7 +130,7 @@ def test_results_validation():
         )
     with pytest.raises(InputError, match="1 to 6"):
         score_final({"players": [{"name": "A", "dice": [9, 1, 1]}, {"name": "B", "dice": [2, 2, 2]}]}, "t")
-    with pytest.raises(InputError, match="1 players"):
+    with pytest.raises(InputError, match="1 player; this game is for 2–5"):
         score_final({"players": [{"name": "A", "dice": [1, 1, 1]}]}, "t")
     with pytest.raises(InputError, match="at least 3"):  # RULES §4: every result has at least 3 dice
         score_final({"players": [{"name": "A", "dice": [1, 1]}, {"name": "B", "dice": [2, 2, 2]}]}, "t")

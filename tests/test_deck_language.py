@@ -559,7 +559,7 @@ def test_references_outside_the_folder_are_refused(english, tmp_path, cli, key):
 def test_a_fifo_as_data_is_refused_at_once(tmp_path, cli):
     os.mkfifo(tmp_path / "cards.csv")
     deck = write(tmp_path, "name: d\ncard: {size: mini}\ndata: cards.csv\nlayout: {}\n")
-    assert_clean_error(cli("build", str(deck)), "not a regular file")
+    assert_clean_error(cli("build", str(deck), "--lang", "en"), "not a regular file")
 
 
 def test_conditions_never_run_code(tmp_path):

@@ -122,7 +122,10 @@ def test_a_document_just_within_ten_times_its_size_is_read():
             ["layout.b.extends", "extends names another region of this layout; did you mean 'frame'?"],
         ),
         ("  a: {extends: [x]}\n", ["extends names another region"]),
-        ("  a: {x: 3}\n", ["line 4, layout.a", "needs a type: text, icon, shape, image (or extends: another region)"]),
+        (
+            "  a: {x: 3}\n",
+            ["line 4, layout.a", "needs a type: 'text', 'icon', 'shape' or 'image' (or extends: another region)"],
+        ),
         (
             "  a: {type: text, x: 1, y: 1, w: 9, h: 9, text: x, dx: '${s}mm'}\n  b: {extends: a, dx: 2}\n",
             ["layout.b.dx", "must be a length or one ${…} giving mm"],

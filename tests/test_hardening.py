@@ -104,7 +104,7 @@ def test_special_files_are_refused_at_once(english, tmp_path, name):
 
 
 def test_standard_input_is_limited_and_must_be_utf8(english, cli):
-    assert_clean_error(cli("scorer", "kardinal", "-", input="x" * (6 * 1024 * 1024)), "<stdin>", "larger than")
+    assert_clean_error(cli("scorer", "kardinal", "-", input="x" * (6 * 1024 * 1024)), "standard input", "larger than")
     result = subprocess.run(
         [sys.executable, "-m", "kkprint", "scorer", "kardinal", "-"],
         input=b"players: [\xff]\n",

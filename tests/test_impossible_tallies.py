@@ -37,8 +37,8 @@ CASES = [
     (
         "kardinal",
         "kardinal/arms-below-forced.yaml",
-        ["player 'Aki', land 'France'", "arms 2, but any 8 France card(s) show at least 5 identical arms"],
-        ["紋章2つですが", "少なくとも5つ"],
+        ["player 'Aki', land 'France'", "arms 2, but any 8 France cards show at least 5 identical arms"],
+        ["紋章2個ですが", "少なくとも5個"],
         ["players", "0", "lands", "france", "arms"],
     ),
 ]

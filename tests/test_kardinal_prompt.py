@@ -38,7 +38,7 @@ def test_refused_answers_are_explained_and_asked_again(kardinal_game):
     answers = ["Aki", "Aki", "Ben", "", "Chie", ""] + ["9", "x y z", "3 9", "3 2"] + lands[1:] + [""] * 9
     ask, say, said = scripted(answers)
     data = prompt.collect(kardinal_game, ask, say, "en")
-    assert data["players"][0]["lands"]["france"] == {"cards": "3", "arms": "2"}
+    assert data["players"][0]["lands"]["france"] == {"cards": 3, "arms": 2}  # numbers, not quoted text
     joined = "\n".join(said)
     assert "already playing" in joined and "at least 3" in joined
     assert "only 8" in joined and "at most 2 numbers" in joined and "at most" in joined
@@ -48,7 +48,7 @@ def test_corrections(kardinal_game):
     data = {"players": [{"name": "Aki", "lands": {}}, {"name": "Ben", "lands": {}}, {"name": "Chie", "lands": {}}]}
     ask, say, said = scripted(["Aki フランス 3 2"])
     data, done, accepted = prompt.correct(kardinal_game, data, ask, say, "ja")
-    assert not done and accepted and data["players"][0]["lands"]["france"] == {"cards": "3", "arms": "2"}
+    assert not done and accepted and data["players"][0]["lands"]["france"] == {"cards": 3, "arms": 2}
     ask, say, said = scripted(["Zed France 1"])
     same, done, accepted = prompt.correct(kardinal_game, data, ask, say)
     assert same == data and not accepted and "start with a player's name" in said[-1]
@@ -63,10 +63,10 @@ def test_corrections_in_every_language(kardinal_game):
     """Land and counter words in Japanese, English or German; errors in the prompt's language."""
     data = {"players": [{"name": "健太", "lands": {}}, {"name": "Ben", "lands": {}}, {"name": "Chie", "lands": {}}]}
     for answer, key, expected in (
-        ("健太 船 0", "ships", "0"),
-        ("健太 馬車 0", "carriages", "0"),
-        ("健太 −2 1", "minus_two", "1"),
-        ("Ben Schiffe 0", "ships", "0"),
+        ("健太 船 0", "ships", 0),
+        ("健太 馬車 0", "carriages", 0),
+        ("健太 −2 1", "minus_two", 1),
+        ("Ben Schiffe 0", "ships", 0),
         ("Ben Frankreich 2 1", None, None),
     ):
         ask, say, said = scripted([answer])
@@ -74,7 +74,7 @@ def test_corrections_in_every_language(kardinal_game):
         assert accepted, said
         if key:
             assert data["players"][[p["name"] for p in data["players"]].index(answer.split()[0])][key] == expected
-    assert data["players"][1]["lands"]["france"] == {"cards": "2", "arms": "1"}
+    assert data["players"][1]["lands"]["france"] == {"cards": 2, "arms": 1}
     ask, say, said = scripted(["健太 船 9"])
     same, done, accepted = prompt.correct(kardinal_game, data, ask, say, "ja")
     assert (
@@ -105,3 +105,62 @@ def test_input_that_ends_early(kardinal_game):
     ask, say, _ = scripted(["Aki", "Ben"])
     with pytest.raises(InputError, match="input ended"):
         prompt.collect(kardinal_game, ask, say, "ja")
+
+
+def test_back_takes_back_the_last_answer_and_asks_it_again(kardinal_game):
+    lands = blank_lands(kardinal_game, 3)
+    answers = ["Aki", "Bne", "back", "Ben", "Chie", ""]  # a misspelt name taken back
+    answers += ["back", "5 4", "3 2", "back", "戻る", "5 3", "2 1", "1"]  # nothing yet; then Ben and Aki again
+    answers += lands[3:] + [""] * 9
+    ask, say, said = scripted(answers)
+    data = prompt.collect(kardinal_game, ask, say, "en")
+    assert [p["name"] for p in data["players"]] == ["Aki", "Ben", "Chie"]
+    assert [p["lands"]["france"] for p in data["players"]] == [
+        {"cards": 5, "arms": 3},
+        {"cards": 2, "arms": 1},
+        {"cards": 1, "arms": 0},
+    ]
+    assert sum("nothing to take back yet" in line for line in said) == 1
+    asked = [line for line in said if line.startswith("France (8) — ")]
+    assert [line.split("— ")[1] for line in asked[:6]] == ["Aki: ", "Aki: ", "Ben: ", "Chie: ", "Ben: ", "Aki: "]
+
+
+def test_a_refused_answer_names_the_player_and_land_asked_not_another(kardinal_game):
+    """The whole table breaks a rule (nine France cards together) at Chie's answer: the answer
+    is refused as Chie's, in the land's name in the prompt's language (not its id)."""
+    ask, say, said = scripted(["Aki", "Ben", "Chie", "", "5 4", "3 2", "1", "", *[""] * 100])
+    prompt.collect(kardinal_game, ask, say, "ja")
+    refused = [line for line in said if line.startswith("  ! ")]
+    assert refused and all("プレイヤー「Chie」、国「フランス」" in line for line in refused), refused
+    assert not any("france" in line for line in said)
+
+
+def test_corrections_blame_the_corrected_player_and_back_undoes_one(kardinal_game):
+    nothing = {land.id: {"cards": 0, "arms": 0} for land in kardinal_game.lands}
+    counters = {"ships": 0, "carriages": 0, "minus_two": 0}
+    data = {
+        "players": [
+            {"name": "Aki", "lands": {**nothing, "france": {"cards": 2, "arms": 2}}, **counters},
+            {"name": "Ben", "lands": {**nothing, "france": {"cards": 5, "arms": 4}}, **counters},
+            {"name": "Chie", "lands": nothing, **counters},
+        ]
+    }
+    shown, said = [], []
+    answers = iter(["Aki France 4 3", "Aki France 3 2", "back", "Chie Frankriech 1", "Akki ships 2", ""])
+    result = prompt.walk(kardinal_game, lambda q: next(answers), said.append, shown.append, "en", data)
+    refused = [line for line in said if line.startswith("  ! ")]
+    assert "player 'Aki', land 'France'" in refused[0] and "Ben" not in refused[0].split(":")[0]
+    assert "did you mean 'Frankreich'?" in refused[1] and "did you mean 'Aki'?" in refused[2]
+    assert result["players"][0]["lands"]["France"] == {"cards": 2, "arms": 2}  # 'back' undid the correction
+    assert len(shown) == 3  # the table at the start, after the correction, after the undo
+
+
+def test_the_saved_tally_reads_as_typed(kardinal_game):
+    lands = blank_lands(kardinal_game, 3)
+    lands[0:3] = ["５ ４", "2 1", ""]
+    saved = []
+    ask, say, _ = scripted(["Aki", "Ben", "Chie", ""] + lands + ["２", "", ""] + [""] * 6)
+    prompt.collect(kardinal_game, ask, say, "en", changed=saved.append)
+    last = saved[-1]["players"]
+    assert last[0]["lands"]["France"] == {"cards": 5, "arms": 4} and last[0]["ships"] == 2
+    assert last[1]["lands"]["France"] == {"cards": 2, "arms": 1}

@@ -60,7 +60,7 @@ def test_an_unfinished_save_of_the_game_goes_on_where_it_stopped(cli, english, t
     assert [p["total"] for p in json.loads(result.stdout)["players"]] == [16, 9, 2]
     lines = path.read_text(encoding="utf-8").splitlines()
     assert lines[1] == "# game: kardinal, finished"
-    assert yaml.safe_load("\n".join(lines))["players"][0]["lands"]["france"]["cards"] == "5"
+    assert yaml.safe_load("\n".join(lines))["players"][0]["lands"]["France"]["cards"] == 5  # named, a number
 
 
 def test_a_new_save_is_marked_finished_at_the_end(cli, tmp_path):

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_main
+from conftest import ROOT, as_shown, run_main
 from pypdf import PdfReader
 
 CORPUS = Path(__file__).parent / "preflight"
@@ -87,14 +87,14 @@ def test_the_build_says_it_too_and_strict_writes_nothing(path, tmp_path, capsys,
     assert code == 0 and len(list(out_dir.glob("*.pdf"))) == 1, err
     assert out.strip() == str(next(out_dir.glob("*.pdf")))  # stdout: the file, as ever
     assert len(lines) == 2 and lines[1] == "kkprint: 1 warning", err
-    assert lines[0].startswith(f"kkprint: warning: {path}: ") and where in lines[0]
+    assert lines[0].startswith(f"kkprint: warning: {as_shown(str(path))}: ") and where in lines[0]
     assert (card in lines[0]) if card else "card " not in lines[0]
 
     strict_dir = tmp_path / "strict"
     code, out, err = run(["build", str(path), "--out", str(strict_dir), "--strict", *options], capsys, monkeypatch)
     assert code == 2 and out == "", err
     assert not strict_dir.exists() or not list(strict_dir.iterdir())  # nothing, not even a half-written file
-    assert err.startswith(f"kkprint: error: {path}: ") and where in err and len(err.splitlines()) == 1
+    assert err.startswith(f"kkprint: error: {as_shown(str(path))}: ") and where in err and len(err.splitlines()) == 1
 
 
 def test_check_json_lists_what_the_build_says(tmp_path, capsys, monkeypatch):
@@ -109,8 +109,9 @@ def test_check_json_lists_what_the_build_says(tmp_path, capsys, monkeypatch):
     for path in warned:
         _, json_out, _ = run(["check", str(path), "--json"], capsys, monkeypatch)
         [finding] = json.loads(json_out)
-        said = [line for line in lines if f" {path}: " in line]
-        assert said == [f"kkprint: warning: {path}: {finding['where']}: {finding['message']}"]
+        shown = as_shown(str(path))  # (as every command prints a path)
+        said = [line for line in lines if f" {shown}: " in line]
+        assert said == [f"kkprint: warning: {shown}: {finding['where']}: {finding['message']}"]
 
 
 def test_thirty_cards_too_long_are_all_found_in_one_run(tmp_path, capsys, monkeypatch):

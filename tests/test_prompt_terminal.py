@@ -58,7 +58,7 @@ def test_arrow_keys_edit_and_ctrl_c_saves_then_resume_finishes(tmp_path, kardina
     data = yaml.safe_load(text)
     names = [p["name"] for p in data["players"]]
     assert names[0] == "AikX" and names[1:] == ["Ben", "Chie"]  # the arrow keys moved the cursor, not into the name
-    assert data["players"][1]["lands"]["france"]["cards"] in ("2", 2)
+    assert data["players"][1]["lands"]["フランス"]["cards"] == 2  # lands by their names, counts as numbers
 
     child = spawn("--resume", str(saved), "--json")
     child.expect("フランス")  # Chie's France: the first question not answered yet
@@ -130,3 +130,24 @@ def test_tables_are_drawn_with_colour_at_a_terminal_and_plain_in_a_pipe():
         text=True,
     )
     assert "\x1b[" not in piped.stdout and "Winner: Ben" in piped.stdout
+
+
+def test_ctrl_d_keeps_the_answers_and_says_where(tmp_path):
+    """Ctrl-D half-way is an error (exit 2), but not a loss: the message names the file the
+    answers are in and the command that goes on from it, and the file holds them."""
+    saved = tmp_path / "tally.yaml"
+    child = spawn("--save", str(saved))
+    answer_names(child, ["Aki", "Ben", "Chie"])
+    child.expect("フランス")
+    child.sendline("5 4")
+    child.expect("フランス")
+    child.sendeof()  # Ctrl-D at Ben's France
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    said = " ".join(child.before.split())
+    assert f"入力した分は {saved} に保存しました" in said and f"--resume {saved}" in said, said
+    import yaml
+
+    data = yaml.safe_load(saved.read_text(encoding="utf-8"))
+    assert data["players"][0]["lands"]["フランス"] == {"cards": 5, "arms": 4}

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_main
+from conftest import ROOT, as_shown, run_main
 from pypdf import PdfReader
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -48,7 +48,7 @@ def test_corpus(command, path, capsys, monkeypatch, tmp_path):
     expected = path.read_text(encoding="utf-8").splitlines()[0].removeprefix("# expect:").strip()
     args = [*COMMANDS[command], str(path)] + (["--out", str(tmp_path)] if command == "deck" else [])
     code, out, err = run(args, capsys, monkeypatch)
-    assert_one_line_error(code, out, err, str(path.parent), expected)  # the deck, or a file beside it
+    assert_one_line_error(code, out, err, as_shown(str(path.parent)), expected)  # the deck, or a file beside it
     assert not list(tmp_path.iterdir())
 
 

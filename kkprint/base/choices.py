@@ -32,6 +32,13 @@ class DuplexMode(str, Enum):
     FOLD = "fold"
 
 
+class TwoSided(str, Enum):
+    """The duplex modes a printer turns the paper in: what ``calibrate`` measures."""
+
+    LONG_EDGE = "long-edge"
+    SHORT_EDGE = "short-edge"
+
+
 class CutMarks(str, Enum):
     """``edges``: lines in the margins in line with every card edge; ``none``: nothing."""
 

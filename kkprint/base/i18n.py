@@ -14,7 +14,7 @@ import gettext
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 LOCALE_DIR = Path(__file__).parents[1] / "locale"
 DOMAIN = "kkprint"
@@ -67,6 +67,14 @@ def tr(msgid: str, lang: str | None = None, /, **values: Any) -> str:
     return text.format(**{key: _shown(value, lang) for key, value in values.items()})
 
 
+def ntr(singular: str, plural: str, number: int, lang: str | None = None, /, **values: Any) -> str:
+    """:func:`tr` of a message whose words depend on ``number`` ("1 die", "3 dice"); the
+    catalogue holds each language's forms (Japanese has one)."""
+    lang = lang or current()
+    text = _catalogue(lang).ngettext(singular, plural, number)
+    return text.format(**{key: _shown(value, lang) for key, value in values.items()})
+
+
 def _shown(value: Any, lang: str) -> Any:
     if hasattr(value, "render"):  # a message, or a printed word that exists in every language
         return value.render(lang)
@@ -99,7 +107,41 @@ class Msg:
         return hash(self.msgid)
 
 
-def text(value: str | Msg | Joined, lang: str | None = None) -> str:
+class Counted(Msg):
+    """A :class:`Msg` whose words depend on a number: ``Counted("{count} die", "{count} dice",
+    count, count=count)``."""
+
+    __slots__ = ("plural", "number")
+
+    def __init__(self, singular: str, plural: str, number: int, /, **values: Any):
+        super().__init__(singular, **values)
+        self.plural = plural
+        self.number = number
+
+    def render(self, lang: str | None = None) -> str:
+        return ntr(self.msgid, self.plural, self.number, lang, **self.values)
+
+    def __repr__(self) -> str:
+        return f"Counted({self.msgid!r}, {self.plural!r}, {self.number!r}, {self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Counted) and (self.msgid, self.number, self.values) == (
+            other.msgid,
+            other.number,
+            other.values,
+        )
+
+    __hash__ = Msg.__hash__
+
+
+class Said(Protocol):
+    """Anything said in the reader's language (a :class:`Msg`, a library's English with our
+    fallback, an OS reason): what an error's message may be."""
+
+    def render(self, lang: str | None = None) -> str: ...
+
+
+def text(value: str | Said, lang: str | None = None) -> str:
     """A plain string as it is, a message in ``lang``."""
     return value if isinstance(value, str) else value.render(lang)
 
@@ -137,3 +179,62 @@ class Detail:
         if self.problem in self.known:
             return tr(self.problem, lang)
         return self.problem if (lang or current()) == "en" else tr("a syntax error", lang)
+
+
+class OneOf:
+    """Names to choose from, as a sentence lists them: ``'a4', 'letter' or 'a3'`` in English,
+    ``「a4」、「letter」、「a3」`` in Japanese."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names):
+        self.names = [str(name) for name in names]
+
+    def render(self, lang: str | None = None) -> str:
+        quoted = [tr("'{name}'", lang, name=name) for name in self.names]
+        if len(quoted) < 2:
+            return "".join(quoted)
+        return tr("{names} or {last}", lang, names=tr(", ", lang).join(quoted[:-1]), last=quoted[-1])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OneOf) and self.names == other.names
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.names))
+
+
+class Listed:
+    """Words listed as the reader's language lists them (``cross, fan, star`` in English,
+    ``十字、扇、星`` in Japanese); each item a string or anything with ``render(lang)``."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = list(items)
+
+    def render(self, lang: str | None = None) -> str:
+        lang = lang or current()
+        return tr(", ", lang).join(item if isinstance(item, str) else item.render(lang) for item in self.items)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Listed) and self.items == other.items
+
+    def __hash__(self) -> int:
+        return hash(len(self.items))
+
+
+class InEnglish:
+    """A library's own English sentence (pydantic's, the operating system's) where we have no
+    words of our own for it: as it is in English, ``otherwise`` in any other language."""
+
+    __slots__ = ("english", "otherwise")
+
+    def __init__(self, english: str, otherwise: Msg):
+        self.english = " ".join(str(english).split())
+        self.otherwise = otherwise
+
+    def render(self, lang: str | None = None) -> str:
+        return self.english if (lang or current()) == "en" else self.otherwise.render(lang)
+
+    def __str__(self) -> str:
+        return self.render()

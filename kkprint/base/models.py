@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -10,8 +11,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
-from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
+from kkprint.base.errors import InputError, did_you_mean, suggest
+from kkprint.base.i18n import InEnglish, Msg, OneOf, Said
 from kkprint.base.yamlio import LineDict, load_yaml_file
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -95,7 +96,7 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        location, problem = explain(err, model)
+        location, problem = explain(err, model, data)
         line = line_of(lines if lines is not None else data, location)
         where = describe_location(location)
         place = (
@@ -106,20 +107,49 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
         raise InputError(problem, source=source, place=place) from None
 
 
-def explain(err: ValidationError, model: type[BaseModel]) -> tuple[tuple, Msg | str]:
-    """Where in the data pydantic's first finding is, and what it is, in the catalogue's words."""
+def explain(err: ValidationError, model: type[BaseModel], data: Any = None) -> tuple[tuple, Said | str]:
+    """Where in the data pydantic's first finding is, and what it is, in the catalogue's words.
+
+    Pydantic's location names the union member it tried (``literal['a4','letter','a3']``, a
+    region's ``type``); with the data at hand, only the keys and indexes the user wrote are kept."""
     errors = err.errors()
     # a number that is not finite is the clearest thing to say, whichever union member failed
     first = next((e for e in errors if e["type"] == "finite_number"), errors[0])
-    location = tuple(
-        part
-        for part in first["loc"]
-        if not (isinstance(part, str) and (part.startswith("function-") or part in ("str", "int", "float", "bool")))
-    )
+    location = _written(first["loc"], data)
     return location, _problem(first, location, model)
 
 
-def _problem(first: ErrorDetails, location: tuple, model) -> Msg | str:
+_MEMBER = re.compile(r"^[a-z-]+\[.*\]$|^(str|int|float|bool|none|list|dict)$|^[A-Z]\w*$|^function-")
+
+
+def _written(loc: tuple, data: Any) -> tuple:
+    """The parts of pydantic's location that are keys or indexes of ``data``; without data,
+    those that do not look like the name of a union member."""
+    kept: list = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict):
+            if part in node:
+                kept.append(part)
+                node = node[part]
+            elif not (isinstance(part, str) and (_MEMBER.match(part) or node.get("type") == part)):
+                kept.append(part)  # (a key pydantic misses: the place of the error)
+                node = None
+        elif isinstance(node, list) and isinstance(part, int):
+            kept.append(part)
+            node = node[part] if 0 <= part < len(node) else None
+        elif node is None and not (isinstance(part, str) and _MEMBER.match(part)):
+            kept.append(part)
+        # anything else is a union member's name
+    return tuple(kept)
+
+
+def _names(expected: str) -> list[str]:
+    """``"'a4', 'letter' or 'a3'"`` (pydantic's English list of choices) as its names."""
+    return [name.strip().strip("'\"") for name in re.split(r",\s*|\s+or\s+", expected) if name.strip()]
+
+
+def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
     """Pydantic's finding in the catalogue's words; our own validators' messages come through
     as they were raised (already in the reader's language)."""
     kind, context = first["type"], first.get("ctx") or {}
@@ -149,16 +179,27 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Msg | str:
     if kind == "less_than_equal":
         return Msg("must be at most {limit:g}", limit=context.get("le"))
     if kind in ("literal_error", "enum"):
-        return Msg("must be one of {names}, not '{value}'", names=context.get("expected", ""), value=first.get("input"))
-    if kind == "union_tag_not_found":
-        return Msg("needs a type: {names} (or extends: another region)", names="text, icon, shape, image")
-    if kind == "union_tag_invalid":
+        names = _names(str(context.get("expected", "")))
+        value = first.get("input")
         return Msg(
-            "unknown type '{value}'; known: {names}", value=context.get("tag"), names=context.get("expected_tags", "")
+            "must be one of {names}, not '{value}'{hint}",
+            names=OneOf(names),
+            value=value,
+            hint=did_you_mean(value, names),
+        )
+    if kind in ("union_tag_not_found", "union_tag_invalid"):
+        tags = _names(str(context.get("expected_tags", ""))) or ["text", "icon", "shape", "image"]
+        tag = context.get("tag")
+        if kind == "union_tag_not_found" or tag is None:
+            return Msg("needs a type: {names} (or extends: another region)", names=OneOf(tags))
+        return Msg(
+            "unknown type '{value}'; known: {names}{hint}", value=tag, names=OneOf(tags), hint=did_you_mean(tag, tags)
         )
     if kind == "too_long":
         return Msg("has more than {limit} entries", limit=context.get("max_length"))
-    return first["msg"].removeprefix("Value error, ")
+    if kind in ("value_error", "assertion_error"):  # our own validators, already in the reader's language
+        return first["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return InEnglish(first["msg"], Msg("is not a valid value here: '{value}'", value=str(first.get("input"))[:60]))
 
 
 def load_model(model: type[Model], path: Path) -> Model:

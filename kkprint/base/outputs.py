@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kkprint.base.errors import InputError
+from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import Msg
 
 STALE_AFTER_S = 600  # a temporary file this old is left over even if its process id was reused
@@ -40,7 +40,10 @@ def check_destination(path: Path, magic: bytes | None) -> None:
         return
     except (OSError, ValueError) as err:
         raise InputError(
-            Msg("cannot be written: {value}", value=getattr(err, "strerror", None) or err), source=str(path)
+            Msg("cannot be written: {value}", value=OsReason(err))
+            if isinstance(err, OSError)
+            else Msg("a file name cannot contain a NUL character"),
+            source=str(path).replace("\x00", "\\0"),
         ) from None
     if stat.S_ISLNK(info.st_mode):
         raise InputError(Msg("is a link; kkprint never writes through links, choose another name"), source=str(path))
@@ -53,7 +56,7 @@ def check_destination(path: Path, magic: bytes | None) -> None:
             with open(path, "rb") as handle:
                 start = handle.read(len(magic))
         except OSError as err:
-            raise InputError(Msg("cannot be replaced: {strerror}", strerror=err.strerror), source=str(path)) from None
+            raise InputError(Msg("cannot be replaced: {strerror}", strerror=OsReason(err)), source=str(path)) from None
         if start != magic:
             kind = magic.decode("ascii", "replace").strip("%").strip() or "file"
             raise InputError(
@@ -106,7 +109,7 @@ def atomic_file(path: Path, *, magic: bytes | None = None, tidied: bool = False)
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise InputError(
-            Msg("cannot create the folder: {strerror}", strerror=err.strerror), source=str(path.parent)
+            Msg("cannot create the folder: {strerror}", strerror=OsReason(err)), source=str(path.parent)
         ) from None
     if not tidied:
         remove_leftovers(path.parent, [path.name])
@@ -115,13 +118,13 @@ def atomic_file(path: Path, *, magic: bytes | None = None, tidied: bool = False)
         os.fchmod(handle, 0o666 & ~_umask())
         os.close(handle)
     except OSError as err:
-        raise InputError(Msg("cannot be written: {strerror}", strerror=err.strerror), source=str(path)) from None
+        raise InputError(Msg("cannot be written: {strerror}", strerror=OsReason(err)), source=str(path)) from None
     try:
         yield temp
         check_destination(path, magic)  # still what it was when we started
         os.replace(temp, path)
     except OSError as err:
-        raise InputError(Msg("cannot be written: {value}", value=err.strerror or err), source=str(path)) from None
+        raise InputError(Msg("cannot be written: {value}", value=OsReason(err)), source=str(path)) from None
     finally:
         try:
             os.unlink(temp)
@@ -137,6 +140,6 @@ def write_new(path: Path, text: str) -> None:
     except FileExistsError:
         raise InputError(Msg("already exists; choose another name or move it away"), source=str(path)) from None
     except OSError as err:
-        raise InputError(Msg("cannot be written: {strerror}", strerror=err.strerror), source=str(path)) from None
+        raise InputError(Msg("cannot be written: {strerror}", strerror=OsReason(err)), source=str(path)) from None
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)

@@ -92,6 +92,13 @@ def _read_config(path: Path, mtime_ns: int, size: int) -> tuple[dict, tuple[tupl
 _pending: list[tuple[str, InputError]] = []
 _said: set[str] = set()
 _decided: list[str] = []  # the command's language, once language() has chosen it
+_line_language: list[str] = []  # a --lang given to a group (kkprint --lang ja scorer …), for the command
+
+
+def language_on_the_line(lang: str | None) -> None:
+    """Remember a ``--lang`` typed before the command's name (None: none was), so that the
+    command's own language, when it is not given, is that one."""
+    _line_language[:] = [lang] if lang else []
 
 
 def _warn(problems: tuple[tuple[str, InputError], ...]) -> None:
@@ -139,7 +146,10 @@ def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
 
 
 def language(flag=None) -> str:
-    """The language of everything a person reads."""
+    """The language of everything a person reads: the command's own ``--lang``, else one given
+    before the command's name (``kkprint --lang ja scorer court …``), else the defaults."""
+    if flag is None and _line_language:
+        flag = _line_language[0]
     if flag is not None:
         chosen = getattr(flag, "value", flag)
     else:

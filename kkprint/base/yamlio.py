@@ -19,7 +19,7 @@ from yaml.composer import Composer
 from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, SequenceNode
 
-from kkprint.base.errors import InputError
+from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import N_, Msg
 
 MAX_INPUT_BYTES = 5 * 1024 * 1024
@@ -303,7 +303,7 @@ def parse_yaml(text: str, source: str) -> Any:
         loader.dispose()
 
 
-def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input files") -> bytes:
+def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = N_("input files")) -> bytes:
     """A user's file, whole, if it is a regular file of at most ``limit`` bytes.
 
     Opened without blocking and checked after opening, so a FIFO, a device such as /dev/zero or a
@@ -322,7 +322,7 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input f
     except IsADirectoryError:
         raise InputError(Msg("is a folder, not a file"), source=source) from None
     except OSError as err:
-        raise InputError(Msg("cannot open: {value}", value=err.strerror or err), source=source) from None
+        raise InputError(Msg("cannot open: {value}", value=OsReason(err)), source=source) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -334,7 +334,7 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input f
                 Msg(
                     "is {st_size:,} bytes; {what} are limited to {limit:,}",
                     st_size=info.st_size,
-                    what=what,
+                    what=Msg(what),
                     limit=limit,
                 ),
                 source=source,
@@ -349,12 +349,13 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "input f
     except IsADirectoryError:
         raise InputError(Msg("is a folder, not a file"), source=source) from None
     except OSError as err:
-        raise InputError(Msg("cannot read: {value}", value=err.strerror or err), source=source) from None
+        raise InputError(Msg("cannot read: {value}", value=OsReason(err)), source=source) from None
     finally:
         os.close(fd)
     if total > limit:
         raise InputError(
-            Msg("is larger than {limit:,} bytes; {what} are limited to that", limit=limit, what=what), source=source
+            Msg("is larger than {limit:,} bytes; {what} are limited to that", limit=limit, what=Msg(what)),
+            source=source,
         )
     return b"".join(chunks)
 

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import typer
 
-from kkprint.base.errors import InputError
+from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import tr
 from kkprint.cli import build, config, decks, guides, scorers, serve
 from kkprint.cli.common import HELP, language, sub_app
@@ -177,11 +177,13 @@ def main(servers: Servers | None = None) -> None:
     _standard_streams()
     try:
         language(_lang_in(sys.argv[1:]))  # usage errors and help speak the user's language too
-        from kkprint.cli import usage
+        from kkprint.cli import terminal, usage
 
         usage.install()
         command = _click_command(sys.argv[1:])
+        terminal.add_options(command)
         usage.translate_help(command)
+        terminal.start()
         code = command.main(standalone_mode=False, prog_name="kkprint", obj=servers or Servers())
         if code == 130:  # typer turns Ctrl-C into this exit code when it is not exiting itself
             raise KeyboardInterrupt
@@ -210,8 +212,8 @@ def main(servers: Servers | None = None) -> None:
             _reader_left()  # Click's own answer to a closed pipe: exit 1 after wrapping the streams
         raise
     except OSError as err:  # an output folder that cannot be written, a full disk: say which file
-        where = f"{err.filename}: " if err.filename else ""
-        typer.echo(" ".join(tr("kkprint: error: {message}", message=f"{where}{err.strerror or err}").split()), err=True)
+        where = str(err.filename) if err.filename else None
+        typer.echo(tr("kkprint: error: {message}", message=InputError(OsReason(err), source=where)), err=True)
         sys.exit(2)
     except typer.TyperException as err:  # usage errors: one line naming the option, exit code 2
         if type(err).__name__ == "NoArgsIsHelpError" or not hasattr(err, "format_message"):
@@ -221,9 +223,11 @@ def main(servers: Servers | None = None) -> None:
         else:
             context = getattr(err, "ctx", None)
             command = context.command_path if context is not None else "kkprint"  # never the mistyped word
-            from kkprint.cli.usage import usage_error
+            from kkprint.cli.usage import missing_argument, usage_error
 
-            message = usage_error(" ".join(err.format_message().replace("Value error, ", "").split()))
+            message = missing_argument(err) or usage_error(
+                " ".join(err.format_message().replace("Value error, ", "").split())
+            )
             typer.echo(
                 tr("kkprint: error: {message} (see '{command} --help')", message=message, command=command), err=True
             )

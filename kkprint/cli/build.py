@@ -8,10 +8,11 @@ from pathlib import Path
 import typer
 
 from kkprint.base import settings
-from kkprint.base.choices import CutMarks, DuplexMode, Lang, PaperName
+from kkprint.base.choices import CutMarks, DuplexMode, Lang, PaperName, TwoSided
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
 from kkprint.cli.common import jobs
+from kkprint.cli.terminal import echo_paths
 
 
 def build(
@@ -86,9 +87,8 @@ def build(
         strict=strict,
     )
     outcomes = run_targets(resolve(target or ["all"]), options)
-    for outcome in outcomes:  # every file written, those of a target that failed half-way too
-        for path in outcome.paths:
-            typer.echo(str(path))
+    # every file written, those of a target that failed half-way too
+    echo_paths(path for outcome in outcomes for path in outcome.paths)
     if report(outcomes):
         raise typer.Exit(2)
 
@@ -165,20 +165,27 @@ def preview(
     ),
     guides: bool = typer.Option(False, "--guides", help="Draw trim, bleed and safe-zone lines."),
     greyscale: bool = typer.Option(False, "--greyscale", help="Show the ink-saving grey version."),
+    allow_outside: bool = typer.Option(
+        False, "--allow-outside", help="Decks: allow files outside the deck's folder (data, fonts, icons, pictures)."
+    ),
 ) -> None:
     """Write PNG pictures of every page (no PDF viewer needed)."""
     from kkprint.cli.targets import resolve
     from kkprint.engine.job import BuildOptions
     from kkprint.engine.preview import preview_targets
 
-    chosen = resolve(target)
+    chosen = resolve(target, command="preview")
     if cards and any(not t.id.endswith((".yaml", ".yml")) for t in chosen):
         raise InputError(Msg("--cards pictures single cards of deck files; games preview as sheets"), source="--cards")
     options = BuildOptions(
-        lang=settings.language(lang), only=only, card_pages=cards, guides=guides, greyscale=greyscale
+        lang=settings.language(lang),
+        only=only,
+        card_pages=cards,
+        guides=guides,
+        greyscale=greyscale,
+        allow_outside=allow_outside,
     )
-    for path in preview_targets(chosen, options, out, dpi):
-        typer.echo(str(path))
+    echo_paths(preview_targets(chosen, options, out, dpi))
 
 
 def list_targets() -> None:
@@ -199,10 +206,12 @@ def calibrate(
         help="Paper size: a4 or letter (default: KKPRINT_PAPER, the config file, the locale).",
     ),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the sheet is written to."),
-    duplex: DuplexMode = typer.Option(
-        DuplexMode.LONG_EDGE, "--duplex", case_sensitive=False, help="long-edge or short-edge."
+    duplex: TwoSided = typer.Option(
+        TwoSided.LONG_EDGE, "--duplex", case_sensitive=False, help="long-edge or short-edge."
     ),
-    save: list[float] | None = typer.Option(None, "--save", help="Save the offset you read: --save X --save Y."),
+    save: list[float] | None = typer.Option(
+        None, "--save", metavar="MM", help="Save the offset you read: --save X --save Y."
+    ),
     lang: Lang | None = typer.Option(
         None,
         "--lang",
@@ -214,6 +223,6 @@ def calibrate(
     from kkprint.engine.calibrate import save_offset, write_sheet
 
     if save:
-        typer.echo(str(save_offset(save)))
+        echo_paths([save_offset(save)])
         return
-    typer.echo(str(write_sheet(out, settings.paper(paper), duplex, settings.language(lang))))
+    echo_paths([write_sheet(out, settings.paper(paper), DuplexMode(duplex.value), settings.language(lang))])

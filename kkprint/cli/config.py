@@ -6,6 +6,7 @@ import typer
 
 from kkprint.base import settings
 from kkprint.cli.common import language
+from kkprint.cli.terminal import echo_paths
 
 
 def config_set(
@@ -16,7 +17,7 @@ def config_set(
     ),
 ) -> None:
     """Save a default in your config folder (a flag or KKPRINT_LANG/KKPRINT_PAPER still wins)."""
-    typer.echo(str(settings.set_value(key, value)))
+    echo_paths([settings.set_value(key, value)])
 
 
 def config_show() -> None:

@@ -12,7 +12,9 @@ from kkprint.base import settings
 from kkprint.base.choices import Lang
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
+from kkprint.base.pathnames import shown
 from kkprint.cli.common import LangOption, language
+from kkprint.cli.terminal import echo_paths, note
 
 
 def new_deck(
@@ -37,19 +39,49 @@ def new_deck(
     if example is not None:
         if name is not None:
             raise InputError(Msg("give a deck name or --example, not both: an example keeps its own name"))
-        typer.echo(str(starter.write_example(example, folder)))
+        echo_paths([starter.write_example(example, folder)])
         return
     if name is None:
         raise InputError(Msg("name the deck (kkprint new deck NAME), or copy an example with --example NAME"))
-    for path in starter.write_starter(name, folder):
-        typer.echo(str(path))
+    echo_paths(starter.write_starter(name, folder))
 
 
-def schema() -> None:
+def schema(lang: LangOption = None) -> None:
     """Print the JSON Schema of the deck file format (for editors that complete and check YAML)."""
     from kkprint.deck.model import DeckFile
 
-    typer.echo(json.dumps(DeckFile.model_json_schema(), indent=2, ensure_ascii=False))
+    said = described(DeckFile.model_json_schema(), language(lang))
+    typer.echo(json.dumps(said, indent=2, ensure_ascii=False))
+
+
+def descriptions(schema) -> list[str]:
+    """Every ``description`` in a JSON Schema: what an editor shows beside a key (for the catalogue)."""
+    found: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "description" and isinstance(value, str):
+                found.append(value)
+            else:
+                found += descriptions(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found += descriptions(value)
+    return found
+
+
+def described(schema, lang: str):
+    """The schema with its descriptions in ``lang``: a Japanese designer's editor explains each
+    key in Japanese."""
+    if isinstance(schema, dict):
+        return {
+            key: tr(value, lang)
+            if key == "description" and isinstance(value, str) and value
+            else described(value, lang)
+            for key, value in schema.items()
+        }
+    if isinstance(schema, list):
+        return [described(value, lang) for value in schema]
+    return schema
 
 
 def export(
@@ -95,8 +127,7 @@ def export(
         allow_outside=allow_outside,
         only=only,
     )
-    for path in export_deck(deck, options):
-        typer.echo(str(path))
+    echo_paths(export_deck(deck, options))
 
 
 def watch(
@@ -155,10 +186,13 @@ def check(
             typer.echo(tr("(kkprint check --json lists every one)"))
         cards = sum(card.count for card in loaded.iter_cards())
         checked = Msg("{count} card checked", count=cards) if cards == 1 else Msg("{count} cards checked", count=cards)
-        typer.echo(tr("{deck}: {cards}, {count}", deck=deck, cards=checked, count=counted(findings, strict)))
+        summary = tr("{deck}: {cards}, {count}", deck=shown(deck), cards=checked, count=counted(findings, strict))
+        note(summary, err=False)  # (-q: the findings alone)
     if failed:
         typer.echo(
-            tr("kkprint: error: {deck}: {count}; it would not print", deck=deck, count=counted(findings, strict)),
+            tr(
+                "kkprint: error: {deck}: {count}; it would not print", deck=shown(deck), count=counted(findings, strict)
+            ),
             err=True,
         )
         raise typer.Exit(2)

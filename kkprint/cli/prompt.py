@@ -18,6 +18,7 @@ import yaml
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
+from kkprint.base.pathnames import shown
 
 SAVED_HEADER = "# kkprint tally, saved at the prompt"
 MAGIC = SAVED_HEADER.encode("utf-8")[:16]
@@ -149,7 +150,7 @@ def claim_save(path: Path, game: str, resume: Path | None) -> bool:
         reason = Msg(
             "already holds a tally saved at the prompt; go on with it with --resume {path}, or choose another name "
             "for --save",
-            path=path,
+            path=shown(path),
         )
     elif state is None:
         reason = Msg("already exists and is not a tally saved at this prompt; choose another name for --save")
@@ -159,14 +160,14 @@ def claim_save(path: Path, game: str, resume: Path | None) -> bool:
         reason = Msg(
             "already holds a finished {game} tally; to change it use --resume {path}, or choose another name for --save",
             game=game,
-            path=path,
+            path=shown(path),
         )
     else:
         reason = Msg(
             "already holds an unfinished {game} tally; go on with it with --resume {path}, or choose another name "
             "for --save",
             game=game,
-            path=path,
+            path=shown(path),
         )
     raise InputError(reason, source=str(path))
 
@@ -195,11 +196,12 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
         sys.stderr.write(text + "\n")
 
     if save is not None and claim_save(save, "kardinal", resume):
-        say(tr("going on from the unfinished tally in {path}", lang, path=save))
+        say(tr("going on from the unfinished tally in {path}", lang, path=shown(save)))
         resume = save
     data = resume_from(resume, read) if resume is not None else None
     if data is not None:  # a saved tally that the rules refuse is refused now, not at the end
         rules.score(data, str(resume))
+        data = json.loads(json.dumps(data, ensure_ascii=False))  # from here on no line of the file is named
     named = save or (resume if resume is not None and saved_by_us(resume) else None)
     saver = TallySaver(named or unfinished_path("kardinal"), "kardinal")
 
@@ -216,12 +218,23 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
                     "interrupted; what was typed is saved in {path} — go on with: kkprint scorer kardinal "
                     "--resume {path}",
                     lang,
-                    path=saver.path,
+                    path=shown(saver.path),
                 )
             )
         else:
             say("\n" + tr("interrupted before anything was typed", lang))
         raise SystemExit(130) from None
+    except prompt.InputEnded as ended:  # Ctrl-D, or the end of a pipe: what was typed is kept all the same
+        if not saver.saved:
+            raise
+        raise InputError(
+            Msg(
+                "input ended before the tally was complete; what was typed is saved in {path} — go on with: "
+                "kkprint scorer kardinal --resume {path}",
+                path=shown(saver.path),
+            ),
+            source=ended.source,
+        ) from None
     if named:
         saver(data, finished=True)
     elif saver.saved:  # finished: the safety copy in the data folder has done its job

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
 
 from kkprint.base import settings
 from kkprint.base.choices import CheckAgainst, PaperName
-from kkprint.base.errors import InputError
+from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import Msg, tr
 from kkprint.base.outputs import check_destination
+from kkprint.base.pathnames import shown
 from kkprint.cli.common import AsJson, LangOption, emit, language, read_input
+from kkprint.cli.terminal import echo_paths, note
 
 KARDINAL_FORMAT = """\b
 Tally format (YAML or JSON; `kkprint new tally kardinal` writes one):
@@ -28,7 +31,11 @@ WEBOFPOWER_FORMAT = """\b
 State format (`kkprint new tally webofpower` writes one):
   phase: final                # interim | final
   players: [Aki, Ben, Chie]
-  monasteries: ["11..22......", "............", "............", "............"]
+  monasteries:                # the map's rows, top to bottom
+    - "11..22......"
+    - "............"
+    - "............"
+    - "............"
   cardinals: {A: [1, 0, 0]}
   interim: [12, 7, 5]"""
 
@@ -73,11 +80,11 @@ def new_tally(
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(Msg("cannot create the folder: {reason}", reason=err.strerror), source=str(folder)) from None
+        raise InputError(Msg("cannot create the folder: {reason}", reason=OsReason(err)), source=str(folder)) from None
     path = folder / example
     commented = EXAMPLES_DIR / language(lang) / example  # the same file, commented in the user's language
     write_new(path, (commented if commented.is_file() else EXAMPLES_DIR / example).read_text(encoding="utf-8"))
-    typer.echo(str(path))
+    echo_paths([path])
 
 
 def score_file(game: str, path: Path, as_json: bool, lang, rules=None) -> None:
@@ -96,7 +103,7 @@ def scorer_kardinal(
         None, help="Tally file (YAML or JSON; - for stdin). Omit to be asked land by land."
     ),
     as_json: AsJson = False,
-    sheet: Path | None = typer.Option(None, "--sheet", help="Also write the filled 決算チャート to this PDF."),
+    sheet: Path | None = typer.Option(None, "--sheet", help="Also write the filled scoring chart to this PDF."),
     lang: LangOption = None,
     paper: PaperName | None = typer.Option(
         None,
@@ -125,7 +132,7 @@ def scorer_kardinal(
     ),
     resume: Path | None = typer.Option(None, "--resume", help="At the prompt: go on from a tally saved with --save."),
 ) -> None:
-    """Kardinal & König final scores, laid out like the 決算チャート."""
+    """Kardinal & König final scores, laid out like the scoring chart."""
     from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
     from kkprint.scoring.scorers import scorer
 
@@ -133,6 +140,7 @@ def scorer_kardinal(
     game = load_game(deck or DEFAULT_PATH)
     rules = scorer("kardinal").load(deck, check.value)
     if sheet is not None:  # refuse a bad destination before anything is asked or printed
+        sheet = pdf_named(sheet)
         check_destination(sheet, b"%PDF")
     if tally is not None and (save or resume):
         raise InputError(
@@ -151,7 +159,18 @@ def scorer_kardinal(
         from kkprint.games.kardinal import chart  # the PDF engine loads only for a sheet
 
         written = chart.write_sheet(sheet, game, result, lang_code, settings.paper(paper))
-        typer.echo(tr("wrote {path}", path=written), err=True)
+        note(tr("wrote {path}", path=shown(written)))
+
+
+def pdf_named(path: Path) -> Path:
+    """``--sheet chart`` writes ``chart.pdf``, as every PDF kkprint writes ends in .pdf; a name
+    ending in another kind (``chart.png``) is refused rather than written as a PDF. A name that
+    exists (``/dev/null``, an old chart) is left as it is, for the destination check to judge."""
+    if path.suffix.lower() == ".pdf" or os.path.lexists(path):  # what exists is checked as it is named
+        return path
+    if path.suffix and not path.suffix[1:].isdigit():  # (a version number is no kind of file: chart-1.2)
+        raise InputError(Msg("writes a PDF: give a name ending in .pdf"), source=str(path))
+    return path.with_name(path.name + ".pdf")
 
 
 def scorer_webofpower(
@@ -172,8 +191,19 @@ def scorer_webofpower_board(
     score_file("webofpower-board", tally, as_json, lang)
 
 
+def _dice_words(words: list[str]) -> list[str]:
+    """The dice as typed: ``6 6 6 2 5`` or, run together, ``66625`` (every digit one die)."""
+    import unicodedata
+
+    dice: list[str] = []
+    for word in words:
+        plain = unicodedata.normalize("NFKC", word).strip()
+        dice.extend(plain if len(plain) > 1 and plain.isdigit() and set(plain) <= set("123456") else [word])
+    return dice
+
+
 def court_eligible(
-    dice: list[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5."),
+    dice: list[str] = typer.Argument(..., help="The dice result, e.g. 6 6 6 2 5 (or 66625)."),
     as_json: AsJson = False,
     lang: LangOption = None,
 ) -> None:
@@ -183,7 +213,7 @@ def court_eligible(
 
     lang_code = language(lang)
     game = load_court()
-    result = service.eligible(game, service.parse_dice(list(dice), Msg("dice"), Msg("arguments")))
+    result = service.eligible(game, service.parse_dice(_dice_words(dice), Msg("dice"), Msg("arguments")))
     emit(report.eligibility_json(result, lang_code), report.eligibility_text(game, result, lang_code), as_json)
 
 

@@ -11,24 +11,26 @@ from kkprint.engine.job import Target
 from kkprint.games import targets as game_targets
 
 
-def resolve(names: Iterable[str]) -> list[Target]:
-    """Game ids, ``all``, or paths of deck files (anything ending in .yaml/.yml)."""
+def resolve(names: Iterable[str], command: str = "build") -> list[Target]:
+    """Game ids (in any case), ``all``, or paths of deck files (anything ending in .yaml/.yml);
+    an unknown name is refused naming ``command``."""
     names = list(names or ["all"])
-    decks_only = all(name.endswith((".yaml", ".yml")) for name in names)
+    decks_only = all(name.lower().endswith((".yaml", ".yml")) for name in names)
     known = {} if decks_only else game_targets()  # a deck build never loads the games
     chosen: list[Target] = []
     for name in names:
-        if name.endswith((".yaml", ".yml")):
+        game = name.strip().lower()  # game ids in any case, as everywhere (``Kardinal``)
+        if name.lower().endswith((".yaml", ".yml")):
             from kkprint.deck.build import deck_target
 
             chosen.append(deck_target(Path(name)))
-        elif name == "all":
+        elif game == "all":
             chosen.extend(t for t in known.values() if t not in chosen)
-        elif name in known:
-            if known[name] not in chosen:
-                chosen.append(known[name])
+        elif game in known:
+            if known[game] not in chosen:
+                chosen.append(known[game])
         else:
             raise InputError(
-                Msg("unknown target '{name}'{hint}", name=name, hint=suggest(name, ["all", *known])), source="build"
+                Msg("unknown target '{name}'{hint}", name=name, hint=suggest(name, ["all", *known])), source=command
             )
     return chosen

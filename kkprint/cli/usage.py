@@ -5,14 +5,17 @@ Typer asks ``gettext`` for some of its words; :func:`install` points that lookup
 in the current language. Help texts are written in English beside the options in ``cli.py``;
 :func:`translate_help` replaces them with the catalogue's words before Click shows them, and
 ``scripts/messages.py`` collects them from the command tree so none is left untranslated.
+Help is laid out by the columns a terminal shows (a Japanese character takes two), and Japanese
+is broken between phrases, as it has no spaces to break at.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import typing
 
-from kkprint.base.i18n import N_, current, gettext_in, tr
+from kkprint.base.i18n import N_, OneOf, current, gettext_in, tr
 
 # The words Typer itself asks gettext for (typer/core.py); its copy of Click has plain strings,
 # handled below. Usage errors' own words are in USAGE_ERRORS.
@@ -47,7 +50,7 @@ USAGE_ERRORS = (
     (r"Option '(?P<name>.+)' does not take a value\.", N_("Option {name!r} does not take a value.")),
     (r"Option '(?P<name>.+)' requires an argument\.", N_("Option {name!r} requires an argument.")),
     (r"Invalid value for '(?P<param_hint>.+?)': (?P<message>.*)", N_("Invalid value for {param_hint}: {message}")),
-    (r"'(?P<value>.*)' is not one of (?P<choices>.*)\.", N_("'{value}' is not one of {choices}.")),
+    (r"'(?P<value>.*)' is not one of (?P<choices>.*)\.", N_("'{value}' is not one of {choices}.{hint}")),
     (r"Input should be a valid integer.*", N_("not a whole number")),
     (r"Input should be a valid number.*", N_("not a number")),
     (r"Input should be greater than or equal to (?P<limit>\S+)", N_("at least {limit}")),
@@ -70,8 +73,26 @@ def usage_error(message: str, lang: str | None = None) -> str:
             values = found.groupdict()
             if "message" in values:
                 values["message"] = usage_error(values["message"], lang)
+            if "choices" in values:  # 'a4', 'letter', 'a3': listed as the language lists, with a did-you-mean
+                names = [name.strip().strip("'") for name in values["choices"].split(",")]
+                close = difflib.get_close_matches(values["value"].lower(), names, n=1, cutoff=0.6)
+                values["choices"] = OneOf(names)
+                values["hint"] = (
+                    (" " + tr("Did you mean {possibility}?", lang, possibility=f"'{close[0]}'")) if close else ""
+                )
             return tr(msgid, lang, **values) + hint
     return message + hint
+
+
+def missing_argument(err) -> str | None:
+    """A missing argument said by what it is (its help, in the user's language: "the dice
+    result, e.g. 6 6 6 2 5"), not by its name in the code (``dice``); None for other errors."""
+    param = getattr(err, "param", None)
+    if type(err).__name__ != "MissingParameter" or param is None or param.param_type_name != "argument":
+        return None
+    if not getattr(param, "help", None):
+        return None
+    return tr("Missing argument: {what}", what=param.help.rstrip("。. "))
 
 
 def _gettext(message: str) -> str:  # (named as the gettext it stands in for)
@@ -104,14 +125,50 @@ def help_texts(command) -> list[str]:
     return [getattr(owner, attribute) for owner, attribute in _help_fields(command)]
 
 
+# What Click writes for the options and subcommands in a usage line.
+OPTIONS_METAVAR, SUBCOMMAND_METAVAR = N_("[OPTIONS]"), N_("COMMAND [ARGS]...")
+
+# The kinds of value Typer names in help (``--gap <float range>``), said as a person says them.
+VALUE_KINDS = {
+    "int": N_("whole number"),
+    "int range": N_("whole number"),
+    "float": N_("number"),
+    "float range": N_("number"),
+    "str": N_("text"),
+    "path": N_("path"),
+    "file": N_("file"),
+    "directory": N_("folder"),
+}
+
+
 def translate_help(command) -> None:
-    """Replace the command tree's help texts with their words in the current language."""
+    """Replace the command tree's help texts (and its usage lines' words) with their words in
+    the current language."""
     for owner, attribute in _help_fields(command):
         setattr(owner, attribute, _gettext(getattr(owner, attribute)))
+    _translate_metavars(command)
+
+
+def _translate_metavars(command) -> None:
+    if getattr(command, "options_metavar", None) == "[OPTIONS]":
+        command.options_metavar = _gettext(OPTIONS_METAVAR)
+    if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
+        command.subcommand_metavar = _gettext(SUBCOMMAND_METAVAR)
+    for sub in getattr(command, "commands", {}).values():
+        _translate_metavars(sub)
+
+
+def _value_kind(shown: str) -> str:
+    """``<float range>`` → ``<数値>``; choices (``<a4|letter>``) and anything unknown as they are."""
+    found = re.fullmatch(r"<(?:list\[)?([\w ]+?)\]?>", shown)
+    if found is None or found.group(1) not in VALUE_KINDS:
+        return shown
+    return f"<{_gettext(VALUE_KINDS[found.group(1)])}>"
 
 
 def _install_vendored() -> None:
     """Typer's own copy of Click prints "Usage: " and the help option's text as plain strings."""
+    from typer import core as typer_core
     from typer._click import core, formatting
 
     if getattr(core.Command.get_help_option, "translated", False):
@@ -127,9 +184,70 @@ def _install_vendored() -> None:
     def write_usage(self, prog, args="", prefix=None):
         return plain_usage(self, prog, args, _gettext("Usage:") + " " if prefix is None else prefix)
 
+    plain_display_type = typer_core._TyperParameter.display_type
+
+    def display_type(self, ctx):
+        return _value_kind(plain_display_type(self, ctx))
+
+    formatting.term_len = display_width  # type: ignore[assignment]  # (Click counts <パス> as 4 columns, a terminal 6)
+    plain_wrap_text = formatting.wrap_text
+
+    def wrap_text(*args, **kwargs):  # (the wrapper is made when help is first laid out, not at start-up)
+        from typer._click import _textwrap
+
+        if not getattr(_textwrap.TextWrapper, "for_japanese", False):
+            _textwrap.TextWrapper = _wrapper_for_japanese(_textwrap.TextWrapper)  # type: ignore[misc,assignment]
+        return plain_wrap_text(*args, **kwargs)
+
+    formatting.wrap_text = wrap_text  # (patching Typer's Click on purpose)
     get_help_option.translated = True  # type: ignore[attr-defined]  # a mark on our patch: installed once
     core.Command.get_help_option = get_help_option  # type: ignore[method-assign]  # patching Typer's Click on purpose
     formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]  # the same
+    typer_core._TyperParameter.display_type = display_type  # type: ignore[method-assign]  # the same
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes at a terminal: wide (Japanese) characters two, escapes none, so
+    that help's second column lines up after ``--sheet <パス>`` as after ``--sheet <path>``."""
+    import unicodedata
+
+    from typer._click._compat import strip_ansi
+
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in strip_ansi(text))
+
+
+NO_LINE_STARTS = set("、。，．,.:;!?）」』】〉》")  # marks that close what is before them
+
+
+def _wrapper_for_japanese(plain: type) -> type:
+    """Click's TextWrapper, which breaks lines only at spaces and counts characters, taught to
+    break Japanese between phrases (BudouX, as the engine does on paper) by the columns a
+    terminal shows: Japanese help fits the terminal instead of running off its edge."""
+
+    class Wrapper(plain):  # (the class Click has, found at run time)
+        for_japanese = True
+
+        def wrap(self, text: str) -> list[str]:
+            if display_width(text) == len(text):  # nothing wide: Click's own wrapping
+                return super().wrap(text)
+            import budoux
+
+            phrases: list[str] = []
+            for phrase in budoux.load_default_japanese_parser().parse(" ".join(text.split())):
+                if phrases and phrase.lstrip()[:1] in NO_LINE_STARTS:  # 、。）: never first on a line
+                    phrases[-1] += phrase
+                else:
+                    phrases.append(phrase)
+            lines, line = [], self.initial_indent
+            for phrase in phrases:
+                if line.strip() and display_width(line + phrase.rstrip()) > self.width:
+                    lines.append(line.rstrip())
+                    line = self.subsequent_indent + phrase.lstrip()
+                else:
+                    line += phrase
+            return [*lines, line.rstrip()]
+
+    return Wrapper
 
 
 def _lighter_coercion() -> None:

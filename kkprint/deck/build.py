@@ -9,8 +9,9 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from kkprint.base import progress
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import N_, Msg
 from kkprint.base.models import validate
 from kkprint.base.paths import SHEETS_DIR, output_path
 from kkprint.base.printer import load_profile
@@ -119,8 +120,8 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     The deck's preflight watches the drawing (:mod:`kkprint.deck.preflight`): a card that cannot
     be drawn is noted and the others are still drawn, so one build finds every card's problems.
     """
-    for _, copies in prints_by_card(deck, doc, painter, width, height):
-        yield from copies
+    every = (card for _, copies in prints_by_card(deck, doc, painter, width, height) for card in copies)
+    yield from progress.counted(every, Msg("drawing cards"), lambda: deck.total)  # a bar at a terminal
 
 
 def prints_by_card(
@@ -469,7 +470,7 @@ def load_sheet_file(deck: Deck, name: str) -> SheetFile:
             place="sheet.layout",
         )
     else:
-        path = deck.resolve(name, "sheet layout", "sheet.layout")
+        path = deck.resolve(name, N_("sheet layout"), "sheet.layout")
     return validate(SheetFile, load_yaml_file(path), str(path))
 
 
@@ -477,7 +478,7 @@ def shop_inks(deck: Deck) -> Inks | None:
     """CMYK through the deck's ICC profile, or by the plain formula; None keeps RGB."""
     shop = deck.spec.print_shop
     if shop.icc:
-        return Inks("cmyk", deck.resolve(shop.icc, "ICC profile", "print_shop.icc"))
+        return Inks("cmyk", deck.resolve(shop.icc, N_("ICC profile"), "print_shop.icc"))
     return Inks("cmyk") if shop.cmyk else None
 
 

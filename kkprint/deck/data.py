@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import N_, Msg
 from kkprint.base.yamlio import parse_json, printable_text, read_bytes, read_text
 from kkprint.deck.expr import as_printed, field_value
 
@@ -235,7 +235,7 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
     from openpyxl import load_workbook
 
     source = str(path)
-    data = read_bytes(path, limit=MAX_DATA_BYTES, what="data files")
+    data = read_bytes(path, limit=MAX_DATA_BYTES, what=N_("data files"))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kkprint.base.errors import InputError
+from kkprint.base.i18n import N_
 from kkprint.base.yamlio import read_bytes
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import compile_template, parse_ranges
@@ -186,7 +187,7 @@ def _references(path: Path, stamp: str) -> tuple[str, ...]:
     """The files an SVG names (not ``data:`` pictures, not ``#`` fragments of itself); reading it
     as a picture is what checks them (:mod:`kkprint.engine.pictures`)."""
     try:
-        data = read_bytes(path, limit=MAX_PICTURE_BYTES, what="pictures")
+        data = read_bytes(path, limit=MAX_PICTURE_BYTES, what=N_("pictures"))
     except InputError:
         return ()
     names = (match.decode("utf-8", "replace").split("#", 1)[0].strip() for match in HREF.findall(data))

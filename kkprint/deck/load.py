@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import N_, Msg
 from kkprint.base.models import validate
 from kkprint.base.paths import TEMPLATES_DIR
 from kkprint.base.yamlio import LineDict, load_yaml_file
@@ -108,9 +108,10 @@ def card_named(number: int, name: str | None, origin: str | Msg) -> Msg:
 
 def confined(folder: Path, name: str, what: str, source: str, place: str | Msg, allow_outside: bool = False) -> Path:
     """``name`` relative to ``folder``, links resolved; outside the folder (unless allowed),
-    missing, or not a regular file is an error naming the deck and the place."""
+    missing, or not a regular file is an error naming the deck and the place. ``what`` is the
+    kind of file in the catalogue's English (``N_("font")``), said in the reader's language."""
     if "\x00" in name:
-        raise InputError(Msg("{what} name contains a NUL character", what=what), source=source, place=place)
+        raise InputError(Msg("{what} name contains a NUL character", what=Msg(what)), source=source, place=place)
     shown = name if len(name) <= 80 else name[:77] + "…"
     try:
         path = (folder / name).resolve()
@@ -118,30 +119,26 @@ def confined(folder: Path, name: str, what: str, source: str, place: str | Msg, 
         regular = path.is_file()
     except (OSError, RuntimeError, ValueError):
         raise InputError(
-            Msg("{what} '{shown}' cannot be resolved (a link loop or a bad name)", what=what, shown=shown),
+            Msg("{what} '{shown}' cannot be resolved (a link loop or a bad name)", what=Msg(what), shown=shown),
             source=source,
             place=place,
         ) from None
     if not allow_outside and not inside:
         raise InputError(
             Msg(
-                "{what} '{shown}' is outside the deck's folder (use --allow-outside to permit)", what=what, shown=shown
+                "{what} '{shown}' is outside the deck's folder (use --allow-outside to permit)",
+                what=Msg(what),
+                shown=shown,
             ),
             source=source,
             place=place,
         )
     if not regular:
-        exists = path.exists()
-        raise InputError(
-            Msg(
-                "{what} '{shown}' {value}",
-                what=what,
-                shown=shown,
-                value="is not a regular file" if exists else "not found",
-            ),
-            source=source,
-            place=place,
-        )
+        if path.exists():
+            problem = Msg("{what} '{shown}' is not a regular file", what=Msg(what), shown=shown)
+        else:
+            problem = Msg("{what} '{shown}' not found", what=Msg(what), shown=shown)
+        raise InputError(problem, source=source, place=place)
     return path
 
 
@@ -162,14 +159,14 @@ def merge(base: Any, override: Any) -> Any:
 def _template_path(name: str, folder: Path, source: str, allow_outside: bool, place: str = "extends") -> Path:
     if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
         if (folder / f"{name}.yaml").exists():
-            return confined(folder, f"{name}.yaml", "template", source, place, allow_outside)
+            return confined(folder, f"{name}.yaml", N_("template"), source, place, allow_outside)
         if (TEMPLATES_DIR / f"{name}.yaml").is_file():
             return TEMPLATES_DIR / f"{name}.yaml"
         known = [p.stem for p in TEMPLATES_DIR.glob("*.yaml")]
         raise InputError(
             Msg("unknown template '{name}'{hint}", name=name, hint=suggest(name, known)), source=source, place=place
         )
-    return confined(folder, name, "template", source, place, allow_outside)
+    return confined(folder, name, N_("template"), source, place, allow_outside)
 
 
 def resolve_extends(data: Any, path: Path, allow_outside: bool = False, depth: int = 0, seen: tuple = ()) -> dict:
@@ -522,7 +519,7 @@ def _tables(spec: DeckFile, folder: Path, source: str, allow_outside: bool) -> d
             tables[name] = card_data.inline_table(name, entry, source)
             continue
         file = entry if isinstance(entry, DataSpec) else DataSpec(file=entry)
-        path = confined(folder, file.file, "table", source, f"tables.{name}", allow_outside)
+        path = confined(folder, file.file, N_("table"), source, f"tables.{name}", allow_outside)
         tables[name] = card_data.read_table(path, name, file.sheet)
     return tables
 
@@ -543,7 +540,7 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     data_spec = spec.data_file
     data_path = None
     if data_spec is not None:
-        data_path = confined(path.parent, data_spec.file, "data file", source, "data", allow_outside)
+        data_path = confined(path.parent, data_spec.file, N_("data file"), source, "data", allow_outside)
     tables = _tables(spec, path.parent, source, allow_outside)
     deck = Deck(
         spec, tuple(cards), data_path, path.parent, source, allow_outside, lines=_region_lines(raw), tables=tables

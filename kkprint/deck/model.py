@@ -28,6 +28,7 @@ from pydantic import (
     model_validator,
 )
 
+from kkprint.base.errors import did_you_mean
 from kkprint.base.i18n import Msg
 from kkprint.engine.geometry import CARD_SIZES
 
@@ -347,7 +348,12 @@ class CardSpec(Strict):
     def _size(self) -> CardSpec:
         if self.size is not None and self.size not in CARD_SIZES:
             raise ValueError(
-                Msg("unknown card size '{size}'; known: {names}", size=self.size, names=", ".join(CARD_SIZES))
+                Msg(
+                    "unknown card size '{size}'; known: {names}{hint}",
+                    size=self.size,
+                    names=", ".join(CARD_SIZES),
+                    hint=did_you_mean(self.size, CARD_SIZES),
+                )
             )
         width, height = self.w or self.width_mm, self.h or self.height_mm
         if self.size is None and (width is None or height is None):

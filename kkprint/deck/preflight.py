@@ -37,7 +37,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg, text, tr
+from kkprint.base.i18n import N_, Msg, text, tr
 from kkprint.deck.data import COPIES_LIKE
 from kkprint.deck.expr import SPECIAL_NAMES
 from kkprint.deck.load import Deck, card_named, faces_of
@@ -247,7 +247,7 @@ class Preflight:
         """The deck's PNG and JPG icons by their registered names, with their pixels."""
         rasters = {}
         for name, registered in self.painter.icons:
-            path = self.deck.resolve(self.deck.spec.icon_specs[name].src, "icon", f"icons.{name}")
+            path = self.deck.resolve(self.deck.spec.icon_specs[name].src, N_("icon"), f"icons.{name}")
             pixels = pixel_size(path)
             if pixels is not None:
                 rasters[registered] = (path, pixels)

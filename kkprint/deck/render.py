@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, LimitReached, suggest
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import N_, Msg
 from kkprint.base.models import describe_location, explain
 from kkprint.deck.expr import PER_COPY_NAMES, Expression, Table, compile_condition, compile_template, parse_ranges
 from kkprint.deck.load import Deck, expressions_of
@@ -77,7 +77,7 @@ def font_book(deck: Deck, fonts: FontSet, characters: str) -> FontBook:
             name = getattr(files, face)
             if name:
                 place = f"fonts.{family}.{face.replace('_', '-')}"
-                path = deck.resolve(name, "font", place)
+                path = deck.resolve(name, N_("font"), place)
                 try:
                     names[face] = register_font_file(path, characters, name)
                 except InputError as err:
@@ -95,7 +95,7 @@ def art_fonts(deck: Deck) -> SvgFonts:
         for face in ("regular", "bold", "italic", "bold_italic"):
             name = getattr(files, face)
             if name:
-                faces.append((face, deck.resolve(name, "font", f"fonts.{family}.{face.replace('_', '-')}")))
+                faces.append((face, deck.resolve(name, N_("font"), f"fonts.{family}.{face.replace('_', '-')}")))
         families.append((family, tuple(faces)))
     return SvgFonts(tuple(families))
 
@@ -106,7 +106,7 @@ def deck_icons(deck: Deck) -> tuple[tuple[str, str], ...]:
     root = None if deck.allow_outside else deck.folder.resolve()
     fonts = art_fonts(deck)
     for name, icon in deck.spec.icon_specs.items():
-        path = deck.resolve(icon.src, "icon", f"icons.{name}")
+        path = deck.resolve(icon.src, N_("icon"), f"icons.{name}")
         digest = hashlib.sha1(f"{path}|{path.stat().st_mtime_ns}|{icon.scale}|{icon.dy}".encode()).hexdigest()[:12]
         registered = f"{PRIVATE}{digest}~{name}"
 
@@ -335,7 +335,7 @@ class RegionPainter:
                 # as for icons: src or field is given (though `field: ""` slips past the check)
                 src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src), "src")
                 if src:
-                    drawn = self.deck.resolve(src, "image", place)
+                    drawn = self.deck.resolve(src, N_("image"), place)
                     draw_picture(c, drawn, self._root, x, y, w, h, region.fit, self._art_fonts)
         except InputError as err:
             raise err.located(source=self.deck.source, place=place) from None

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from kkprint.base.errors import InputError, suggest
+from kkprint.base.errors import InputError, OsReason, suggest
 from kkprint.base.i18n import N_, Msg, tr
 from kkprint.base.outputs import write_new
 from kkprint.base.paths import DOCS_DIR, EXAMPLES_DIR, safe_file_name
@@ -165,7 +165,7 @@ def _make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(Msg("cannot create the folder: {reason}", reason=err.strerror), source=str(folder)) from None
+        raise InputError(Msg("cannot create the folder: {reason}", reason=OsReason(err)), source=str(folder)) from None
 
 
 def write_starter(name: str, folder: Path) -> list[Path]:
@@ -200,7 +200,7 @@ def write_example(name: str, folder: Path) -> Path:
         os.rename(staging / name, target)  # never replaces: the target did not exist a moment ago
     except OSError as err:
         raise InputError(
-            Msg("cannot copy the example here: {reason}", reason=err.strerror), source=str(target)
+            Msg("cannot copy the example here: {reason}", reason=OsReason(err)), source=str(target)
         ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -12,8 +12,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from kkprint.base import pathnames
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, tr
+from kkprint.base.i18n import Msg, ntr, tr
 from kkprint.deck.build import deck_target
 from kkprint.engine.job import BuildOptions, build_targets
 
@@ -52,11 +53,13 @@ def build_once(
         say(tr("kkprint: error: {message}", message=err))
         return False
     seconds = time.perf_counter() - started
-    shown = ", ".join(str(p) for p in written)
+    shown = tr(", ").join(pathnames.shown(p) for p in written)
     if pictures:
         say(
-            tr(
-                "rebuilt {files} and {count} preview(s) in {seconds:.1f} s",
+            ntr(
+                "rebuilt {files} and {count} preview in {seconds:.1f} s",
+                "rebuilt {files} and {count} previews in {seconds:.1f} s",
+                len(pictures),
                 files=shown,
                 count=len(pictures),
                 seconds=seconds,
@@ -83,7 +86,7 @@ def watch_deck(
         raise InputError(Msg("no such deck file"), source=str(deck))
     folder = deck.resolve().parent
     build_once(deck, options, preview_dir, dpi, say)
-    say(tr("watching {folder} (Ctrl-C to stop)", folder=folder))
+    say(tr("watching {folder} (Ctrl-C to stop)", folder=pathnames.shown(folder)))
     keep = _relevant(tuple(d for d in (options.out_dir, preview_dir) if d is not None))
     for _ in watch(folder, watch_filter=keep, debounce=150, step=50, stop_event=stop_event, raise_interrupt=True):
         build_once(deck, options, preview_dir, dpi, say)

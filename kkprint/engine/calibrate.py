@@ -18,7 +18,7 @@ from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_, Msg, tr
 from kkprint.base.paths import output_path
 from kkprint.base.printer import PrinterProfile, load_profile, save_profile
-from kkprint.engine.document import ENGINE_TEXTS, open_pdf
+from kkprint.engine.document import DUPLEX_WORDS, ENGINE_TEXTS, open_pdf
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import PAPERS, DuplexMode, Paper, turns_left_to_right
 from kkprint.engine.text import TextBox, draw_text
@@ -55,14 +55,18 @@ def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -
         raise InputError(Msg("calibration is for duplex printing: long-edge or short-edge"), source="--duplex")
     paper = PAPERS[paper_name]
     fonts = prepare_fonts(
-        [*ENGINE_TEXTS, *(tr(INSTRUCTIONS, lang, mode=duplex.value) for lang in LANGS), "−+0123456789 XY"]
+        [
+            *ENGINE_TEXTS,
+            *(tr(INSTRUCTIONS, lang, mode=tr(DUPLEX_WORDS[duplex.value], lang)) for lang in LANGS),
+            "−+0123456789 XY",
+        ]
     )
     path = output_path(out_dir, f"calibration-{duplex.value}-{lang}-{paper_name}.pdf")
     width, height = paper.size
     with open_pdf(path, paper, fonts, title="kkprint calibration", lang=lang) as doc:
         c = doc.canvas
         c.setFillColorRGB(0, 0, 0)
-        text = tr(INSTRUCTIONS, lang, mode=duplex.value)
+        text = tr(INSTRUCTIONS, lang, mode=tr(DUPLEX_WORDS[duplex.value], lang))
         # above the top crosshairs (35 mm in, arms of 12 mm), below the 5 mm the printer cannot reach
         draw_text(c, text, fonts.regular, TextBox(20 * mm, height - 21 * mm, width - 40 * mm, 12 * mm), 10, 7)
         c.setLineWidth(0.3)

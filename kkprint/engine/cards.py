@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import tr
 from kkprint.engine.colour import colour
-from kkprint.engine.document import BACK_PAGE_NOTE, BACK_SHEET_NOTE, FOLD_NOTE, NOTE_FROM_EDGE, Document, open_pdf
+from kkprint.engine.document import BACK_SHEET_NOTE, FOLD_NOTE, NOTE_FROM_EDGE, Document, back_page_note, open_pdf
 from kkprint.engine.fonts import FontSet
 from kkprint.engine.geometry import CardSize, DuplexMode, Paper, Shape, SheetLayout, Slot
 from kkprint.engine.inks import Inks
@@ -261,7 +261,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
                 doc.margin_note(side, tr(BACK_SHEET_NOTE, doc.lang))
                 offset, scale = (0.0, 0.0), 1.0
             else:
-                doc.margin_note(side, f"{tr(BACK_PAGE_NOTE, doc.lang)} ({mode.value})")
+                doc.margin_note(side, back_page_note(mode.value, doc.lang))
                 offset, scale = options.back_offset_mm, options.back_scale
             for index, card in enumerate(chunk):
                 if card.back:

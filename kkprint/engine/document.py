@@ -33,7 +33,22 @@ rl_config.useA85 = 0
 
 # Words the engine itself prints on the paper (in the catalogue, like every other word).
 ACTUAL_SIZE_NOTE = N_("Print at actual size (100 %, no scaling)")
-BACK_PAGE_NOTE = N_("back side")
+BACK_PAGE_NOTE = N_("back side ({mode})")
+# How each duplex mode is said on paper (the command line's ``long-edge`` is an id, not a word).
+DUPLEX_WORDS = {
+    "long-edge": N_("flip on the long edge"),
+    "short-edge": N_("flip on the short edge"),
+    "fold": N_("folded"),
+    "none": N_("one-sided"),
+}
+
+
+def back_page_note(mode: str, lang: str) -> str:
+    """The note on a page of backs (the studio finds those pages by it): the side, and how the
+    printer turns the paper, said in ``lang``."""
+    return tr(BACK_PAGE_NOTE, lang, mode=tr(DUPLEX_WORDS[mode], lang))
+
+
 BACK_SHEET_NOTE = N_(
     "backs: glue this sheet behind the one before (turn it over its long edge) and cut, or cut and sleeve"
 )
@@ -46,7 +61,7 @@ TILE_NOTE = N_(
 ENGINE_TEXTS = (
     *(
         tr(text, lang)
-        for text in (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, BACK_SHEET_NOTE, FOLD_NOTE, TILE_NOTE)
+        for text in (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, BACK_SHEET_NOTE, FOLD_NOTE, TILE_NOTE, *DUPLEX_WORDS.values())
         for lang in LANGS
     ),
     "50 mm long-edge short-edge — / × 0123456789",

@@ -22,7 +22,7 @@ from typing import Any
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from kkprint.base.errors import InputError
+from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import Msg
 
 FACES = {
@@ -375,7 +375,7 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
     try:
         data = path.read_bytes() if path.stat().st_size <= MAX_FONT_BYTES else None
     except OSError as err:
-        raise InputError(Msg("cannot read font '{label}': {strerror}", label=label, strerror=err.strerror)) from None
+        raise InputError(Msg("cannot read font '{label}': {strerror}", label=label, strerror=OsReason(err))) from None
     if data is None:
         raise InputError(Msg("font '{label}' is larger than {value} MB", label=label, value=MAX_FONT_BYTES // 2**20))
     digest = hashlib.sha1(data + characters.encode("utf-8")).hexdigest()[:10]

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from reportlab.lib.units import mm
 
 from kkprint.base.choices import DuplexMode  # noqa: F401 - re-exported: the engine's name for it
-from kkprint.base.errors import InputError
+from kkprint.base.errors import InputError, did_you_mean
 from kkprint.base.i18n import Msg
 
 
@@ -84,7 +84,12 @@ def card_size(name: str) -> CardSize:
         return CARD_SIZES[name]
     except KeyError:
         raise InputError(
-            Msg("unknown card size '{name}'; known: {names}", name=name, names=", ".join(CARD_SIZES))
+            Msg(
+                "unknown card size '{name}'; known: {names}{hint}",
+                name=name,
+                names=", ".join(CARD_SIZES),
+                hint=did_you_mean(name, CARD_SIZES),
+            )
         ) from None
 
 

@@ -5,6 +5,7 @@ on every core. The engine knows no game: the games and decks hand it their targe
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kkprint.base import progress
 from kkprint.base.choices import LANGS
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
@@ -166,15 +168,18 @@ def run_targets(chosen: list[Target], options: BuildOptions) -> list[Outcome]:
             Msg("unknown paper '{paper_name}'; use {names}", paper_name=options.paper_name, names=" or ".join(PAPERS)),
             source="--paper",
         )
-    if options.jobs > 1 and len(chosen) > 1:
-        import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
+    with progress.steps(Msg("building targets"), len(chosen) if len(chosen) > 1 else 0) as step:  # (one: its cards say)
+        if options.jobs > 1 and len(chosen) > 1:
+            import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
 
-        if "fork" in multiprocessing.get_all_start_methods():
-            return _build_forked(chosen, min(options.jobs, len(chosen)) - 1, options)
-    return _build_each(chosen, options)
+            if "fork" in multiprocessing.get_all_start_methods():
+                return _build_forked(chosen, min(options.jobs, len(chosen)) - 1, options, step)
+        return _build_each(chosen, options, step)
 
 
-def _build_forked(chosen: list[Target], workers: int, options: BuildOptions) -> list[Outcome]:
+def _build_forked(
+    chosen: list[Target], workers: int, options: BuildOptions, step: Callable[[int], None]
+) -> list[Outcome]:
     """The targets built side by side by this process and ``workers`` forked ones, each taking
     the next target nobody has taken yet — so a long target does not hold up a short one queued
     behind it — and preparing that target's fonts itself (a font's subset read and parsed is
@@ -188,9 +193,11 @@ def _build_forked(chosen: list[Target], workers: int, options: BuildOptions) -> 
     _FORKED = (chosen, context.Value("i", 0))  # (inherited by the workers, forked below)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = [pool.submit(_take_and_build, options) for _ in range(workers)]
-        outcomes = _take_and_build(options)
+        outcomes = _take_and_build(options, step)  # (the workers' targets are counted as they come back)
         for future in futures:
-            outcomes.extend(future.result())
+            theirs = future.result()
+            step(len(theirs))
+            outcomes.extend(theirs)
     by_target = {outcome.target: outcome for outcome in outcomes}
     return [by_target[target.id] for target in chosen]
 
@@ -198,7 +205,7 @@ def _build_forked(chosen: list[Target], workers: int, options: BuildOptions) -> 
 _FORKED: tuple[list[Target], Any] = ([], None)  # the targets a forked build shares, and the next one's number
 
 
-def _take_and_build(options: BuildOptions) -> list[Outcome]:
+def _take_and_build(options: BuildOptions, step: Callable[[int], None] = progress.nothing) -> list[Outcome]:
     """Build targets of the shared list, one after the other, until none is left to take."""
     chosen, taken = _FORKED
     outcomes: list[Outcome] = []
@@ -208,14 +215,25 @@ def _take_and_build(options: BuildOptions) -> list[Outcome]:
             taken.value += 1
         if index >= len(chosen):
             return outcomes
-        outcomes += _build_each([chosen[index]], options)
+        outcomes += _build_each([chosen[index]], options, step)
 
 
-def _build_each(group: list[Target], options: BuildOptions) -> list[Outcome]:
-    """Build the targets of ``group`` one after the other, each to its own outcome."""
+def _build_each(
+    group: list[Target], options: BuildOptions, step: Callable[[int], None] = progress.nothing
+) -> list[Outcome]:
+    """Build the targets of ``group`` one after the other, each to its own outcome; ``step``
+    hears each one done (the progress bar), ``-v`` how long each took."""
     inks, build = BUILD_INKS.set(Inks("grey") if options.greyscale else Inks()), BUILD_OPTIONS.set(options)
     try:
-        return [_build_one(target, options) for target in group]
+        outcomes = []
+        for target in group:
+            began = time.perf_counter()
+            outcomes.append(_build_one(target, options))
+            step(1)
+            progress.detail(
+                Msg("built {target} in {seconds:.1f} s", target=target.id, seconds=time.perf_counter() - began)
+            )
+        return outcomes
     finally:
         BUILD_INKS.reset(inks)
         BUILD_OPTIONS.reset(build)

@@ -71,7 +71,7 @@ class Budget:
     def read(self, path: Path) -> bytes:
         """A file of the picture (the SVG, or one it refers to), counted in."""
         try:
-            data = read_bytes(path, limit=MAX_PICTURE_BYTES, what="pictures")
+            data = read_bytes(path, limit=MAX_PICTURE_BYTES, what=N_("pictures"))
         except InputError as err:
             raise InputError(Msg("{name}: {message}", name=path.name, message=err.message)) from None
         self.bytes += len(data)

@@ -12,8 +12,12 @@ from __future__ import annotations
 import functools
 import math
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+from kkprint.base import progress
+from kkprint.base.i18n import Counted, Msg
 from kkprint.base.outputs import atomic_file, check_destination, remove_leftovers
 from kkprint.base.paths import safe_file_name
 from kkprint.engine.job import BuildOptions, Target, build_targets
@@ -128,40 +132,57 @@ def _open_pages(pdf: Path, indexes):
         document.close()
 
 
-def _each_page(pdf: Path, work, items: list) -> list:
-    """``work(page, item)`` for every (page index, …) item, one page open at a time."""
-    return [work(page, item) for page, item in zip(_open_pages(pdf, (item[0] for item in items)), items)]
+def _each_page(pdf: Path, work, items: list, step: Callable[[int], None] = progress.nothing, weight: int = 1) -> list:
+    """``work(page, item)`` for every (page index, …) item, one page open at a time; ``step``
+    hears ``weight`` pages done after each (two when another process does every other one)."""
+    done = []
+    for page, item in zip(_open_pages(pdf, (item[0] for item in items)), items):
+        done.append(work(page, item))
+        step(weight)
+    return done
 
 
-def _halves(run, items: list) -> list:
+def _halves(run, items: list, mine=None) -> list:
     """``[run(items)]``, or where it pays ``[run(items[0::2]), run(items[1::2])]`` with the second
     in a second process. Rendering takes nearly all the time, so with enough pages a forked
     process (it has everything loaded already, and opens the PDF for itself) does every other
     one. Not from a process with other threads (a server's): a fork copies none of them, nor
-    what they hold."""
+    what they hold. ``mine`` (default ``run``) does this process's share."""
     import multiprocessing
-    import os
-    import threading
 
-    if (
-        len(items) < PARALLEL_FROM
-        or threading.active_count() > 1
-        or (os.cpu_count() or 1) < 2
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
-        return [run(items)]
+    mine = mine or run  # (this process's own runner may report progress; the other's is pickled)
+    if not _pays_to_split(items):
+        return [mine(items)]
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
         theirs = pool.submit(run, items[1::2])
-        mine = run(items[0::2])
-        return [mine, theirs.result()]
+        own = mine(items[0::2])
+        return [own, theirs.result()]
+
+
+def _pays_to_split(items: list) -> bool:
+    """Whether :func:`_halves` hands every other item to a second process."""
+    import multiprocessing
+    import os
+    import threading
+
+    return not (
+        len(items) < PARALLEL_FROM
+        or threading.active_count() > 1
+        or (os.cpu_count() or 1) < 2
+        or "fork" not in multiprocessing.get_all_start_methods()
+    )
 
 
 def _on_two_cores(pdf: Path, work, items: list) -> list:
     """:func:`_each_page` over ``items``, in order, on both cores where it pays; each process
-    holds one page at a time."""
-    halves = _halves(functools.partial(_each_page, pdf, work), items)
+    holds one page at a time. The bar counts this process's pages twice when the other process
+    keeps pace with it (it does every other one)."""
+    with progress.steps(Msg("writing pictures"), len(items)) as step:
+        weight = 2 if _pays_to_split(items) else 1
+        watched = functools.partial(_each_page, pdf, work, step=step, weight=weight)
+        halves = _halves(functools.partial(_each_page, pdf, work), items, mine=watched)
     if len(halves) == 1:
         return halves[0]
     done: list = [None] * len(items)
@@ -181,7 +202,18 @@ def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
         check_destination(path, PNG_MAGIC)
     for folder in {path.parent for _, _, path in jobs}:
         remove_leftovers(folder, [path.name for _, _, path in jobs if path.parent == folder])
-    return _on_two_cores(pdf, _write, jobs)
+    began = time.perf_counter()
+    written = _on_two_cores(pdf, _write, jobs)
+    progress.detail(
+        Counted(
+            "wrote {count} picture in {seconds:.1f} s",
+            "wrote {count} pictures in {seconds:.1f} s",
+            len(written),
+            count=len(written),
+            seconds=time.perf_counter() - began,
+        )
+    )
+    return written
 
 
 def _shared_picture(pdf: Path, scale: float, pages: list[int]) -> bytes | None:

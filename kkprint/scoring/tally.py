@@ -5,8 +5,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from kkprint.base.errors import InputError
-from kkprint.base.i18n import N_, Msg
+from kkprint.base.errors import InputError, close_to, suggest
+from kkprint.base.i18n import N_, Counted, Listed, Msg
 from kkprint.base.yamlio import LineDict
 
 MAX_COUNT = 10_000
@@ -15,7 +15,15 @@ MAX_COUNT = 10_000
 def at(container: Any, key: Any, label: str | Msg) -> str | Msg:
     """``label`` plus the YAML line of ``key`` in ``container`` when it is known."""
     line = container.line_of(key) if isinstance(container, LineDict) else None
-    return Msg("{place} (line {line})", place=label, line=line) if line else label
+    return Msg("{place} (line {line})", place=label, line=line) if line and not _names_line(label, line) else label
+
+
+def _names_line(label: Any, line: int) -> bool:
+    """Whether ``label`` already says ``(line N)``: a player and their land on one line of a
+    flow mapping are one place, said once."""
+    return isinstance(label, Msg) and (
+        label.values.get("line") == line or any(_names_line(value, line) for value in label.values.values())
+    )
 
 
 def count(value: Any, what: str | Msg, place: str | Msg, source: str, path: tuple | None = None) -> int:
@@ -70,13 +78,33 @@ def kind_of(value: Any) -> Msg:
     return Msg(N_("another kind of value"))
 
 
+def _players_allowed(count: int, low: int, high: int) -> Msg:
+    """ "2 players; this game is for 3–5" (or "for exactly 3" when it knows one number only)."""
+    if low == high:
+        return Counted(
+            "{count} player; this game is for exactly {low}",
+            "{count} players; this game is for exactly {low}",
+            count,
+            count=count,
+            low=low,
+        )
+    return Counted(
+        "{count} player; this game is for {low}–{high}",
+        "{count} players; this game is for {low}–{high}",
+        count,
+        count=count,
+        low=low,
+        high=high,
+    )
+
+
 def player_names(entries: list, source: str, *, minimum: int, maximum: int, key: str = "name") -> list[str]:
     """Names of a player list, checked for count, type, emptiness and duplicates."""
     if not isinstance(entries, list):
         raise InputError(Msg("players must be a list"), source=source, path=("players",))
     if not minimum <= len(entries) <= maximum:
         raise InputError(
-            Msg("{count} players; this game is for {low}–{high}", count=len(entries), low=minimum, high=maximum),
+            _players_allowed(len(entries), minimum, maximum),
             source=source,
             place="players",
             path=("players",),
@@ -109,7 +137,12 @@ def reject_unknown_keys(data: dict, allowed: set[str], source: str, place: str |
         if key not in allowed:
             where = at(data, key, place or Msg("top level"))
             raise InputError(
-                Msg("unknown key '{key}'; expected one of: {keys}", key=key, keys=", ".join(sorted(allowed))),
+                Msg(
+                    "unknown key '{key}'; expected one of: {keys}{hint}",
+                    key=key,
+                    keys=Listed(sorted(allowed)),
+                    hint=suggest(str(key), allowed) if close_to(str(key), allowed) else "",
+                ),
                 source=source,
                 place=where,
             )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import Counted, Msg
 from kkprint.games.court.model import CHARLATAN, FOOL, CourtGame
 from kkprint.games.court.rules import MAX_DICE, FinalResult, condition_met, final_round, why_not
 from kkprint.scoring.tally import at, mapping, player_names, reject_unknown_keys
@@ -36,8 +36,10 @@ def parse_dice(values: Any, place, source: str | Msg, path: tuple | None = None)
         )
     if len(values) < MIN_DICE:
         raise InputError(
-            Msg(
+            Counted(
+                "{count} die; every result has at least {MIN_DICE} (each player starts with 3 and never loses one)",
                 "{count} dice; every result has at least {MIN_DICE} (each player starts with 3 and never loses one)",
+                len(values),
                 count=len(values),
                 MIN_DICE=MIN_DICE,
             ),

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, tr
+from kkprint.base.i18n import Counted, Msg, ntr, tr
 from kkprint.games.culdcept.model import CuldceptGame
 from kkprint.games.culdcept.rules import Play, RuleError, play
 from kkprint.scoring.screen import Line, Screen
@@ -33,13 +33,18 @@ def parse_state(data: Any, source: str, game: CuldceptGame) -> tuple[list[str], 
     names = player_names(data.get("players"), source, minimum=game.min_players, maximum=game.max_players)
     entries = data.get("squares")
     if not isinstance(entries, list) or len(entries) != game.squares:
-        found = len(entries) if isinstance(entries, list) else "no list of"
-        raise InputError(
-            Msg(
+        if isinstance(entries, list):
+            problem: Msg = Counted(
+                "the map has {squares} squares in circle order; found {found} square",
                 "the map has {squares} squares in circle order; found {found} squares",
+                len(entries),
                 squares=game.squares,
-                found=found,
-            ),
+                found=len(entries),
+            )
+        else:
+            problem = Msg("the map has {squares} squares in circle order, given as a list", squares=game.squares)
+        raise InputError(
+            problem,
             source=source,
             place=at(data, "squares", "squares"),
         )
@@ -184,8 +189,10 @@ def as_json(result: CuldceptResult, lang: str = "en") -> dict:
 
 def as_text(result: CuldceptResult, lang: str = "en") -> Screen:
     lines = [
-        tr(
+        ntr(
+            "{name}: {count} square ({squares})",
             "{name}: {count} squares ({squares})",
+            len(result.owned[n]),
             lang,
             name=n,
             count=len(result.owned[n]),
@@ -194,7 +201,7 @@ def as_text(result: CuldceptResult, lang: str = "en") -> Screen:
         for n in result.names
     ]
     outcome = (
-        tr("Draw: {names}", lang, names=", ".join(result.winners))
+        tr("Draw: {names}", lang, names=tr(", ", lang).join(result.winners))
         if len(result.winners) > 1
         else tr("Winner: {names}", lang, names=result.winners[0])
     )

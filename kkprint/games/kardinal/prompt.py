@@ -12,8 +12,8 @@ import copy
 import unicodedata
 from collections.abc import Callable
 
-from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, text, tr
+from kkprint.base.errors import InputError, close_to, suggest
+from kkprint.base.i18n import N_, Listed, Msg, text, tr
 from kkprint.games.kardinal.model import KardinalGame
 from kkprint.games.kardinal.tally import MAX_PLAYERS, MIN_PLAYERS, parse_tally
 
@@ -42,39 +42,98 @@ def find_counter(word: str) -> str | None:
     )
 
 
-class _Ended(Exception):
-    pass
+class InputEnded(InputError):
+    """The input ended (Ctrl-D, the end of a pipe) before every question was answered."""
+
+
+# Answers that take back the last answer (or, among corrections, the last correction).
+BACK_WORDS = {"<", "back", "undo", "戻る", "もどる", "取り消し", "取消", "zurück", "zuruck"}
+
+
+def _is_back(answer: str) -> bool:
+    return unicodedata.normalize("NFKC", answer).strip().lower() in BACK_WORDS
 
 
 def _ask(ask: Ask, question: str) -> str:
     answer = ask(question)
     if answer is None:
-        raise _Ended
+        raise InputEnded(Msg("input ended before the tally was complete"), source=SOURCE)
     return answer.strip()
 
 
-def _numbers(answer: str, most: int) -> list[str]:
+def _number(text: str) -> int | str:
+    """A count as typed ("５" too) as a number; anything else as it was, for the check to refuse."""
+    plain = unicodedata.normalize("NFKC", str(text)).strip()
+    return int(plain) if plain.isascii() and plain.isdigit() and len(plain) <= 12 else text
+
+
+def _numbers(answer: str, most: int) -> list[int | str]:
     parts = answer.replace(",", " ").replace("、", " ").replace("　", " ").split()
     if len(parts) > most:
         raise InputError(
             Msg("expected at most {most} numbers, got {count}", most=most, count=len(parts)), source=SOURCE
         )
-    return parts
+    return [_number(part) for part in parts]
 
 
-def _problem(data: dict, game: KardinalGame) -> InputError | None:
+def named(data: dict, game: KardinalGame, lang: str) -> dict:
+    """The tally as a person reads it (and as it is saved): each land by its name in ``lang``,
+    counts as numbers. The walk itself keys lands by id."""
+    lands = {land.id: land for land in game.lands}
+    players = []
+    for player in data.get("players", []):
+        shown = {key: value for key, value in player.items() if key != "lands"}
+        shown["lands"] = {
+            lands[land_id].names(lang) if land_id in lands else land_id: {
+                key: _number(value) for key, value in entry.items()
+            }
+            if isinstance(entry, dict)
+            else _number(entry)
+            for land_id, entry in (player.get("lands") or {}).items()
+        }
+        for key in COUNTERS:
+            if key in shown:
+                shown[key] = _number(shown[key])
+        players.append(shown)
+    return {**data, "players": players}
+
+
+def by_id(data: dict, game: KardinalGame) -> dict:
+    """A saved tally (lands named in any language) with its lands keyed by id, as the walk keeps them."""
+    players = []
+    for player in copy.deepcopy(data.get("players") or []):
+        if isinstance(player, dict) and isinstance(player.get("lands"), dict):
+            player["lands"] = {
+                (found.id if (found := game.find_land(str(key))) else key): value
+                for key, value in player["lands"].items()
+            }
+        players.append(player)
+    return {**data, "players": players}
+
+
+def _problem(data: dict, game: KardinalGame, lang: str) -> InputError | None:
     try:
-        parse_tally(data, SOURCE, game)
+        parse_tally(named(data, game, lang), SOURCE, game)
         return None
     except InputError as err:
         return err
 
 
-def _accepted(data: dict, game: KardinalGame, say: Say, lang: str) -> bool:
-    problem = _problem(data, game)
+def _accepted(data: dict, game: KardinalGame, say: Say, lang: str, place: Msg) -> bool:
+    """Whether ``data`` is a possible tally; if not, why — said of the answer just given
+    (``place``: its player and land), never of another player the check happened to reach first."""
+    problem = _problem(data, game, lang)
     if problem is not None:
-        say(f"  ! {problem.render(lang, with_source=False)}")
+        say("  ! " + InputError(problem.message, place=place).render(lang, with_source=False))
     return problem is None
+
+
+def _land_place(name: str, land, lang: str) -> Msg:
+    return Msg("player '{name}', land '{land}'", name=name, land=land.names(lang))
+
+
+def _counter_place(name: str, key: str, lang: str) -> Msg:
+    return Msg("player '{name}', {what}", name=name, what=counter_name(key, lang))
 
 
 def collect(
@@ -86,61 +145,90 @@ def collect(
     changed: Changed = lambda data: None,
 ) -> dict:
     """Ask for names, then each land's cards and arms per player, then roads and chips — all
-    that ``data`` (a tally saved half-way) does not hold yet."""
-    try:
-        return _collect(game, ask, say, lang, copy.deepcopy(data) if data else {}, changed)
-    except _Ended:
-        raise InputError(Msg("input ended before the tally was complete"), source=SOURCE) from None
+    that ``data`` (a tally saved half-way) does not hold yet. ``back`` takes back the last
+    answer and asks it again. ``changed`` hears every accepted answer (as :func:`named` shows it)."""
+    return _collect(game, ask, say, lang, by_id(data, game) if data else {}, changed)
 
 
 def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str, data: dict, changed: Changed) -> dict:
     if not data.get("players"):
         names = _names(ask, say, lang)
         data = {"players": [{"name": n, "lands": {}} for n in names]}
-        changed(data)
+        changed(named(data, game, lang))
     players = data["players"]
     for player in players:
         player.setdefault("lands", {})
     names = [p["name"] for p in players]
-    if any(land.id not in p["lands"] for land in game.lands for p in players):
-        say(tr("For each land: the player's cards and largest number of identical arms, e.g. '3 2' (empty = 0).", lang))
-    for land in game.lands:
-        for index, name in enumerate(names):
-            if land.id in data["players"][index]["lands"]:
+    questions = [(land, index) for land in game.lands for index in range(len(names))] + [
+        (key, index) for key in COUNTERS for index in range(len(names))
+    ]
+
+    def answered(question) -> bool:
+        what, index = question
+        player = data["players"][index]
+        return what.id in player["lands"] if not isinstance(what, str) else what in player
+
+    if not all(answered(q) for q in questions):
+        say(tr(LAND_INSTRUCTIONS, lang))
+    done: list[int] = []  # the questions answered in this walk, for ``back``
+    at = 0
+    while at < len(questions):
+        what, index = questions[at]
+        if answered((what, index)):
+            at += 1
+            continue
+        land = None if isinstance(what, str) else what
+        prompt = (
+            f"{land.names(lang)} ({land.value}) — {names[index]}: "
+            if land is not None
+            else f"{counter_name(str(what), lang)} — {names[index]}: "
+        )
+        answer = _ask(ask, prompt)
+        if _is_back(answer):
+            if not done:
+                say("  ! " + tr("nothing to take back yet", lang))
                 continue
-            while True:
-                answer = _ask(ask, f"{land.names(lang)} ({land.value}) — {name}: ")
-                try:
-                    parts = _numbers(answer, 2)
-                except InputError as err:
-                    say(f"  ! {text(err.message, lang)}")
-                    continue
-                trial = copy.deepcopy(data)
-                entry = {"cards": parts[0] if parts else 0, "arms": parts[1] if len(parts) > 1 else 0}
-                trial["players"][index]["lands"][land.id] = entry
-                if _accepted(trial, game, say, lang):
-                    data = trial
-                    changed(data)
-                    break
-    for key in COUNTERS:
-        for index, name in enumerate(names):
-            if key in data["players"][index]:
+            at = done.pop()
+            back_what, back_index = questions[at]
+            player = data["players"][back_index]
+            if isinstance(back_what, str):
+                player.pop(back_what, None)
+            else:
+                player["lands"].pop(back_what.id, None)
+            changed(named(data, game, lang))
+            continue
+        trial = copy.deepcopy(data)
+        if land is not None:
+            try:
+                parts = _numbers(answer, 2)
+            except InputError as err:
+                say(f"  ! {text(err.message, lang)}")
                 continue
-            while True:
-                answer = _ask(ask, f"{counter_name(key, lang)} — {name}: ") or "0"
-                trial = copy.deepcopy(data)
-                trial["players"][index][key] = answer
-                if _accepted(trial, game, say, lang):
-                    data = trial
-                    changed(data)
-                    break
+            entry = {"cards": parts[0] if parts else 0, "arms": parts[1] if len(parts) > 1 else 0}
+            trial["players"][index]["lands"][land.id] = entry
+            place = _land_place(names[index], land, lang)
+        else:
+            trial["players"][index][str(what)] = _number(answer or "0")
+            place = _counter_place(names[index], str(what), lang)
+        if _accepted(trial, game, say, lang, place):
+            data = trial
+            changed(named(data, game, lang))
+            done.append(at)
+            at += 1
     return data
+
+
+LAND_INSTRUCTIONS = N_(
+    "For each land, first how many of its cards the player has, then their largest number of identical arms "
+    "among them: '3 2' is 3 cards with 2 identical arms; one number is cards only; empty is none. "
+    "Then ships, carriages and −2 chips, one number each. 'back' takes back the last answer."
+)
 
 
 def _names(ask: Ask, say: Say, lang: str) -> list[str]:
     say(
         tr(
-            "Player names, one per line ({low}–{high}); an empty line ends the list.",
+            "Player names, one per line ({low}–{high}); an empty line ends the list; 'back' takes back the last name.",
             lang,
             low=MIN_PLAYERS,
             high=MAX_PLAYERS,
@@ -149,6 +237,12 @@ def _names(ask: Ask, say: Say, lang: str) -> list[str]:
     names: list[str] = []
     while len(names) < MAX_PLAYERS:
         name = _ask(ask, tr("player {n}: ", lang, n=len(names) + 1))
+        if _is_back(name):
+            if names:
+                names.pop()
+            else:
+                say("  ! " + tr("nothing to take back yet", lang))
+            continue
         if not name:
             if len(names) >= MIN_PLAYERS:
                 break
@@ -161,42 +255,61 @@ def _names(ask: Ask, say: Say, lang: str) -> list[str]:
     return names
 
 
-def correct(game: KardinalGame, data: dict, ask: Ask, say: Say, lang: str = "en") -> tuple[dict, bool, bool]:
-    """One correction: 'NAME LAND CARDS [ARMS]' or 'NAME ships|carriages|−2 N', land and counter
-    in any language we speak (France, フランス, Frankreich; 船, 馬車, −2).
+CORRECTION_QUESTION = N_(
+    "correction (e.g. 'Aki France 3 2' or 'Aki ships 5'; 'back' undoes the last one), or empty to finish: "
+)
 
-    Returns the data, whether the user is done, and whether the data changed (so that the table
-    is shown again only after a correction that was accepted; a refused one shows only why)."""
-    answer = ask(tr("correction (e.g. 'Aki France 3 2' or 'Aki ships 5'), or empty to finish: ", lang))
+
+def correct(game: KardinalGame, data: dict, ask: Ask, say: Say, lang: str = "en") -> tuple[dict, bool, bool]:
+    """One correction asked and made (:func:`apply_correction`). Returns the data, whether the
+    user is done, and whether the data changed (so that the table is shown again only after a
+    correction that was accepted; a refused one shows only why)."""
+    answer = ask(tr(CORRECTION_QUESTION, lang))
     if answer is None or not answer.strip():
         return data, True, False
+    data, accepted = apply_correction(game, data, answer, say, lang)
+    return data, False, accepted
+
+
+def apply_correction(game: KardinalGame, data: dict, answer: str, say: Say, lang: str) -> tuple[dict, bool]:
+    """'NAME LAND CARDS [ARMS]' or 'NAME ships|carriages|−2 N', land and counter in any language
+    we speak (France, フランス, Frankreich; 船, 馬車, −2); a misspelt name, land or counter is
+    answered with the closest one. The data (changed or not) and whether it was accepted."""
     parts = answer.split()
     names = [p["name"] for p in data["players"]]
     if len(parts) < 3 or parts[0] not in names:
+        hint = suggest(parts[0], names) if parts and close_to(parts[0], names) else ""
         say(
             "  ! "
             + tr(
-                "start with a player's name ({names}), then a land or ships/carriages/−2, then numbers",
+                "start with a player's name ({names}), then a land or ships/carriages/−2, then numbers{hint}",
                 lang,
-                names=", ".join(names),
+                names=Listed(names),
+                hint=hint,
             )
         )
-        return data, False, False
+        return data, False
     trial = copy.deepcopy(data)
-    player = trial["players"][names.index(parts[0])]
+    name = parts[0]
+    player = trial["players"][names.index(name)]
     counter = find_counter(parts[1])
     if counter is not None:
-        player[counter] = parts[2]
+        player[counter] = _number(parts[2])
+        place = _counter_place(name, counter, lang)
     else:
         land = game.find_land(parts[1])
         if land is None:
-            known = ", ".join(land.names(lang) for land in game.lands)
-            say("  ! " + tr("unknown land '{name}'; known: {known}", lang, name=parts[1], known=known))
-            return data, False, False
-        player["lands"][land.id] = {"cards": parts[2], "arms": parts[3] if len(parts) > 3 else 0}
-    if _accepted(trial, game, say, lang):
-        return trial, False, True
-    return data, False, False
+            spelled = [n for known in game.lands for n in (known.names.en, known.names.ja, known.names.de) if n]
+            spelled += [word for words in COUNTER_WORDS.values() for word in words]
+            hint = suggest(parts[1], spelled) if close_to(parts[1], spelled) else ""
+            known = Listed(known.names for known in game.lands)
+            say("  ! " + tr("unknown land '{name}'; known: {known}{hint}", lang, name=parts[1], known=known, hint=hint))
+            return data, False
+        player["lands"][land.id] = {"cards": _number(parts[2]), "arms": _number(parts[3]) if len(parts) > 3 else 0}
+        place = _land_place(name, land, lang)
+    if _accepted(trial, game, say, lang, place):
+        return trial, True
+    return data, False
 
 
 def walk(
@@ -209,13 +322,25 @@ def walk(
     changed: Changed = lambda data: None,
 ) -> dict:
     """The whole session: the questions not answered yet, the table, then corrections until an
-    empty answer. The table is shown again only after an accepted correction."""
+    empty answer ('back' undoes the last correction). The table is shown again only after a
+    change. Returns the tally as :func:`named` shows it."""
     data = collect(game, ask, say, lang, data, changed)
-    show(data)
+    show(named(data, game, lang))
+    before: list[dict] = []  # the tally before each correction, for 'back'
     while True:
-        data, done, accepted = correct(game, data, ask, say, lang)
-        if done:
-            return data
-        if accepted:
-            changed(data)
-            show(data)
+        answer = ask(tr(CORRECTION_QUESTION, lang))
+        if answer is None or not answer.strip():
+            return named(data, game, lang)
+        if _is_back(answer):
+            if not before:
+                say("  ! " + tr("nothing to take back yet", lang))
+                continue
+            data = before.pop()
+        else:
+            corrected, accepted = apply_correction(game, data, answer, say, lang)
+            if not accepted:
+                continue
+            before.append(data)
+            data = corrected
+        changed(named(data, game, lang))
+        show(named(data, game, lang))

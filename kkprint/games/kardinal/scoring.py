@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import Counted, Msg
 from kkprint.scoring.majority import leaders, rank_points
 
 ROAD_MINIMUM = 5
@@ -95,7 +95,15 @@ def _land_reasons(value: int, counts: list[int], points: list[int]) -> list[Msg]
         elif count == best:
             reasons.append(Msg("most cards ({count}): the land's value {value}", count=count, value=value))
         else:
-            reasons.append(Msg("{count} cards: the next higher count is {points}", count=count, points=point))
+            reasons.append(
+                Counted(
+                    "{count} card: the next higher count is {points}",
+                    "{count} cards: the next higher count is {points}",
+                    count,
+                    count=count,
+                    points=point,
+                )
+            )
     return reasons
 
 

@@ -7,8 +7,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
+from kkprint.base.errors import InputError, close_to, suggest
+from kkprint.base.i18n import Counted, Listed, Msg
 from kkprint.games.kardinal.model import KardinalGame, Land
 from kkprint.games.kardinal.scoring import LandRef, LandTally, PlayerTally
 from kkprint.scoring.tally import at, count, mapping, player_names, reject_unknown_keys
@@ -43,8 +43,14 @@ def _arms(
             kind = game.find_arms(str(raw_kind))
             where = at(value, raw_kind, Msg("{place}, arms '{kind}'", place=place, kind=raw_kind))
             if kind is None:
+                every = [name for names in game.arms.values() for name in (names.ja, names.en, names.de) if name]
                 raise InputError(
-                    Msg("unknown kind of arms '{kind}'; known: {known}", kind=raw_kind, known=", ".join(game.arms)),
+                    Msg(
+                        "unknown kind of arms '{kind}'; known: {known}{hint}",
+                        kind=raw_kind,
+                        hint=suggest(str(raw_kind), every) if close_to(str(raw_kind), every) else "",
+                        known=Listed(game.arms.values()),
+                    ),
                     source=source,
                     place=where,
                     path=path,
@@ -53,8 +59,10 @@ def _arms(
             possible = ARMS_PER_CARD * cards if sources_only else land.best_possible(kind, cards)
             if number > possible:
                 raise InputError(
-                    Msg(
-                        "{number} {kind} arms, but {cards} {land} card(s) show at most {possible}{hint}",
+                    Counted(
+                        "{number} {kind} arms, but {cards} {land} card shows at most {possible}{hint}",
+                        "{number} {kind} arms, but {cards} {land} cards show at most {possible}{hint}",
+                        cards,
                         number=number,
                         kind=game.arms[kind],
                         cards=cards,
@@ -79,8 +87,10 @@ def _arms(
     )
     if number > possible:
         raise InputError(
-            Msg(
-                "arms {number}, but {cards} {land} card(s) show at most {possible} identical arms{hint}",
+            Counted(
+                "arms {number}, but {cards} {land} card shows at most {possible} identical arms{hint}",
+                "arms {number}, but {cards} {land} cards show at most {possible} identical arms{hint}",
+                cards,
                 number=number,
                 cards=cards,
                 land=land.names,
@@ -102,8 +112,10 @@ def _refuse_below_forced(land: Land, cards: int, best: int, place, source: str, 
     least = forced_arms(land, cards)
     if best < least:
         raise InputError(
-            Msg(
-                "arms {number}, but any {cards} {land} card(s) show at least {least} identical arms{hint}",
+            Counted(
+                "arms {number}, but any {cards} {land} card shows at least {least} identical arms{hint}",
+                "arms {number}, but any {cards} {land} cards show at least {least} identical arms{hint}",
+                cards,
                 number=best,
                 cards=cards,
                 land=land.names,
@@ -162,9 +174,11 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
             land = game.find_land(str(raw_land))
             if land is None:
                 spelled = [n for known in game.lands for n in (known.names.en, known.names.ja, known.names.de) if n]
-                hint = suggest(str(raw_land), spelled)
-                if not (isinstance(hint, Msg) and "did you mean" in hint.msgid):
-                    hint = Msg("; known: {names}", names=", ".join(known.names.en for known in game.lands))
+                hint = (
+                    suggest(str(raw_land), spelled)
+                    if close_to(str(raw_land), spelled)
+                    else Msg("; known: {names}", names=Listed(known.names for known in game.lands))
+                )
                 raise InputError(
                     Msg("unknown land '{land}'{hint}", land=raw_land, hint=hint),
                     source=source,

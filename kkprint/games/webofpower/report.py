@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kkprint.base.i18n import tr
+from kkprint.base.i18n import ntr, tr
 from kkprint.games.webofpower.scoring import Phase, Result
 from kkprint.scoring.screen import Line, Part, Screen, Table
 
@@ -54,7 +54,14 @@ def reasons(result: Result, lang: str = "en") -> list[str]:
             )
     idle = sum(1 for alliance in result.alliances if not alliance.scorers)
     if idle:
-        lines.append("  " + tr("{count} other alliance(s): nobody leads both sides", lang, count=idle))
+        idle_line = ntr(
+            "{count} other alliance: nobody leads both sides",
+            "{count} other alliances: nobody leads both sides",
+            idle,
+            lang,
+            count=idle,
+        )
+        lines.append("  " + idle_line)
     for road in result.roads:
         start, end = road.cells[0], road.cells[-1]
         lines.append(

@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any
 
 from kkprint.base.errors import InputError, suggest
-from kkprint.base.i18n import Msg
+from kkprint.base.i18n import Counted, Msg
 from kkprint.games.webofpower.model import BoardGame, TrumpMap
 from kkprint.games.webofpower.scoring import Phase, Result, longest_road_points, score, straight_roads
 from kkprint.scoring.tally import at, count, mapping, player_names, reject_unknown_keys
@@ -155,7 +155,13 @@ def score_board(data: Any, source: str, game: BoardGame) -> Result:
     regions = mapping(data.get("regions"), Msg("regions"), at(data, "regions", "regions"), source)
     if len(regions) > game.regions:
         raise InputError(
-            Msg("{count} regions listed; the board has {regions}", count=len(regions), regions=game.regions),
+            Counted(
+                "{count} region listed; the board has {regions}",
+                "{count} regions listed; the board has {regions}",
+                len(regions),
+                count=len(regions),
+                regions=game.regions,
+            ),
             source=source,
             place="regions",
         )
@@ -216,8 +222,10 @@ def score_board(data: Any, source: str, game: BoardGame) -> Result:
         raise InputError(Msg("alliances must be a list of region pairs"), source=source, place="alliances")
     if len(raw_pairs) > game.alliances:
         raise InputError(
-            Msg(
+            Counted(
+                "{count} alliance listed; the board numbers {alliances}",
                 "{count} alliances listed; the board numbers {alliances}",
+                len(raw_pairs),
                 count=len(raw_pairs),
                 alliances=game.alliances,
             ),

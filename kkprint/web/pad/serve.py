@@ -10,6 +10,7 @@ from pathlib import Path
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
+from kkprint.base.pathnames import shown
 from kkprint.base.paths import data_folder
 
 
@@ -95,7 +96,7 @@ def serve(port: int, lan: bool, lang: str) -> None:
     address = f"http://{shown_host}:{port}/" + (f"?key={key}" if lan else "")
     say = sys.stderr.write
     say(tr("Score pad: {address}", lang, address=address) + "\n")
-    say(tr("Saved games: {path}", lang, path=store.path) + "\n")
+    say(tr("Saved games: {path}", lang, path=shown(store.path)) + "\n")
     if lan:
         import segno
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from kkprint.base.i18n import tr
+from kkprint.base.pathnames import shown
 from kkprint.web.app import port_refused
 
 HOST = "127.0.0.1"
@@ -52,7 +53,7 @@ def serve(deck: Path, *, port: int, open_browser: bool, lang: str, allow_outside
     address = f"http://{HOST}:{port}/"
     say = sys.stderr.write
     say(tr("Deck studio: {address}", lang, address=address) + "\n")
-    say(tr("watching {folder} (Ctrl-C to stop)", lang, folder=deck.resolve().parent) + "\n")
+    say(tr("watching {folder} (Ctrl-C to stop)", lang, folder=shown(deck.resolve().parent)) + "\n")
     if open_browser and not open_in_browser(address):
         say(tr("No browser could be opened here; open the address above in one.", lang) + "\n")
     app = create_app(Studio(deck, allow_outside=allow_outside))

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from kkprint.base.choices import DuplexMode
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, tr
+from kkprint.base.i18n import Msg
 from kkprint.deck.build import loaded_target
-from kkprint.engine.document import BACK_PAGE_NOTE
+from kkprint.engine.document import back_page_note
 from kkprint.engine.geometry import PAPERS
 from kkprint.engine.job import BuildOptions, build_targets
 from kkprint.web.studio.state import Studio
@@ -69,7 +69,7 @@ class Sheets:
             loop = asyncio.get_running_loop()
             [pdf] = await loop.run_in_executor(self.worker, build_targets, [loaded_target(deck)], options)
             pages = await loop.run_in_executor(
-                self.worker, _page_sides, pdf, tr(BACK_PAGE_NOTE, lang), mode is DuplexMode.FOLD
+                self.worker, _page_sides, pdf, back_page_note(mode.value, lang), mode is DuplexMode.FOLD
             )
             self._built[key] = (pdf, pages)
             while len(self._built) > KEPT_BUILDS:
