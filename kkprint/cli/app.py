@@ -103,7 +103,7 @@ def _click_command(args: list[str]):
     type hints, its parameters) before it runs one; when the line starts with a command's name,
     only that command is made (~5 ms of every run). Help, ``--version`` and a mistyped name,
     which list or suggest commands, get them all."""
-    name = args[0] if args and not args[0].startswith("-") else None
+    name = args[0].lower() if args and not args[0].startswith("-") else None  # (names in any case)
     commands = [
         info
         for info in app.registered_commands
