@@ -260,12 +260,27 @@ KARDINAL_BAD = {
 
 
 def schema_descriptions(output: str) -> str:
-    """What an editor shows from ``kkprint schema``: its descriptions (its keys are JSON Schema's)."""
+    """What an editor shows from ``kkprint schema``: its titles and descriptions (its keys are
+    JSON Schema's)."""
     from kkprint.cli.decks import descriptions
 
-    found = descriptions(json.loads(output))
+    schema = json.loads(output)
+    found = descriptions(schema)
     assert len(found) > 50
-    return "\n".join(found)
+    return "\n".join(found + list(_titles(schema)))
+
+
+def _titles(schema):
+    """Every title an editor would show (a property called ``title`` is a mapping, not one)."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "title" and isinstance(value, str):
+                yield value
+            else:
+                yield from _titles(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _titles(value)
 
 
 def cases(work: Path) -> list[Case]:

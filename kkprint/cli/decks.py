@@ -69,15 +69,18 @@ def descriptions(schema) -> list[str]:
     return found
 
 
-def described(schema, lang: str):
+def described(schema, lang: str, *, names: bool = False):
     """The schema with its descriptions in ``lang``: a Japanese designer's editor explains each
-    key in Japanese."""
+    key in Japanese. Titles are pydantic's spelling of the key's own name ("Width Mm"): outside
+    English they are left out, so an editor shows the key and its Japanese description. (``names``:
+    the keys of this mapping are a ``properties`` list's names, not schema words.)"""
     if isinstance(schema, dict):
         return {
             key: tr(value, lang)
-            if key == "description" and isinstance(value, str) and value
-            else described(value, lang)
+            if not names and key == "description" and isinstance(value, str) and value
+            else described(value, lang, names=not names and key in ("properties", "$defs", "definitions"))
             for key, value in schema.items()
+            if names or lang == "en" or not (key == "title" and isinstance(value, str))
         }
     if isinstance(schema, list):
         return [described(value, lang) for value in schema]
