@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import assert_clean_error
+from conftest import assert_clean_error, run_main
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
@@ -327,3 +327,21 @@ def test_court_fools_are_backed_by_the_charlatan(tmp_path):
     fronts, backs = reader.pages[0].extract_text(), reader.pages[1].extract_text()
     assert fronts.count("道化師") == 5 and "ペテン師" not in fronts
     assert backs.count("ペテン師") == 5
+
+
+@pytest.mark.parametrize(
+    ("x", "y"),
+    [("0.8", "−0.4"), ("０．８", "－０．４"), ("+0.8", "-0.4")],  # copied off the sheet, typed in Japanese, ASCII
+)
+def test_the_offset_is_saved_however_its_minus_was_typed(x, y, tmp_path, capsys, monkeypatch):
+    """The sheet prints its numbers with a true minus (−2): what a user copies off it, or types
+    with a Japanese input method, is the number they read."""
+    from kkprint.base.printer import load_profile
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    code, _, err = run_main(["calibrate", "--save", y, "--save", x], capsys, monkeypatch)
+    assert (code, err) == (0, "") and load_profile().offset_mm == (-0.4, 0.8)
+    code, _, err = run_main(["config", "set", "offset", f"{x},{y}"], capsys, monkeypatch)
+    assert (code, err) == (0, "") and load_profile().offset_mm == (0.8, -0.4)
+    code, _, err = run_main(["calibrate", "--save", "0.8", "--save", "ー"], capsys, monkeypatch)
+    assert code == 2 and err.count("\n") == 1 and "--save" in err and "0.8,-0.4" in err

@@ -208,6 +208,19 @@ def set_value(key: str, value: str) -> Path:
     return path
 
 
+# What a minus may look like when a number is copied from the calibration sheet (a true minus
+# sign, U+2212) or typed with a Japanese input method (full-width forms, which NFKC makes ASCII).
+_MINUSES = str.maketrans({"\u2212": "-", "\u2012": "-", "\u2013": "-", "\u30fc": "-", "\uff70": "-"})
+
+
+def typed_number(text: str) -> float:
+    """A number as a person types or copies it: ``−0.4``, ``－０．４`` and ``-0.4`` alike.
+    ValueError when it is none."""
+    import unicodedata
+
+    return float(unicodedata.normalize("NFKC", text).translate(_MINUSES).strip())
+
+
 def _set_offset(value: str) -> Path:
     """The printer's back-side shift in mm, "X,Y" (what ``kkprint calibrate --save X --save Y`` keeps)."""
     import math
@@ -216,7 +229,7 @@ def _set_offset(value: str) -> Path:
 
     parts = value.replace(",", " ").split()
     try:
-        x, y = (float(part) for part in parts)
+        x, y = (typed_number(part) for part in parts)
     except ValueError:
         raise InputError(Msg("the offset is two numbers in mm, x and y, e.g. 0.8,-0.4"), source="config set") from None
     if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 20 and abs(y) <= 20):

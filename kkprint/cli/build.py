@@ -209,7 +209,7 @@ def calibrate(
     duplex: TwoSided = typer.Option(
         TwoSided.LONG_EDGE, "--duplex", case_sensitive=False, help="long-edge or short-edge."
     ),
-    save: list[float] | None = typer.Option(
+    save: list[str] | None = typer.Option(
         None, "--save", metavar="MM", help="Save the offset you read: --save X --save Y."
     ),
     lang: Lang | None = typer.Option(
@@ -223,6 +223,10 @@ def calibrate(
     from kkprint.engine.calibrate import save_offset, write_sheet
 
     if save:
-        echo_paths([save_offset(save)])
+        try:
+            offset = [settings.typed_number(value) for value in save]
+        except ValueError:
+            raise InputError(Msg("the offset is two numbers in mm, x and y, e.g. 0.8,-0.4"), source="--save") from None
+        echo_paths([save_offset(offset)])
         return
     echo_paths([write_sheet(out, settings.paper(paper), DuplexMode(duplex.value), settings.language(lang))])
