@@ -345,3 +345,21 @@ def test_the_offset_is_saved_however_its_minus_was_typed(x, y, tmp_path, capsys,
     assert (code, err) == (0, "") and load_profile().offset_mm == (0.8, -0.4)
     code, _, err = run_main(["calibrate", "--save", "0.8", "--save", "ー"], capsys, monkeypatch)
     assert code == 2 and err.count("\n") == 1 and "--save" in err and "0.8,-0.4" in err
+
+
+def test_backs_that_carry_content_are_printed_one_sided_as_sheets_of_their_own(tmp_path):
+    """``print.content_backs``: a back with the card's own text is not dropped by ``backs: none``
+    (or ``--duplex none``): it follows its fronts on a sheet of its own, each back behind its card."""
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "extends: poker\nname: d\nprint: {backs: none, content_backs: true}\n"
+        "back: {rule: {type: text, x: 5, y: 40, w: 53, h: 10, text: 'Rule of ${name}'}}\n"
+        "cards: [{name: Alpha, text: a}, {name: Beta, text: b}]\n",
+        encoding="utf-8",
+    )
+    [pdf] = build(deck, tmp_path / "kept")
+    pages = [page.extract_text() for page in PdfReader(pdf).pages]
+    assert len(pages) == 2 and "Alpha" in pages[0] and "Rule of Alpha" in pages[1] and "Rule of Beta" in pages[1]
+    deck.write_text(deck.read_text(encoding="utf-8").replace(", content_backs: true", ""), encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "dropped")
+    assert [("Rule of" in page.extract_text()) for page in PdfReader(pdf).pages] == [False]

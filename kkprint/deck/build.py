@@ -376,7 +376,14 @@ def deck_job(deck: Deck, options: BuildOptions) -> DeckJob:
     scale = spec.print.scale if spec.print.scale != 1.0 else profile.scale
     layout = sheet_layout(deck, options, size, mode)
     marks = options.cut_marks or CutMarks(spec.sheet.cut_marks)
-    sheet = SheetOptions(duplex=mode, cut_marks=marks, back_offset_mm=offset, back_scale=scale, guides=options.guides)
+    sheet = SheetOptions(
+        duplex=mode,
+        cut_marks=marks,
+        back_offset_mm=offset,
+        back_scale=scale,
+        guides=options.guides,
+        content_backs=spec.print.content_backs,
+    )
     mode_name = f"-{mode.value}" if mode is not DuplexMode.LONG_EDGE else ""
     return DeckJob(
         output_path(out_dir, f"{spec.name}-{layout.paper.name}{mode_name}{grey}.pdf"),

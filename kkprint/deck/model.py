@@ -407,6 +407,11 @@ class PrintSpec(Strict):
     backs: Literal["long-edge", "short-edge", "fold", "none"] = Field(
         default="long-edge", description="How backs are printed: duplex flipping on an edge, folded, or not at all"
     )
+    content_backs: bool = Field(
+        default=False,
+        description="The backs carry content (rules, a second side): printed even when backs are none, "
+        "as sheets of their own to glue or sleeve behind the fronts",
+    )
     offset_mm: tuple[float, float] | None = Field(
         default=None, description="Printer profile: shift of the backs (x, y) in mm"
     )

@@ -18,6 +18,7 @@ from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.choices import LANGS
@@ -199,11 +200,16 @@ class Document:
         c.setFillGray(0.35)
         c.setStrokeGray(0.35)
         c.setLineWidth(0.4)
-        c.setFont(self.fonts.regular, 6.5)
         ensure_drawable(note, self.fonts.regular)
-        c.drawString(12 * mm, baseline, note)
         bar_right = width - 12 * mm
         bar_left = bar_right - 50 * mm
+        # a long note (a back sheet's instructions, in either language) is set smaller rather
+        # than run into the scale bar's label
+        room = bar_left - 1.5 * mm - stringWidth("50 mm", self.fonts.regular, 6.5) - 3 * mm - 12 * mm
+        size = min(6.5, 6.5 * room / max(stringWidth(note, self.fonts.regular, 6.5), 1.0))
+        c.setFont(self.fonts.regular, size)
+        c.drawString(12 * mm, baseline, note)
+        c.setFont(self.fonts.regular, 6.5)
         c.line(bar_left, baseline + 0.6 * mm, bar_right, baseline + 0.6 * mm)
         for tick in range(6):
             x = bar_left + tick * 10 * mm
