@@ -344,7 +344,20 @@ def test_the_offset_is_saved_however_its_minus_was_typed(x, y, tmp_path, capsys,
     code, _, err = run_main(["config", "set", "offset", f"{x},{y}"], capsys, monkeypatch)
     assert (code, err) == (0, "") and load_profile().offset_mm == (0.8, -0.4)
     code, _, err = run_main(["calibrate", "--save", "0.8", "--save", "ー"], capsys, monkeypatch)
-    assert code == 2 and err.count("\n") == 1 and "--save" in err and "0.8,-0.4" in err
+    assert code == 2 and err.count("\n") == 1 and "--save 0.8 --save -0.4" in err
+    code, _, err = run_main(["calibrate", "--save", f"{y},{x}"], capsys, monkeypatch)  # (as config set takes it)
+    assert (code, err) == (0, "") and load_profile().offset_mm == (-0.4, 0.8)
+    code, _, err = run_main(["config", "set", "offset", f"{x}，{y}"], capsys, monkeypatch)  # (a full-width comma)
+    assert (code, err) == (0, "") and load_profile().offset_mm == (0.8, -0.4)
+
+
+def test_config_show_says_a_language_flag_decided_the_language(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("KKPRINT_LANG", "en")
+    code, out, _ = run_main(["--lang", "ja", "config", "show"], capsys, monkeypatch)
+    assert code == 0 and "lang: ja  (--lang)" in out
+    code, out, _ = run_main(["config", "show"], capsys, monkeypatch)
+    assert code == 0 and "lang: en  (KKPRINT_LANG)" in out
 
 
 def test_backs_that_carry_content_are_printed_one_sided_as_sheets_of_their_own(tmp_path):

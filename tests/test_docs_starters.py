@@ -85,7 +85,9 @@ def test_an_example_is_copied_whole_and_builds(tmp_path):
     assert copied.returncode == 0, copied.stderr
     assert copied.stdout.strip() == "mine/kanji/kanji.yaml"
     source = ROOT / "examples" / "decks" / "kanji"
-    assert sorted(p.relative_to(source) for p in source.rglob("*")) == sorted(
+    made_here = {"output", "__pycache__"}  # (what building the example in a checkout leaves beside it)
+    shipped = [p for p in source.rglob("*") if not made_here & set(p.relative_to(source).parts)]
+    assert sorted(p.relative_to(source) for p in shipped) == sorted(
         p.relative_to(tmp_path / "mine" / "kanji") for p in (tmp_path / "mine" / "kanji").rglob("*")
     )
     assert [p.name for p in (tmp_path / "mine").iterdir()] == ["kanji"]  # no staging folder left behind
@@ -133,3 +135,22 @@ def test_docs_names_the_guide_in_the_users_language(lang, guide):
     shown = run_cli("docs", "--lang", lang)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.strip() == str(ROOT / "docs" / guide)
+
+
+def test_an_example_is_named_in_any_case_and_copied_without_what_a_build_left_beside_it(tmp_path, monkeypatch):
+    """A designer who built an example where it lies (a checkout) has its output/ beside it:
+    the copy is the example, not that."""
+    import shutil
+
+    from kkprint.deck import starter
+
+    examples = tmp_path / "examples"
+    shutil.copytree(ROOT / "examples" / "decks" / "heist", examples / "heist")
+    (examples / "heist" / "output").mkdir()
+    (examples / "heist" / "output" / "heist-a4.pdf").write_bytes(b"%PDF-")
+    (examples / "heist" / ".DS_Store").write_bytes(b"")
+    monkeypatch.setattr(starter, "DECK_EXAMPLES", examples)
+    deck = starter.write_example("HEIST", tmp_path / "mine")
+    assert deck == tmp_path / "mine" / "heist" / "heist.yaml" and deck.is_file()
+    copied = {p.name for p in deck.parent.iterdir()}
+    assert "output" not in copied and ".DS_Store" not in copied and "items.csv" in copied

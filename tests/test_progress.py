@@ -115,3 +115,19 @@ def test_quiet_keeps_only_what_went_wrong(deck, capsys, monkeypatch):
     assert code == 0 and out.startswith("fresh/fresh.yaml: ") and "checked" in out
     code, out, err = run_main(["build", "nothere.yaml", "-q"], capsys, monkeypatch, "en")
     assert code == 2 and out == "" and "nothere.yaml" in err
+
+
+def test_verbose_names_every_target_even_those_a_forked_worker_built(tmp_path):
+    """``build all`` shares its games out to a worker process on every other core: a worker's
+    own lines are not the terminal's, so the parent says how long each of them took."""
+    result = subprocess.run(
+        [sys.executable, "-m", "kkprint", "build", "court", "culdcept", "webofpower", "--out", "out", "-v"],
+        cwd=tmp_path,
+        env={**environment("en"), "KKPRINT_JOBS": "2"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    built = sorted(line.split()[2] for line in result.stderr.splitlines() if line.startswith("kkprint: built "))
+    assert built == ["court", "culdcept", "webofpower"], result.stderr

@@ -38,3 +38,18 @@ def test_a_command_runs_with_the_stand_in_and_loads_no_metadata():
     assert done.stdout.strip().splitlines()[-1] == "META False 0", done.stdout + done.stderr
     answer = json.loads(done.stdout.rsplit("META", 1)[0])
     assert answer["game"] == "court" and [player["name"] for player in answer["players"]][0] == "Dieter"
+
+
+def test_typers_parts_that_the_help_dresses_are_where_it_looks():
+    """kkprint/cli/usage.py translates and lays out Typer's help by replacing a few of its
+    functions (Typer carries its own copy of Click). pyproject.toml keeps Typer below its next
+    minor release; should one move these, this says which before any help comes out wrong."""
+    from typer import core as typer_core
+    from typer._click import _compat, _textwrap, core, exceptions, formatting
+
+    assert callable(core.Command.get_help_option) and callable(formatting.HelpFormatter.write_usage)
+    assert callable(formatting.term_len) and callable(formatting.wrap_text) and callable(_compat.strip_ansi)
+    assert isinstance(_textwrap.TextWrapper, type) and issubclass(exceptions.BadParameter, Exception)
+    assert callable(typer_core._TyperParameter.display_type)
+    assert callable(typer_core._TyperParameter.get_runtime_param)
+    assert hasattr(typer_core, "_")

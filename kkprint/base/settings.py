@@ -6,6 +6,7 @@ English; US and Canadian locales → Letter, the rest → A4)."""
 from __future__ import annotations
 
 import locale
+import math
 import os
 import stat
 import sys
@@ -16,7 +17,7 @@ from typing import Any, Literal, overload
 import yaml
 
 from kkprint.base.choices import LANGS, PaperName
-from kkprint.base.errors import InputError, suggest
+from kkprint.base.errors import InputError, did_you_mean, suggest
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import config_path
 
@@ -138,7 +139,7 @@ def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
                 "must be one of {names}, not '{value}'{hint}",
                 names=", ".join(choices),
                 value=value,
-                hint=suggest(value, choices),
+                hint=did_you_mean(value, choices),
             ),
             source=name,
         )
@@ -196,7 +197,7 @@ def set_value(key: str, value: str) -> Path:
                 key=key,
                 names=", ".join(KEYS[key]),
                 value=value,
-                hint=suggest(value, KEYS[key]),
+                hint=did_you_mean(value, KEYS[key]),
             ),
             source="config set",
         )
@@ -218,21 +219,31 @@ def typed_number(text: str) -> float:
     ValueError when it is none."""
     import unicodedata
 
-    return float(unicodedata.normalize("NFKC", text).translate(_MINUSES).strip())
+    written = unicodedata.normalize("NFKC", text).translate(_MINUSES).strip()
+    number = float(written) if "_" not in written else math.nan  # (Python reads 1_0 as 10; a person does not)
+    if not math.isfinite(number):
+        raise ValueError(text)
+    return number
+
+
+def typed_list(text: str) -> list[str]:
+    """``0.8,-0.4`` split as a person means it, whether typed with ASCII, full-width (，) or
+    Japanese (、) commas, or spaces."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text).replace("、", ",").replace(",", " ").split()
 
 
 def _set_offset(value: str) -> Path:
     """The printer's back-side shift in mm, "X,Y" (what ``kkprint calibrate --save X --save Y`` keeps)."""
-    import math
-
     from kkprint.base.printer import PrinterProfile, load_profile, save_profile
 
-    parts = value.replace(",", " ").split()
+    parts = typed_list(value)
     try:
         x, y = (typed_number(part) for part in parts)
     except ValueError:
         raise InputError(Msg("the offset is two numbers in mm, x and y, e.g. 0.8,-0.4"), source="config set") from None
-    if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 20 and abs(y) <= 20):
+    if not (abs(x) <= 20 and abs(y) <= 20):
         raise InputError(Msg("an offset beyond ±20 mm is not a printer's misregistration"), source="config set")
     return save_profile(PrinterProfile((x, y), load_profile().scale))
 
@@ -254,6 +265,8 @@ def show(lang: str | None = None) -> str:
 
 
 def _source(env: str, key: str) -> str:
+    if key == "lang" and _line_language:  # (every --lang, the command's or its group's, is noted there)
+        return "--lang"
     if os.environ.get(env):
         return env
     if key in _config():

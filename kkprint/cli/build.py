@@ -203,7 +203,7 @@ def calibrate(
         None,
         "--paper",
         case_sensitive=False,
-        help="Paper size: a4 or letter (default: KKPRINT_PAPER, the config file, the locale).",
+        help="Paper size: a4, letter or a3 (default: KKPRINT_PAPER, the config file, the locale).",
     ),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the sheet is written to."),
     duplex: TwoSided = typer.Option(
@@ -224,9 +224,11 @@ def calibrate(
 
     if save:
         try:
-            offset = [settings.typed_number(value) for value in save]
+            offset = [settings.typed_number(part) for value in save for part in settings.typed_list(value)]
         except ValueError:
-            raise InputError(Msg("the offset is two numbers in mm, x and y, e.g. 0.8,-0.4"), source="--save") from None
+            raise InputError(
+                Msg("the offset is two numbers in mm, x and y: --save 0.8 --save -0.4"), source="--save"
+            ) from None
         echo_paths([save_offset(offset)])
         return
     echo_paths([write_sheet(out, settings.paper(paper), DuplexMode(duplex.value), settings.language(lang))])

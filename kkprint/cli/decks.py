@@ -69,6 +69,9 @@ def descriptions(schema) -> list[str]:
     return found
 
 
+_VALUES = ("default", "examples", "const", "enum")  # a deck's own values, not schema words: kept as they are
+
+
 def described(schema, lang: str, *, names: bool = False):
     """The schema with its descriptions in ``lang``: a Japanese designer's editor explains each
     key in Japanese. Titles are pydantic's spelling of the key's own name ("Width Mm"): outside
@@ -78,6 +81,8 @@ def described(schema, lang: str, *, names: bool = False):
         return {
             key: tr(value, lang)
             if not names and key == "description" and isinstance(value, str) and value
+            else value
+            if not names and key in _VALUES
             else described(value, lang, names=not names and key in ("properties", "$defs", "definitions"))
             for key, value in schema.items()
             if names or lang == "en" or not (key == "title" and isinstance(value, str))

@@ -189,6 +189,7 @@ def write_example(name: str, folder: Path) -> Path:
     and return its deck file. The copy is made beside the target and renamed into place, so an
     interrupted copy leaves nothing half-written; an existing folder is never touched."""
     known = example_names()
+    name = name.lower() if name.lower() in known else name  # (names in any case, as commands and games)
     if name not in known:
         raise InputError(Msg("no example deck '{name}'{hint}", name=name, hint=suggest(name, known)))
     _make_folder(folder)
@@ -196,7 +197,9 @@ def write_example(name: str, folder: Path) -> Path:
     _refuse_existing(target)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=folder))
     try:
-        shutil.copytree(DECK_EXAMPLES / name, staging / name, symlinks=False)
+        # (not what building the example where it lies left beside it: its output, hidden files)
+        leftovers = shutil.ignore_patterns("output", ".*", "__pycache__")
+        shutil.copytree(DECK_EXAMPLES / name, staging / name, symlinks=False, ignore=leftovers)
         os.rename(staging / name, target)  # never replaces: the target did not exist a moment ago
     except OSError as err:
         raise InputError(

@@ -125,6 +125,7 @@ class Outcome:
     paths: list[Path] = field(default_factory=list)
     notes: list = field(default_factory=list)
     error: InputError | None = None
+    seconds: float = 0.0  # how long it took (``-v`` says it, for a forked worker's targets too)
 
 
 _NOTES: ContextVar[list | None] = ContextVar("BUILD_NOTES", default=None)
@@ -197,6 +198,8 @@ def _build_forked(
         for future in futures:
             theirs = future.result()
             step(len(theirs))
+            for outcome in theirs:
+                _tell(outcome)  # (a worker's own -v lines are not drawn: it is not the terminal's)
             outcomes.extend(theirs)
     by_target = {outcome.target: outcome for outcome in outcomes}
     return [by_target[target.id] for target in chosen]
@@ -228,15 +231,19 @@ def _build_each(
         outcomes = []
         for target in group:
             began = time.perf_counter()
-            outcomes.append(_build_one(target, options))
+            outcome = _build_one(target, options)
+            outcome.seconds = time.perf_counter() - began
+            outcomes.append(outcome)
             step(1)
-            progress.detail(
-                Msg("built {target} in {seconds:.1f} s", target=target.id, seconds=time.perf_counter() - began)
-            )
+            _tell(outcome)
         return outcomes
     finally:
         BUILD_INKS.reset(inks)
         BUILD_OPTIONS.reset(build)
+
+
+def _tell(outcome: Outcome) -> None:
+    progress.detail(Msg("built {target} in {seconds:.1f} s", target=outcome.target, seconds=outcome.seconds))
 
 
 def _build_one(target: Target, options: BuildOptions) -> Outcome:
