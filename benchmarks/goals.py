@@ -34,6 +34,21 @@ def kkprint(*args: str) -> list[str]:
     return [sys.executable, "-m", "kkprint", *args]
 
 
+def kkprint_build(deck: Path, out: Path) -> list[str]:
+    return kkprint("build", str(deck), "--out", str(out))
+
+
+def compile_bytecode() -> None:
+    """Write kkprint's bytecode caches first, as installing it does (pip compiles what it
+    installs): where PYTHONDONTWRITEBYTECODE is set, a stale or missing cache would otherwise be
+    compiled again in every measured run."""
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "kkprint"), str(ROOT / "benchmarks")],
+        check=True,
+        capture_output=True,
+    )
+
+
 def floor_command(kind: str, *args: object) -> list[str]:
     return [sys.executable, str(DECKS), kind, *map(str, args)]
 

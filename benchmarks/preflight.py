@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from decks import write_deck  # noqa: E402 - benchmarks/ is not a package
-from whole import child, compile_bytecode, instructions, kkprint_build  # noqa: E402
+from goals import compile_bytecode, instructions, kkprint_build, paired  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,18 +90,16 @@ def main() -> None:
         checked, bare = kkprint_build(deck, folder / "checked"), unchecked(deck, folder / "bare")
         if args.instructions:
             with_checks, without = instructions(checked), instructions(bare)
+            if with_checks is None or without is None:
+                raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
             print(f"{args.count:,}-card deck, whole processes, instructions counted by callgrind")
             print(f"  with the preflight    {with_checks / 1e9:6.3f} G")
             print(f"  without it            {without / 1e9:6.3f} G")
             print(f"  the checks cost       {100 * (with_checks / without - 1):+6.1f} %  (target: at most +10 %)")
             return
-        child(checked), child(bare)  # warm: fonts, the OS's file cache
-        runs: dict[str, list[float]] = {"checked": [], "bare": []}
-        for _ in range(args.pairs):
-            runs["checked"].append(child(checked)["cpu"])
-            runs["bare"].append(child(bare)["cpu"])
+        runs = paired(checked, bare, args.pairs)  # (each warmed first: fonts, the OS's file cache)
         same = next(folder.glob("checked/*.pdf")).read_bytes() == next(folder.glob("bare/*.pdf")).read_bytes()
-        with_checks, without = statistics.median(runs["checked"]), statistics.median(runs["bare"])
+        with_checks, without = runs.median("ours"), runs.median("floor")
         print(f"{args.count:,}-card deck, whole processes, median CPU of {args.pairs} interleaved pairs")
         print(f"  with the preflight    {with_checks:6.2f} s")
         print(f"  without it            {without:6.2f} s")

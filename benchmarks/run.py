@@ -108,12 +108,7 @@ def main() -> None:
     if args.one:
         print(json.dumps(one(args.one[0], int(args.one[1]))))
         return
-    # an installed kkprint has its bytecode compiled (pip does it); give the source tree the same
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", str(ROOT / "kkprint"), str(ROOT / "benchmarks")],
-        check=True,
-        capture_output=True,
-    )
+    goals.compile_bytecode()
     goals.report(args.quick, with_instructions=not (args.quick or args.no_instructions))
     in_process_report(args.quick)
 

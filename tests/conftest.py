@@ -6,6 +6,26 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+LOCAL = "http://127.0.0.1"  # the score pad's own address, as its pages are opened on this machine
+JSON_BODY = {"content-type": "application/json"}  # what the pad's pages send with every change
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A score pad's saved games, in a fresh database."""
+    from kkprint.web.pad.store import Store
+
+    return Store(tmp_path / "pad.sqlite3")
+
+
+@pytest.fixture
+def client(store):
+    """The score pad over ``store``, as its pages call it; a server error is an answer to check."""
+    from starlette.testclient import TestClient
+
+    from kkprint.web.pad.app import create_app
+
+    return TestClient(create_app(store), base_url=LOCAL, headers=JSON_BODY, raise_server_exceptions=False)
 
 
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:

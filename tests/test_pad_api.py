@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from conftest import ROOT, free_port, run_cli, start_score_pad
+from conftest import JSON_BODY, LOCAL, ROOT, free_port, run_cli, start_score_pad
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -15,19 +15,6 @@ from kkprint.base.yamlio import load_yaml_file
 from kkprint.scoring.scorers import SCORERS
 from kkprint.web.pad.app import create_app
 from kkprint.web.pad.store import Store, merge
-
-LOCAL = "http://127.0.0.1"
-JSON_BODY = {"content-type": "application/json"}  # what the pages send with every change
-
-
-@pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / "pad.sqlite3")
-
-
-@pytest.fixture
-def client(store):
-    return TestClient(create_app(store), base_url=LOCAL, headers=JSON_BODY, raise_server_exceptions=False)
 
 
 def example(game):

@@ -22,16 +22,6 @@ from kkprint.web.pad.app import create_app
 from kkprint.web.pad.store import Store
 
 
-@pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / "pad.sqlite3")
-
-
-@pytest.fixture
-def client(store):
-    return TestClient(create_app(store), base_url=LOCAL, headers=JSON_BODY, raise_server_exceptions=False)
-
-
 def new_game(client, game, tally=None):
     made = client.post("/api/games", json={"game": game}).json()
     if tally is not None:
