@@ -70,26 +70,30 @@ def descriptions(schema) -> list[str]:
 
 
 _VALUES = ("default", "examples", "const", "enum")  # a deck's own values, not schema words: kept as they are
+_NAMED = ("properties", "$defs", "definitions")  # mappings whose keys are names, each naming a schema
 
 
-def described(schema, lang: str, *, names: bool = False):
+def described(schema, lang: str):
     """The schema with its descriptions in ``lang``: a Japanese designer's editor explains each
     key in Japanese. Titles are pydantic's spelling of the key's own name ("Width Mm"): outside
-    English they are left out, so an editor shows the key and its Japanese description. (``names``:
-    the keys of this mapping are a ``properties`` list's names, not schema words.)"""
-    if isinstance(schema, dict):
-        return {
-            key: tr(value, lang)
-            if not names and key == "description" and isinstance(value, str) and value
-            else value
-            if not names and key in _VALUES
-            else described(value, lang, names=not names and key in ("properties", "$defs", "definitions"))
-            for key, value in schema.items()
-            if names or lang == "en" or not (key == "title" and isinstance(value, str))
-        }
+    English they are left out, so an editor shows the key and its Japanese description."""
     if isinstance(schema, list):
         return [described(value, lang) for value in schema]
-    return schema
+    if not isinstance(schema, dict):
+        return schema
+    said = {}
+    for key, value in schema.items():
+        if key == "title" and isinstance(value, str) and lang != "en":
+            continue
+        if key == "description" and isinstance(value, str) and value:
+            said[key] = tr(value, lang)
+        elif key in _NAMED and isinstance(value, dict):
+            said[key] = {name: described(each, lang) for name, each in value.items()}
+        elif key in _VALUES:
+            said[key] = value
+        else:
+            said[key] = described(value, lang)
+    return said
 
 
 def export(
