@@ -956,10 +956,6 @@ class Template:
         return text
 
 
-def has_expressions(text: str) -> bool:
-    return "${" in text
-
-
 @lru_cache(maxsize=8192)
 def compile_template(text: str) -> Template:
     """Split a value at its ``${…}`` (a ``}`` inside quotes or brackets does not end one)."""
