@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -81,7 +82,7 @@ def described(schema, lang: str):
         return [described(value, lang) for value in schema]
     if not isinstance(schema, dict):
         return schema
-    said = {}
+    said: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "title" and isinstance(value, str) and lang != "en":
             continue
