@@ -370,8 +370,11 @@ _BINARY = {
 def read_text(path: Path, *, limit: int = MAX_INPUT_BYTES, kind: str = "yaml") -> str:
     """Read a user's text file, refusing huge, binary and non-UTF-8 files with a clear message;
     ``kind`` (yaml, json, csv) is the text the file should have held."""
-    source = str(path)
-    data = read_bytes(path, limit=limit)
+    return decoded(read_bytes(path, limit=limit), str(path), kind)
+
+
+def decoded(data: bytes, source: str, kind: str = "yaml") -> str:
+    """A file's bytes as text, or one line saying why they are not UTF-8 text."""
     if b"\x00" in data:
         raise InputError(Msg(_BINARY[kind]), source=source)
     try:
@@ -478,8 +481,12 @@ def parse_json(text: str, source: str) -> Any:
 
 def load_yaml_file(path: Path) -> Any:
     """Read and parse one YAML/JSON file; an empty file is an error, not ``None``."""
-    text = read_text(path)
-    data = parse_yaml(text, str(path))
-    if data is None:
-        raise InputError(Msg("is empty"), source=str(path))
-    return data
+    return yaml_from_bytes(read_bytes(path), str(path))
+
+
+def yaml_from_bytes(data: bytes, source: str) -> Any:
+    """A YAML/JSON file's bytes, parsed; an empty file is an error, not ``None``."""
+    parsed = parse_yaml(decoded(data, source), source)
+    if parsed is None:
+        raise InputError(Msg("is empty"), source=source)
+    return parsed
