@@ -66,11 +66,13 @@ def run_main(args: list[str], capsys, monkeypatch, lang: str = "en", stdin: str 
 @pytest.fixture(autouse=True)
 def stable_defaults(monkeypatch, tmp_path_factory):
     """Every test starts from the same defaults (Japanese, A4) whatever the machine's locale, and
-    never reads or writes the developer's own config folder; tests of the defaults change these."""
+    never reads or writes the developer's own config, data or cache folder; tests of the defaults change these."""
     monkeypatch.setenv("KKPRINT_LANG", "ja")
     monkeypatch.setenv("KKPRINT_PAPER", "a4")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.delenv("KKPRINT_CACHE_DIR", raising=False)
     monkeypatch.delenv("KKPRINT_DATA_DIR", raising=False)
 
 

@@ -3,6 +3,8 @@ locale — and a Letter user gets no A3 file they cannot print."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from conftest import assert_clean_error
 
@@ -57,7 +59,9 @@ def test_config_set_keeps_the_printer_offset(cli, english):
 
     assert cli("config", "set", "offset", "0.8,-0.4").returncode == 0
     assert load_profile().offset_mm == (0.8, -0.4)
-    assert "offset: 0.8,-0.4 mm" in cli("config", "show").stdout
+    shown = cli("config", "show").stdout
+    assert "offset: 0.8,-0.4 mm" in shown
+    assert f"cache folder: {os.environ['XDG_CACHE_HOME']}/kkprint " in shown  # (the test's own, from conftest)
     refused = cli("config", "set", "offset", "30,0")
     assert refused.returncode == 2 and "±20 mm" in refused.stderr
     assert cli("config", "set", "offset", "left").returncode == 2

@@ -242,18 +242,21 @@ def test_map_squares_are_big_enough_to_mark(trump, paper):
 
 
 def test_map_pdf_draws_a_custom_grid(tmp_path):
+    from dataclasses import asdict
+
     from pypdf import PdfReader
 
+    from kkprint.base.models import validate
     from kkprint.engine.document import ENGINE_TEXTS, open_pdf
     from kkprint.engine.fonts import collect_strings, prepare_fonts
     from kkprint.engine.job import BuildOptions
     from kkprint.games.webofpower.components import draw_trump_map
     from kkprint.games.webofpower.model import TrumpMap
 
-    base = load_map().model_dump()
+    base = asdict(load_map())
     base["grid"] = ["AABBB", "ACCDB", "CCDDD"]
     base["territories"] = {k: v for k, v in base["territories"].items() if k in "ABCD"}
-    game = TrumpMap.model_validate(base)
+    game = validate(TrumpMap, base, "map")
     fonts = prepare_fonts([*ENGINE_TEXTS, *collect_strings(base, set()), *map(str, range(1, 20))])
     path = tmp_path / "map.pdf"
     options = BuildOptions()

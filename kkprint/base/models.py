@@ -1,44 +1,21 @@
-"""Typed, validated definitions loaded from YAML, with errors that point at the line."""
+"""Pydantic's checks of what kkprint reads (decks, game definitions), with errors that point at
+the line: its first finding said in the catalogue's words."""
 
 from __future__ import annotations
 
 import difflib
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from kkprint.base.errors import InputError, did_you_mean, suggest
 from kkprint.base.i18n import InEnglish, Msg, OneOf, Said
-from kkprint.base.yamlio import LineDict, load_yaml_file
+from kkprint.base.yamlio import LineDict
 
-Model = TypeVar("Model", bound=BaseModel)
-
-
-class Strict(BaseModel):
-    """Base for definition models: unknown keys are typos, so they are errors."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Names(Strict):
-    """A printed word in every language kkprint prints; German where the original had it."""
-
-    ja: str
-    en: str
-    de: str | None = None
-
-    def __call__(self, lang: str) -> str:
-        return getattr(self, lang, None) or self.en
-
-    def render(self, lang: str | None = None) -> str:
-        """As a value in a message: the word in the message's language."""
-        from kkprint.base.i18n import current
-
-        return self(lang or current())
+Model = TypeVar("Model")
 
 
 def line_of(data: Any, location: tuple) -> int | None:
@@ -66,7 +43,7 @@ def describe_location(location: tuple) -> str:
 
 
 @lru_cache(maxsize=32)
-def known_keys(model: type[BaseModel]) -> frozenset[str]:
+def known_keys(model: type) -> frozenset[str]:
     """Every key name the model or the models inside it accept (for "did you mean")."""
     names: set[str] = set()
 
@@ -79,11 +56,17 @@ def known_keys(model: type[BaseModel]) -> frozenset[str]:
             for value in schema:
                 walk(value)
 
-    walk(model.model_json_schema(by_alias=True))
+    walk(_adapter(model).json_schema(by_alias=True))
     return frozenset(names)
 
 
-def _close(name, model: type[BaseModel]) -> bool:
+@lru_cache(maxsize=32)
+def _adapter(model: Any) -> TypeAdapter:
+    """Pydantic's validator for a model or a dataclass (a game definition), built once."""
+    return TypeAdapter(model)
+
+
+def _close(name, model: type) -> bool:
     return bool(difflib.get_close_matches(str(name), known_keys(model), n=1, cutoff=0.6))
 
 
@@ -94,7 +77,9 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
     templates), so the line numbers still point into the user's own file.
     """
     try:
-        return model.model_validate(data)
+        if issubclass(model, BaseModel):
+            return model.model_validate(data)
+        return _adapter(model).validate_python(data)  # type: ignore[arg-type]  # (a class: hashable)
     except ValidationError as err:
         location, problem = explain(err, model, data)
         line = line_of(lines if lines is not None else data, location)
@@ -107,18 +92,22 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
         raise InputError(problem, source=source, place=place) from None
 
 
-def explain(err: ValidationError, model: type[BaseModel], data: Any = None) -> tuple[tuple, Said | str]:
+def explain(err: ValidationError, model: type, data: Any = None) -> tuple[tuple, Said | str]:
     """Where in the data pydantic's first finding is, and what it is, in the catalogue's words.
 
     Pydantic's location names the union member it tried (``literal['a4','letter','a3']``, a
     region's ``type``); with the data at hand, only the keys and indexes the user wrote are kept."""
     errors = err.errors()
-    # a number that is not finite is the clearest thing to say, whichever union member failed
-    first = next((e for e in errors if e["type"] == "finite_number"), errors[0])
+    # a number that is not finite is the clearest thing to say, whichever union member failed;
+    # a misspelt key leaves another one missing, and its own name says more than the gap
+    first = next((e for e in errors if e["type"] == "finite_number"), None) or next(
+        (e for e in errors if e["type"] in _UNKNOWN_KEY and _close(e["loc"][-1], model)), errors[0]
+    )
     location = _written(first["loc"], data)
     return location, _problem(first, location, model)
 
 
+_UNKNOWN_KEY = ("extra_forbidden", "unexpected_keyword_argument")  # (a model's; a dataclass's)
 _MEMBER = re.compile(r"^[a-z-]+\[.*\]$|^(str|int|float|bool|none|list|dict)$|^[A-Z]\w*$|^function-")
 
 
@@ -153,12 +142,12 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
     """Pydantic's finding in the catalogue's words; our own validators' messages come through
     as they were raised (already in the reader's language)."""
     kind, context = first["type"], first.get("ctx") or {}
-    if kind == "extra_forbidden":
+    if kind in _UNKNOWN_KEY:
         hint = suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else Msg(" (a typo?)")
         return Msg("unknown key '{key}'{hint}", key=location[-1], hint=hint)
     if kind == "finite_number":
         return Msg("must be a finite number, not '{value}'", value=first.get("input"))
-    if kind == "missing":
+    if kind in ("missing", "missing_argument"):
         return Msg("missing '{key}'", key=location[-1])
     if kind in ("float_parsing", "float_type", "int_parsing", "int_type", "int_from_float"):
         return Msg("must be a number, not '{value}'", value=first.get("input"))
@@ -166,7 +155,7 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
         return Msg("must be text, not '{value}'", value=first.get("input"))
     if kind in ("bool_parsing", "bool_type"):
         return Msg("must be true or false, not '{value}'", value=first.get("input"))
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
+    if kind in ("dict_type", "model_type", "model_attributes_type", "dataclass_type", "dataclass_args_type"):
         return Msg("must be a mapping (key: value)")
     if kind == "list_type":
         return Msg("must be a list")
@@ -200,7 +189,3 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
     if kind in ("value_error", "assertion_error"):  # our own validators, already in the reader's language
         return first["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
     return InEnglish(first["msg"], Msg("is not a valid value here: '{value}'", value=str(first.get("input"))[:60]))
-
-
-def load_model(model: type[Model], path: Path) -> Model:
-    return validate(model, load_yaml_file(path), str(path))

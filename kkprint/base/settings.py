@@ -249,6 +249,7 @@ def _set_offset(value: str) -> Path:
 
 
 def show(lang: str | None = None) -> str:
+    from kkprint.base.definitions import cache_folder
     from kkprint.base.i18n import tr
     from kkprint.base.printer import load_profile, profile_path
 
@@ -261,6 +262,7 @@ def show(lang: str | None = None) -> str:
     x, y = load_profile().offset_mm
     where = tr("config file", lang) if profile_path().exists() else tr("not set", lang)
     lines.append(f"offset: {x:g},{y:g} mm  ({where})")
+    lines.append(tr("cache folder: {path} (checked game definitions; safe to delete)", lang, path=cache_folder()))
     return "\n".join(lines)
 
 

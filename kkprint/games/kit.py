@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import model_validator
 from reportlab.lib.units import mm
 
 from kkprint.base.choices import DuplexMode
+from kkprint.base.definitions import Definition, Names, load_definition
 from kkprint.base.i18n import N_, Msg, tr
-from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
 from kkprint.engine import booklet
 from kkprint.engine.booklet import Booklet, BookletStyle, Picture, Section
@@ -35,7 +35,8 @@ from kkprint.engine.job import BuildOptions
 # --- the rules file ------------------------------------------------------------------------------
 
 
-class TableSpec(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class TableSpec(Definition):
     widths: list[float]
     rows: list[list[Names]]
 
@@ -43,7 +44,8 @@ class TableSpec(Strict):
 BLOCK_KINDS = ("heading", "subheading", "text", "items", "steps", "example", "table")
 
 
-class RuleBlock(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class RuleBlock(Definition):
     """One block of the rules: exactly one of its keys (an example may have a title)."""
 
     heading: Names | None = None
@@ -55,8 +57,7 @@ class RuleBlock(Strict):
     title: Names | None = None  # an example's title
     table: TableSpec | None = None
 
-    @model_validator(mode="after")
-    def _one_kind(self) -> RuleBlock:
+    def __post_init__(self) -> None:
         kinds = [key for key in BLOCK_KINDS if getattr(self, key)]
         if len(kinds) != 1:
             raise ValueError(
@@ -68,7 +69,6 @@ class RuleBlock(Strict):
             )
         if self.title is not None and self.example is None:
             raise ValueError(Msg("a title belongs to an example"))
-        return self
 
     def block(self, lang: str) -> booklet.Block:
         if self.heading:
@@ -86,7 +86,8 @@ class RuleBlock(Strict):
         return booklet.Table(rows, tuple(self.table.widths))
 
 
-class KitSpec(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class KitSpec(Definition):
     contents: dict[str, Names]  # a product's stem -> what is in it ({count} where the build decides)
     cut: list[Names]
     bring: list[Names]
@@ -94,7 +95,8 @@ class KitSpec(Strict):
     picture: Names | None = None  # the caption of the picture of the laid-out game
 
 
-class RulesFile(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class RulesFile(Definition):
     game: Names  # the game's name on the cover and at the foot of every page
     title: Names
     subtitle: Names
@@ -116,7 +118,7 @@ RULES_FILES = {
 @lru_cache(maxsize=8)
 def load_rules(game_id: str) -> RulesFile:
     """The rules and kit of build target ``game_id``."""
-    return load_model(RulesFile, DATA_DIR / RULES_FILES[game_id])
+    return load_definition(RulesFile, DATA_DIR / RULES_FILES[game_id])
 
 
 def rules_section(game_id: str, lang: str) -> Section:
@@ -126,7 +128,7 @@ def rules_section(game_id: str, lang: str) -> Section:
 
 def kit_texts(game_id: str, lang: str) -> set[str]:
     """What a start file may print in ``lang``: its rules, its kit and the cover's words."""
-    words = _words_in(load_rules(game_id).model_dump(exclude={"accent"}), lang)
+    words = _words_in(asdict(load_rules(game_id)), lang)
     notes = {tr(note, lang) for note in (PRINT_SHOP_NOTE, CONTENT_BACKS_NOTE)}
     return words | cover_texts(lang) | notes
 

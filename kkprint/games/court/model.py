@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import model_validator
-
+from kkprint.base.definitions import Definition, Names, load_definition
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
-from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
 from kkprint.games.court.rules import CONDITION_KINDS
 
 FOOL, CHARLATAN = "Fool", "Charlatan"
 
 
-class Character(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Character(Definition):
     en: str
     de: str
     ja: str
@@ -31,15 +31,15 @@ class Character(Strict):
         return self.ja if lang == "ja" else self.en
 
 
-class CourtGame(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class CourtGame(Definition):
     id: str
     tiers: dict[str, int]
     copies_by_players: dict[str, dict[int, int]]
     characters: list[Character]
     labels: dict[str, Names]
 
-    @model_validator(mode="after")
-    def _consistent(self) -> CourtGame:
+    def __post_init__(self) -> None:
         for character in self.characters:
             if character.condition.get("kind") not in CONDITION_KINDS:
                 raise ValueError(f"{character.en}: unknown condition kind {character.condition.get('kind')!r}")
@@ -48,7 +48,6 @@ class CourtGame(Strict):
         names = [c.en for c in self.characters]
         if FOOL not in names or CHARLATAN not in names:
             raise ValueError("the Fool and the Charlatan must be defined")
-        return self
 
     def character(self, name: str) -> Character:
         return next(c for c in self.characters if c.en == name)
@@ -69,7 +68,7 @@ class CourtGame(Strict):
 
 @lru_cache(maxsize=2)
 def load_court(path: Path = DATA_DIR / "court" / "characters.yaml") -> CourtGame:
-    game = load_model(CourtGame, path)
+    game = load_definition(CourtGame, path)
     if game.id != "court":
         raise InputError(Msg("expected id 'court', found '{id}'", id=game.id), source=str(path))
     return game

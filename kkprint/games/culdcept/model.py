@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from kkprint.base.models import Names, Strict, load_model
+from kkprint.base.definitions import Definition, Names, load_definition
 from kkprint.base.paths import DATA_DIR
 
 
-class CuldceptGame(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class CuldceptGame(Definition):
     id: str
     squares: int
     rounds: int
@@ -26,4 +28,4 @@ class CuldceptGame(Strict):
 
 @lru_cache(maxsize=2)
 def load_culdcept(path: Path = DATA_DIR / "culdcept" / "game.yaml") -> CuldceptGame:
-    return load_model(CuldceptGame, path)
+    return load_definition(CuldceptGame, path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import chain
 from pathlib import Path
 
@@ -309,7 +309,7 @@ def texts(options: BuildOptions) -> Iterable[str]:
         law_deck(game, options.lang),
         aid_deck(game, options.lang),
     )
-    strings = collect_strings(game.model_dump(), set()).union(*(deck_texts(deck) for deck in decks))
+    strings = collect_strings(asdict(game), set()).union(*(deck_texts(deck) for deck in decks))
     return strings | kit_texts("kardinal", options.lang)
 
 

@@ -5,22 +5,22 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import field_validator, model_validator
-
+from kkprint.base.definitions import Definition, Names, load_definition
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
-from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
 
 ROADS = ("ship", "carriage")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
-class Land(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Land(Definition):
     id: str
     names: Names
     colour: str
@@ -28,12 +28,9 @@ class Land(Strict):
     band: Literal["plain", "vertical", "horizontal"] = "plain"  # the pattern in the card's top band
     cards: list[list[str]]
 
-    @field_validator("colour")
-    @classmethod
-    def _hex_colour(cls, value: str) -> str:
-        if not _HEX.match(value):
-            raise ValueError(f"colour {value!r} must look like #2b5fab")
-        return value
+    def __post_init__(self) -> None:
+        if not _HEX.match(self.colour):
+            raise ValueError(f"colour {self.colour!r} must look like #2b5fab")
 
     @property
     def value(self) -> int:
@@ -55,20 +52,23 @@ class Land(Strict):
         return sum(1 for card in self.cards if road in card)
 
 
-class PlayerColour(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class PlayerColour(Definition):
     id: str
     names: Names
     colour: str
     symbol: str
 
 
-class LawChip(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class LawChip(Definition):
     id: str
     count: int
     names: Names
 
 
-class KardinalGame(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class KardinalGame(Definition):
     id: str
     title: Names
     arms: dict[str, Names]
@@ -79,8 +79,7 @@ class KardinalGame(Strict):
     law_chips: list[LawChip]
     labels: dict[str, Names]
 
-    @model_validator(mode="after")
-    def _consistent(self) -> KardinalGame:
+    def __post_init__(self) -> None:
         seen = set()
         for land in self.lands:
             if land.id in seen:
@@ -96,7 +95,6 @@ class KardinalGame(Strict):
                     raise ValueError(f"{land.id} card {number}: a card has a ship or a carriage, not both")
         if not 3 <= len(self.lands) <= 20:
             raise ValueError("a deck needs between 3 and 20 lands")
-        return self
 
     @cached_property
     def land_by_name(self) -> dict[str, Land]:
@@ -142,7 +140,7 @@ DEFAULT_PATH = DATA_DIR / "kardinal" / "game.yaml"
 
 @lru_cache(maxsize=4)
 def load_game(path: Path = DEFAULT_PATH) -> KardinalGame:
-    game = load_model(KardinalGame, path)
+    game = load_definition(KardinalGame, path)
     if game.id != "kardinal":
         raise InputError(Msg("expected id 'kardinal', found '{id}'", id=game.id), source=str(path))
     return game

@@ -2,36 +2,39 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from pydantic import model_validator
-
+from kkprint.base.definitions import Definition, Names, load_definition
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
-from kkprint.base.models import Names, Strict, load_model
 from kkprint.base.paths import DATA_DIR
 from kkprint.games.webofpower.gridmap import GridMap
 
 
-class Group(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Group(Definition):
     ranks: str
     names: Names
     colour: str
 
 
-class Territory(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Territory(Definition):
     group: str
     names: Names
 
 
-class Symbol(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Symbol(Definition):
     mark: str
     alias: str
     names: Names
 
 
-class TrumpMap(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class TrumpMap(Definition):
     id: str
     players: int
     grid: list[str]
@@ -40,8 +43,7 @@ class TrumpMap(Strict):
     symbols: list[Symbol]
     labels: dict[str, Names]
 
-    @model_validator(mode="after")
-    def _consistent(self) -> TrumpMap:
+    def __post_init__(self) -> None:
         grid = GridMap.parse(self.grid, "grid")
         missing = set(grid.territories) - set(self.territories)
         if missing:
@@ -54,7 +56,6 @@ class TrumpMap(Strict):
                 raise ValueError(f"territory {letter}: unknown group {territory.group!r}")
         if len(self.symbols) < self.players:
             raise ValueError(f"{self.players} players need {self.players} symbols")
-        return self
 
     @cached_property
     def map(self) -> GridMap:
@@ -69,10 +70,11 @@ DEFAULT_MAP = DATA_DIR / "webofpower" / "map.yaml"
 
 @lru_cache(maxsize=8)
 def load_map(path: Path = DEFAULT_MAP) -> TrumpMap:
-    return load_model(TrumpMap, path)
+    return load_definition(TrumpMap, path)
 
 
-class BoardGame(Strict):
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class BoardGame(Definition):
     """The board game's fixed numbers and printed words (its board is not ours to print)."""
 
     id: str
@@ -91,7 +93,7 @@ class BoardGame(Strict):
 
 @lru_cache(maxsize=2)
 def load_board(path: Path = DATA_DIR / "webofpower" / "board.yaml") -> BoardGame:
-    game = load_model(BoardGame, path)
+    game = load_definition(BoardGame, path)
     if game.min_players < 2 or game.max_players < game.min_players:
         raise InputError(Msg("player limits are inconsistent"), source=str(path))
     return game

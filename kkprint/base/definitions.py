@@ -1,0 +1,125 @@
+"""The shipped game definitions (``data/GAME/*.yaml``) as frozen dataclasses, checked by pydantic
+only when a file's bytes are new to this installation.
+
+Why not pydantic models, as a deck is: a scorer runs for a tenth of a second, and importing
+pydantic and building a game's validators was half of it. The definitions are plain dataclasses
+instead; pydantic checks them all the same (:func:`kkprint.base.models.validate`: its finding
+becomes one line naming the file and its line), and the checked result is kept in the user's
+cache folder with the file's bytes and the code that read it. A later run with the same file
+and the same kkprint reads that back and never imports pydantic; a changed file, a changed
+kkprint or an unreadable entry is checked again. An entry is a pickle that kkprint itself wrote
+into the user's own folder, trusted as Python trusts its ``__pycache__``; a definition file from
+anyone else is always read as YAML and checked.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import tempfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+Definition_ = TypeVar("Definition_", bound="Definition")
+
+
+class Definition:
+    """Base of a definition's dataclasses: unknown keys are typos, so they are errors."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+
+
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Names(Definition):
+    """A printed word in every language kkprint prints; German where the original had it."""
+
+    ja: str
+    en: str
+    de: str | None = None
+
+    def __call__(self, lang: str) -> str:
+        return getattr(self, lang, None) or self.en
+
+    def render(self, lang: str | None = None) -> str:
+        """As a value in a message: the word in the message's language."""
+        from kkprint.base.i18n import current
+
+        return self(lang or current())
+
+
+def load_definition(kind: type[Definition_], path: Path) -> Definition_:
+    """The definition in ``path``, checked as ``kind``: from the cache when this kkprint checked
+    the same bytes before, else read, checked and kept for next time."""
+    from kkprint.base.yamlio import read_bytes
+
+    data = read_bytes(path)
+    made_by, entry = _checker(kind), _entry(kind, path)
+    found = _read(entry, made_by, data)
+    if isinstance(found, kind):
+        return found
+    from kkprint.base.models import validate
+    from kkprint.base.yamlio import yaml_from_bytes
+
+    checked = validate(kind, yaml_from_bytes(data, str(path)), str(path))
+    _keep(entry, (made_by, data, checked))
+    return checked
+
+
+def _checker(kind: type) -> str:
+    """The code a checked result depends on: Python, and every module beside the one that
+    defines ``kind`` and beside this one (the checks, the YAML reader), by size and time."""
+    stamps = [sys.version]
+    for folder in sorted({Path(__file__).parent, Path(sys.modules[kind.__module__].__file__ or "").parent}):
+        for source in sorted(folder.glob("*.py")):
+            stat = source.stat()
+            stamps.append(f"{source}:{stat.st_mtime_ns}:{stat.st_size}")
+    return "\n".join(stamps)
+
+
+def _entry(kind: type, path: Path) -> Path:
+    """One cache entry per definition file and kind: a new version replaces the old one (the
+    name only spreads the entries; what an entry holds is compared whole)."""
+    name = f"{kind.__module__}.{kind.__qualname__}-{zlib.crc32(str(path.resolve()).encode()):08x}"
+    return cache_folder() / "definitions" / f"{name}.pickle"
+
+
+def cache_folder() -> Path:
+    """Where kkprint keeps what it can always make again: ``KKPRINT_CACHE_DIR``, else the user's
+    cache folder."""
+    chosen = os.environ.get("KKPRINT_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    from platformdirs import user_cache_path
+
+    return user_cache_path("kkprint", appauthor=False)
+
+
+def _read(entry: Path, made_by: str, data: bytes) -> object:
+    """What the entry holds, if this kkprint made it from these very bytes."""
+    try:
+        with entry.open("rb") as file:
+            kept_by, kept_data, value = pickle.load(file)
+    except Exception:  # missing, unreadable, truncated, from another version: check the file again
+        return None
+    return value if (kept_by, kept_data) == (made_by, data) else None
+
+
+def _keep(entry: Path, value: object) -> None:
+    """Written whole or not at all (another process may be reading it); a cache that cannot be
+    written is no error, only a slower next run."""
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=entry.parent, prefix=".", suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "wb") as file:
+            pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, entry)
+    except BaseException as error:  # (Ctrl-C too: no half-written file is left behind)
+        Path(temporary).unlink(missing_ok=True)
+        if not isinstance(error, OSError):
+            raise
