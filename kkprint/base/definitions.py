@@ -8,8 +8,9 @@ becomes one line naming the file and its line), and the checked result is kept i
 cache folder with the file's bytes and the code that read it. A later run with the same file
 and the same kkprint reads that back and never imports pydantic; a changed file, a changed
 kkprint or an unreadable entry is checked again. An entry is a pickle that kkprint itself wrote
-into the user's own folder, trusted as Python trusts its ``__pycache__``; a definition file from
-anyone else is always read as YAML and checked.
+into the user's own folder, trusted as Python trusts its ``__pycache__``; a definition file,
+whoever wrote it, is read as YAML and checked before its first use, and an entry holds only what
+pydantic accepted.
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ Definition_ = TypeVar("Definition_", bound="Definition")
 
 
 class Definition:
-    """Base of a definition's dataclasses: unknown keys are typos, so they are errors."""
+    """Base of a definition's dataclasses: unknown keys are typos, so they are errors.
+
+    Each is ``@dataclass(frozen=True, kw_only=True, eq=False, repr=False)``: frozen, as one
+    definition is shared by everything that reads it; without the ``==`` and ``repr`` nothing
+    uses, as every method a dataclass makes is compiled when its module loads."""
 
     __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
 
@@ -72,7 +77,8 @@ def _checker(kind: type) -> str:
     """The code a checked result depends on: Python, and every module beside the one that
     defines ``kind`` and beside this one (the checks, the YAML reader), by size and time."""
     stamps = [sys.version]
-    for folder in sorted({Path(__file__).parent, Path(sys.modules[kind.__module__].__file__ or "").parent}):
+    defined_in = getattr(sys.modules[kind.__module__], "__file__", None)
+    for folder in sorted({Path(__file__).parent, *([Path(defined_in).parent] if defined_in else [])}):
         for source in sorted(folder.glob("*.py")):
             stat = source.stat()
             stamps.append(f"{source}:{stat.st_mtime_ns}:{stat.st_size}")
