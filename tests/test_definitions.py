@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, assert_clean_error
 
-from kkprint.base.definitions import cache_folder, load_definition
+from kkprint.base.definitions import load_definition
 from kkprint.base.errors import InputError
+from kkprint.base.paths import cache_folder
 from kkprint.games.kardinal.model import DEFAULT_PATH, KardinalGame
 
 TALLY = ROOT / "examples" / "kardinal-tally.yaml"

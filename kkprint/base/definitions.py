@@ -21,23 +21,30 @@ import sys
 import tempfile
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+from kkprint.base.paths import cache_folder
 
 Definition_ = TypeVar("Definition_", bound="Definition")
 
 
+@dataclass_transform(frozen_default=True, kw_only_default=True, eq_default=False)
 class Definition:
-    """Base of a definition's dataclasses: unknown keys are typos, so they are errors.
+    """Base of a definition's classes, each a dataclass by inheriting from it; unknown keys are
+    typos, so they are errors.
 
-    Each is ``@dataclass(frozen=True, kw_only=True, eq=False, repr=False)``: frozen, as one
-    definition is shared by everything that reads it; without the ``==`` and ``repr`` nothing
-    uses, as every method a dataclass makes is compiled when its module loads."""
+    Frozen, as one definition is shared by everything that reads it; without the ``==`` and
+    ``repr`` nothing uses, as every method a dataclass makes is compiled when its module loads."""
 
     __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
 
+    def __init_subclass__(cls, **options: Any) -> None:
+        super().__init_subclass__(**options)
+        dataclass(frozen=True, kw_only=True, eq=False, repr=False)(cls)
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+
 class Names(Definition):
     """A printed word in every language kkprint prints; German where the original had it."""
 
@@ -76,12 +83,18 @@ def load_definition(kind: type[Definition_], path: Path) -> Definition_:
 def _checker(kind: type) -> str:
     """The code a checked result depends on: Python, and every module beside the one that
     defines ``kind`` and beside this one (the checks, the YAML reader), by size and time."""
-    stamps = [sys.version]
     defined_in = getattr(sys.modules[kind.__module__], "__file__", None)
-    for folder in sorted({Path(__file__).parent, *([Path(defined_in).parent] if defined_in else [])}):
-        for source in sorted(folder.glob("*.py")):
-            stat = source.stat()
-            stamps.append(f"{source}:{stat.st_mtime_ns}:{stat.st_size}")
+    folders = sorted({Path(__file__).parent, *([Path(defined_in).parent] if defined_in else [])})
+    return "\n".join([sys.version, *map(_stamps, folders)])
+
+
+@lru_cache(maxsize=8)
+def _stamps(folder: Path) -> str:
+    """Each module's name, time and size, read once a process (a build reads several files)."""
+    stamps = []
+    for source in sorted(folder.glob("*.py")):
+        stat = source.stat()
+        stamps.append(f"{source}:{stat.st_mtime_ns}:{stat.st_size}")
     return "\n".join(stamps)
 
 
@@ -90,17 +103,6 @@ def _entry(kind: type, path: Path) -> Path:
     name only spreads the entries; what an entry holds is compared whole)."""
     name = f"{kind.__module__}.{kind.__qualname__}-{zlib.crc32(str(path.resolve()).encode()):08x}"
     return cache_folder() / "definitions" / f"{name}.pickle"
-
-
-def cache_folder() -> Path:
-    """Where kkprint keeps what it can always make again: ``KKPRINT_CACHE_DIR``, else the user's
-    cache folder."""
-    chosen = os.environ.get("KKPRINT_CACHE_DIR")
-    if chosen:
-        return Path(chosen)
-    from platformdirs import user_cache_path
-
-    return user_cache_path("kkprint", appauthor=False)
 
 
 def _read(entry: Path, made_by: str, data: bytes) -> object:

@@ -100,9 +100,8 @@ def explain(err: ValidationError, model: type, data: Any = None) -> tuple[tuple,
     errors = err.errors()
     # a number that is not finite is the clearest thing to say, whichever union member failed;
     # a misspelt key leaves another one missing, and its own name says more than the gap
-    first = next((e for e in errors if e["type"] == "finite_number"), None) or next(
-        (e for e in errors if e["type"] in _UNKNOWN_KEY and _close(e["loc"][-1], model)), errors[0]
-    )
+    misspelt = (e for e in errors if e["type"] in _UNKNOWN_KEY and _close(e["loc"][-1], model))
+    first = next((e for e in errors if e["type"] == "finite_number"), None) or next(misspelt, errors[0])
     location = _written(first["loc"], data)
     return location, _problem(first, location, model)
 

@@ -1,5 +1,5 @@
-"""Where things live: the shipped game definitions, the user's config and data folders, and
-output names that stay inside their folder."""
+"""Where things live: the shipped game definitions, the user's config, data and cache folders,
+and output names that stay inside their folder."""
 
 from __future__ import annotations
 
@@ -60,3 +60,14 @@ def data_folder() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path("kkprint", appauthor=False)
+
+
+def cache_folder() -> Path:
+    """Where kkprint keeps what it can always make again (checked game definitions):
+    ``KKPRINT_CACHE_DIR``, else the user's cache folder."""
+    chosen = os.environ.get("KKPRINT_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    from platformdirs import user_cache_path
+
+    return user_cache_path("kkprint", appauthor=False)

@@ -19,7 +19,7 @@ import yaml
 from kkprint.base.choices import LANGS, PaperName
 from kkprint.base.errors import InputError, did_you_mean, suggest
 from kkprint.base.i18n import N_, Msg
-from kkprint.base.paths import config_path
+from kkprint.base.paths import cache_folder, config_path
 
 PAPERS = tuple(paper.value for paper in PaperName)
 LETTER_REGIONS = ("US", "CA", "PR", "MX", "PH")
@@ -249,7 +249,6 @@ def _set_offset(value: str) -> Path:
 
 
 def show(lang: str | None = None) -> str:
-    from kkprint.base.definitions import cache_folder
     from kkprint.base.i18n import tr
     from kkprint.base.printer import load_profile, profile_path
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,7 +35,6 @@ from kkprint.engine.job import BuildOptions
 # --- the rules file ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class TableSpec(Definition):
     widths: list[float]
     rows: list[list[Names]]
@@ -44,7 +43,6 @@ class TableSpec(Definition):
 BLOCK_KINDS = ("heading", "subheading", "text", "items", "steps", "example", "table")
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class RuleBlock(Definition):
     """One block of the rules: exactly one of its keys (an example may have a title)."""
 
@@ -86,7 +84,6 @@ class RuleBlock(Definition):
         return booklet.Table(rows, tuple(self.table.widths))
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class KitSpec(Definition):
     contents: dict[str, Names]  # a product's stem -> what is in it ({count} where the build decides)
     cut: list[Names]
@@ -95,7 +92,6 @@ class KitSpec(Definition):
     picture: Names | None = None  # the caption of the picture of the laid-out game
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class RulesFile(Definition):
     game: Names  # the game's name on the cover and at the foot of every page
     title: Names

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ from kkprint.games.court.rules import CONDITION_KINDS
 FOOL, CHARLATAN = "Fool", "Charlatan"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Character(Definition):
     en: str
     de: str
@@ -31,7 +29,6 @@ class Character(Definition):
         return self.ja if lang == "ja" else self.en
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class CourtGame(Definition):
     id: str
     tiers: dict[str, int]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -10,7 +9,6 @@ from kkprint.base.definitions import Definition, Names, load_definition
 from kkprint.base.paths import DATA_DIR
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class CuldceptGame(Definition):
     id: str
     squares: int

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal
@@ -19,7 +18,6 @@ ROADS = ("ship", "carriage")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Land(Definition):
     id: str
     names: Names
@@ -52,7 +50,6 @@ class Land(Definition):
         return sum(1 for card in self.cards if road in card)
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class PlayerColour(Definition):
     id: str
     names: Names
@@ -60,14 +57,12 @@ class PlayerColour(Definition):
     symbol: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class LawChip(Definition):
     id: str
     count: int
     names: Names
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class KardinalGame(Definition):
     id: str
     title: Names

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -13,27 +12,23 @@ from kkprint.base.paths import DATA_DIR
 from kkprint.games.webofpower.gridmap import GridMap
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Group(Definition):
     ranks: str
     names: Names
     colour: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Territory(Definition):
     group: str
     names: Names
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Symbol(Definition):
     mark: str
     alias: str
     names: Names
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class TrumpMap(Definition):
     id: str
     players: int
@@ -73,7 +68,6 @@ def load_map(path: Path = DEFAULT_MAP) -> TrumpMap:
     return load_definition(TrumpMap, path)
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class BoardGame(Definition):
     """The board game's fixed numbers and printed words (its board is not ours to print)."""
 
