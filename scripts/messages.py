@@ -40,9 +40,9 @@ def extract() -> Catalog:
     for text in help_texts(typer.main.get_command(app)):  # help texts live beside the options
         template.add(text, None, [("kkprint/cli.py", 0)])
     from kkprint.cli.decks import descriptions
-    from kkprint.deck.model import DeckFile
+    from kkprint.deck.model import deck_schema
 
-    for text in descriptions(DeckFile.model_json_schema()):  # what `kkprint schema` tells an editor
+    for text in descriptions(deck_schema()):  # what `kkprint schema` tells an editor
         if text:
             template.add(text, None, [("kkprint/deck/model.py", 0)])
     return template

@@ -516,12 +516,13 @@ def test_converted_pictures_keep_their_transparency(tmp_path, mode):
 
 def test_a_face_clear_of_the_corners_is_not_clipped_card_by_card():
     """Clipping every card to its rounded outline is needed only where art reaches the corners."""
+    from kkprint.base.models import adapter
     from kkprint.deck.build import stays_inside
     from kkprint.deck.model import DeckFile
     from kkprint.engine.geometry import CardSize, Shape
 
     def layout(**region):
-        spec = DeckFile.model_validate(
+        spec = adapter(DeckFile).validate_python(
             {
                 "name": "d",
                 "card": {"size": "poker"},

@@ -127,7 +127,7 @@ def vocabulary() -> frozenset[str]:
     from kkprint.cli.app import app
     from kkprint.cli.terminal import add_options
     from kkprint.deck.expr import CARD_NAMES, DECK_NAMES, FUNCTIONS
-    from kkprint.deck.model import DeckFile
+    from kkprint.deck.model import DeckFile, deck_schema
     from kkprint.deck.starter import example_names
     from kkprint.engine.geometry import CARD_SIZES
     from kkprint.engine.icons import icon_names
@@ -155,11 +155,11 @@ def vocabulary() -> frozenset[str]:
     words.update(BUILD_TARGETS)
     words.update(known_keys(DeckFile))
     words.update(icon_names())
-    words.add(DeckFile.model_fields["copies_field"].default)  # the column copies come from
+    words.add(DeckFile.copies_field)  # the column copies come from
     words.update(CARD_SIZES)
     words.update(example_names())  # the example decks, named as --example takes them
     words.update(MARKUP_TAGS)
-    words.update(schema_choices(DeckFile.model_json_schema()))
+    words.update(schema_choices(deck_schema()))
     words.update(name for land in load_game(DEFAULT_PATH).lands for name in (land.names.en, land.names.de) if name)
     for template in (ROOT / "templates").rglob("*.yaml"):
         words.update(re.findall(r"[A-Za-z_][\w-]*", template.read_text(encoding="utf-8")))

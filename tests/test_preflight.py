@@ -4,6 +4,7 @@ that warning — card, region, kind — in both languages, from `kkprint check` 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -188,7 +189,7 @@ def test_the_games_cards_are_checked_and_strict_holds_for_them_too(tmp_path, mon
     layout = load._layout
 
     def demanding(path):
-        return layout(path).model_copy(update={"min_readable": 40})
+        return dataclasses.replace(layout(path), min_readable=40)
 
     monkeypatch.setattr(load, "_layout", demanding)
     [outcome] = run_targets(resolve(["court"]), BuildOptions(lang="en", out_dir=tmp_path / "warn"))

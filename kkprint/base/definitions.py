@@ -20,6 +20,7 @@ import pickle
 import sys
 import tempfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any, ClassVar, TypeVar, dataclass_transform
 from kkprint.base.paths import cache_folder
 
 Definition_ = TypeVar("Definition_", bound="Definition")
+Checked = TypeVar("Checked")
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True, eq_default=False)
@@ -68,33 +70,43 @@ def load_definition(kind: type[Definition_], path: Path) -> Definition_:
     from kkprint.base.yamlio import read_bytes
 
     data = read_bytes(path)
-    made_by, entry = _checker(kind), _entry(kind, path)
-    found = _read(entry, made_by, data)
+
+    def check() -> Definition_:
+        from kkprint.base.models import validate
+        from kkprint.base.yamlio import yaml_from_bytes
+
+        return validate(kind, yaml_from_bytes(data, str(path)), str(path))
+
+    return remembered(kind, path, data, check)
+
+
+def remembered(kind: type[Checked], path: Path, key: bytes, check: Callable[[], Checked]) -> Checked:
+    """``check()``'s ``kind`` made of ``path``, from the cache when this kkprint made it of the
+    same ``key`` (everything the check reads, as bytes) before; else checked and kept."""
+    made_by, entry = _checker(), _entry(kind, path)
+    found = _read(entry, made_by, key)
     if isinstance(found, kind):
         return found
-    from kkprint.base.models import validate
-    from kkprint.base.yamlio import yaml_from_bytes
-
-    checked = validate(kind, yaml_from_bytes(data, str(path)), str(path))
-    _keep(entry, (made_by, data, checked))
+    checked = check()
+    _keep(entry, (made_by, key, checked))
     return checked
 
 
-def _checker(kind: type) -> str:
-    """The code a checked result depends on: Python, and every module beside the one that
-    defines ``kind`` and beside this one (the checks, the YAML reader), by size and time."""
-    defined_in = getattr(sys.modules[kind.__module__], "__file__", None)
-    folders = sorted({Path(__file__).parent, *([Path(defined_in).parent] if defined_in else [])})
-    return "\n".join([sys.version, *map(_stamps, folders)])
+def _checker() -> str:
+    """The code a checked result depends on: Python and every module of kkprint, by size and
+    time (the checks, the YAML reader, the sizes a check compares with)."""
+    return "\n".join([sys.version, _stamps(Path(__file__).parent.parent)])
 
 
-@lru_cache(maxsize=8)
-def _stamps(folder: Path) -> str:
+@lru_cache(maxsize=1)
+def _stamps(package: Path) -> str:
     """Each module's name, time and size, read once a process (a build reads several files)."""
     stamps = []
-    for source in sorted(folder.glob("*.py")):
-        stat = source.stat()
-        stamps.append(f"{source}:{stat.st_mtime_ns}:{stat.st_size}")
+    for folder, _, files in sorted(os.walk(package)):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                stat = os.stat(os.path.join(folder, name))
+                stamps.append(f"{folder}/{name}:{stat.st_mtime_ns}:{stat.st_size}")
     return "\n".join(stamps)
 
 

@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from kkprint.base.errors import InputError, did_you_mean, suggest
@@ -56,14 +56,20 @@ def known_keys(model: type) -> frozenset[str]:
             for value in schema:
                 walk(value)
 
-    walk(_adapter(model).json_schema(by_alias=True))
+    walk(adapter(model).json_schema(by_alias=True))
     return frozenset(names)
 
 
 @lru_cache(maxsize=32)
-def _adapter(model: Any) -> TypeAdapter:
-    """Pydantic's validator for a model or a dataclass (a game definition), built once."""
+def adapter(model: Any) -> TypeAdapter:
+    """Pydantic's validator of a dataclass (a deck's part, a game definition), built once."""
     return TypeAdapter(model)
+
+
+def as_written(value: Any, exclude: Any = None) -> Any:
+    """A checked value as JSON data, keyed as a file writes it (``from``, not ``from_``)."""
+    checked = adapter(type(value))  # type: ignore[arg-type]  # (a class: hashable)
+    return checked.dump_python(value, mode="json", by_alias=True, exclude=exclude)
 
 
 def _close(name, model: type) -> bool:
@@ -77,9 +83,7 @@ def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> M
     templates), so the line numbers still point into the user's own file.
     """
     try:
-        if issubclass(model, BaseModel):
-            return model.model_validate(data)
-        return _adapter(model).validate_python(data)  # type: ignore[arg-type]  # (a class: hashable)
+        return adapter(model).validate_python(data)  # type: ignore[arg-type]  # (a class: hashable)
     except ValidationError as err:
         location, problem = explain(err, model, data)
         line = line_of(lines if lines is not None else data, location)

@@ -49,9 +49,9 @@ def new_deck(
 
 def schema(lang: LangOption = None) -> None:
     """Print the JSON Schema of the deck file format (for editors that complete and check YAML)."""
-    from kkprint.deck.model import DeckFile
+    from kkprint.deck.model import deck_schema
 
-    said = described(DeckFile.model_json_schema(), language(lang))
+    said = described(deck_schema(), language(lang))
     typer.echo(json.dumps(said, indent=2, ensure_ascii=False))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from itertools import repeat
 from pathlib import Path
 
@@ -12,7 +12,6 @@ from reportlab.lib.units import mm
 from kkprint.base import progress
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg
-from kkprint.base.models import validate
 from kkprint.base.paths import SHEETS_DIR, output_path
 from kkprint.base.printer import load_profile
 from kkprint.base.yamlio import load_yaml_file
@@ -70,7 +69,7 @@ def stays_inside(layout, card: CardSize) -> bool:
 
 
 def deck_texts(deck: Deck) -> set[str]:
-    strings = collect_strings(deck.spec.model_dump(exclude={"cards"}), set())
+    strings = collect_strings(asdict(replace(deck.spec, cards=[])), set())
     for card in deck.iter_cards():
         strings.update(card.fields.values())
     for table in deck.tables.values():  # what lookup() may print
@@ -478,6 +477,8 @@ def load_sheet_file(deck: Deck, name: str) -> SheetFile:
         )
     else:
         path = deck.resolve(name, N_("sheet layout"), "sheet.layout")
+    from kkprint.base.models import validate
+
     return validate(SheetFile, load_yaml_file(path), str(path))
 
 

@@ -15,12 +15,13 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_
+from kkprint.base.models import as_written
 from kkprint.base.yamlio import read_bytes
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import compile_template, parse_ranges
@@ -59,9 +60,7 @@ class _Inputs:
     def __init__(self, deck: Deck):
         self.deck = deck
         spec = deck.spec
-        self.shared = json.dumps(
-            spec.model_dump(mode="json", by_alias=True, exclude=NOT_DRAWN), sort_keys=True, ensure_ascii=False
-        )
+        self.shared = json.dumps(as_written(spec, exclude=NOT_DRAWN), sort_keys=True, ensure_ascii=False)
         # what every card reads besides its own fields, as a build gives it (deck.name, today …)
         self.spec_fields = {
             **column_checks(deck)[1],  # (a column no card has reads as empty, as in a build)
@@ -129,8 +128,9 @@ class _Inputs:
         used = []
         for family, files in spec.fonts.items():
             if family in text or family in values:
-                for name in files.model_dump(exclude_none=True).values():
-                    used.append((name, self.stamp(folder / name)))
+                for name in asdict(files).values():
+                    if name is not None:
+                        used.append((name, self.stamp(folder / name)))
         for icon, found in spec.icon_specs.items():
             if icon in text or icon in values:
                 used.extend(self.picture(folder / found.src))
@@ -179,7 +179,7 @@ class _Inputs:
 def _as_written(region: Region) -> dict:
     """A region as the deck writes it: its keys worked out from ``${…}`` as written, not the
     stand-in values they are checked with (an edited expression is a changed face)."""
-    return {**region.model_dump(mode="json", by_alias=True), **{key: region.written(key) for key in region.dynamic}}
+    return {**as_written(region), **{key: region.written(key) for key in region.dynamic}}
 
 
 @lru_cache(maxsize=512)

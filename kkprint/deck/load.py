@@ -4,15 +4,16 @@ drawn, and every file reference kept inside the deck's folder (links resolved)."
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import pickle
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from kkprint.base.definitions import remembered
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg
-from kkprint.base.models import validate
 from kkprint.base.paths import TEMPLATES_DIR
 from kkprint.base.yamlio import LineDict, load_yaml_file
 from kkprint.deck import data as card_data
@@ -20,6 +21,7 @@ from kkprint.deck.data import CardData, LookupTable
 from kkprint.deck.expr import compile_condition, compile_template, parse_ranges, today_text
 from kkprint.deck.model import (
     STRING_KEYS,
+    CardValue,
     DataSpec,
     DeckFile,
     IconRegion,
@@ -528,7 +530,7 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     source = str(path)
     raw = load_yaml_file(path)
     data = resolve_deck_data(raw, path, allow_outside)
-    spec = validate(DeckFile, data, source, lines=raw)
+    spec = _checked(data, path, lines=raw)
     raw_cards = raw.get("cards") if isinstance(raw, dict) else None
     cards = []
     for index, entry in enumerate(spec.cards):
@@ -566,13 +568,27 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
 
 @lru_cache(maxsize=16)
 def _layout(path: Path) -> DeckFile:
-    return validate(DeckFile, resolve_deck_data(load_yaml_file(path), path), str(path))
+    return _checked(resolve_deck_data(load_yaml_file(path), path), path)
 
 
-def layout_deck(path: Path, fields: dict[str, str], cards: list[tuple[dict[str, str], int, str]]) -> Deck:
+def _checked(data: Any, path: Path, lines: Any = None) -> DeckFile:
+    """The deck's data (its templates applied) checked, or read back from the cache when this
+    kkprint checked the very same data for this file before: an unchanged deck (its card data
+    may change) is built without importing pydantic. ``lines``: as :func:`~kkprint.base.models.validate`."""
+    key = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)  # (types kept: 1, 1.0 and true differ)
+
+    def check() -> DeckFile:
+        from kkprint.base.models import validate
+
+        return validate(DeckFile, data, str(path), lines)
+
+    return remembered(DeckFile, path, key, check)
+
+
+def layout_deck(path: Path, fields: Mapping[str, CardValue], cards: list[tuple[dict[str, str], int, str]]) -> Deck:
     """A deck from a layout file and card data made by code (a game's own cards): ``cards`` are
     (fields, count, origin) triples, ``fields`` the deck-wide fields."""
-    spec = _layout(path).model_copy(update={"fields": fields})
+    spec = replace(_layout(path), fields=dict(fields))
     columns = frozenset(fields).union(*(f for f, _, _ in cards))
     return Deck(
         spec,

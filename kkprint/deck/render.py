@@ -16,14 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from pydantic import ValidationError
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, LimitReached, suggest
 from kkprint.base.i18n import N_, Msg
-from kkprint.base.models import describe_location, explain
 from kkprint.deck.expr import PER_COPY_NAMES, Expression, Table, compile_condition, compile_template, parse_ranges
 from kkprint.deck.load import Deck, expressions_of
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
@@ -175,7 +173,12 @@ def _value(written, fields: dict[str, str], tables: Mapping[str, Table]):
 
 
 def _resolved(region: Region, values: dict[str, Any]) -> Region:
-    """The region with ``values`` for its dynamic keys, checked as if written so."""
+    """The region with ``values`` for its dynamic keys, checked as if written so (by pydantic:
+    a deck with such keys imports it, whether or not the deck itself came from the cache)."""
+    from pydantic import ValidationError
+
+    from kkprint.base.models import describe_location, explain
+
     try:
         return region.for_card(values)
     except ValidationError as err:
