@@ -1,13 +1,14 @@
 """The shipped game definitions (``data/GAME/*.yaml``) as frozen dataclasses, checked by pydantic
-only when a file's bytes are new to this installation.
+only when a file's bytes are new to this installation (and, through :func:`remembered`, a deck's
+data: ``kkprint.deck.model``).
 
-Why not pydantic models, as a deck is: a scorer runs for a tenth of a second, and importing
-pydantic and building a game's validators was half of it. The definitions are plain dataclasses
-instead; pydantic checks them all the same (:func:`kkprint.base.models.validate`: its finding
-becomes one line naming the file and its line), and the checked result is kept in the user's
-cache folder with the file's bytes and the code that read it. A later run with the same file
-and the same kkprint reads that back and never imports pydantic; a changed file, a changed
-kkprint or an unreadable entry is checked again. An entry is a pickle that kkprint itself wrote
+Why not pydantic models: a scorer runs for a tenth of a second, and importing pydantic and
+building a game's validators was half of it. The definitions are plain dataclasses instead;
+pydantic checks them all the same (:func:`kkprint.base.models.validate`: its finding becomes one
+line naming the file and its line), and the checked result is kept in the user's cache folder
+with the bytes it was made of and the code that made it. A later run with the same bytes and the
+same kkprint reads that back and never imports pydantic; changed bytes, a changed kkprint or an
+unreadable entry is checked again. An entry is a pickle that kkprint itself wrote
 into the user's own folder, trusted as Python trusts its ``__pycache__``; a definition file,
 whoever wrote it, is read as YAML and checked before its first use, and an entry holds only what
 pydantic accepted.

@@ -63,7 +63,7 @@ def data_folder() -> Path:
 
 
 def cache_folder() -> Path:
-    """Where kkprint keeps what it can always make again (checked game definitions):
+    """Where kkprint keeps what it can always make again (checked game definitions and decks):
     ``KKPRINT_CACHE_DIR``, else the user's cache folder."""
     chosen = os.environ.get("KKPRINT_CACHE_DIR")
     if chosen:

@@ -633,10 +633,12 @@ def _checks() -> None:
     """How pydantic reads and checks a length, a size, a colour, a region's type and a table's
     keys. The classes' annotations name these, and pydantic reads the annotations only when it
     first checks a deck; made then, and not when this module loads, a build whose deck was
-    checked before never imports pydantic."""
+    checked before never imports pydantic. A region's stand-ins for its expressions are pydantic's
+    wrap validator too (made one here: a class's own schema hook would be kept only where pydantic
+    first meets the class, and a deck names each kind of region in several places)."""
     from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema, model_validator
 
-    setattr(Region, "_expressions", model_validator(mode="wrap")(Region.__dict__["_expressions"]))
+    Region._expressions = model_validator(mode="wrap")(Region.__dict__["_expressions"])  # type: ignore[method-assign,assignment]
 
     region_length = Annotated[
         float,
