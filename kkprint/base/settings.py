@@ -261,7 +261,9 @@ def show(lang: str | None = None) -> str:
     x, y = load_profile().offset_mm
     where = tr("config file", lang) if profile_path().exists() else tr("not set", lang)
     lines.append(f"offset: {x:g},{y:g} mm  ({where})")
-    lines.append(tr("cache folder: {path} (checked game definitions and decks; safe to delete)", lang, path=cache_folder()))
+    lines.append(
+        tr("cache folder: {path} (checked game definitions and decks; safe to delete)", lang, path=cache_folder())
+    )
     return "\n".join(lines)
 
 

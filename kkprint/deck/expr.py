@@ -26,7 +26,6 @@ import threading
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Protocol, cast
 
@@ -321,6 +320,8 @@ def _round(value, digits=0):
     places = _to_number("round", digits)
     if not isinstance(places, int) or abs(places) > 15:
         raise InputError(Msg("round() keeps from -15 to 15 decimal places, not {value}", value=_shown(digits)))
+    from decimal import ROUND_HALF_UP, Decimal, InvalidOperation  # (only a deck that rounds loads it)
+
     try:  # half away from zero, as a spreadsheet rounds, on the number as it is written
         rounded = Decimal(repr(number)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     except InvalidOperation:
