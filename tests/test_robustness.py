@@ -1,6 +1,7 @@
 """Hostile and broken input: every command answers exit 2 and one line, never a traceback,
 never runs code, never writes outside the output folder, never leaves a half-written PDF."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -162,3 +163,52 @@ def test_killed_build_leaves_old_or_new_pdf_never_a_broken_one(tmp_path):
         check=True,
     )
     assert not list(out.glob(".*.part"))
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+        except OSError:  # (gone while we looked)
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Alive and not merely waiting to be reaped (a zombie has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc to see the workers")
+def test_a_killed_build_takes_its_workers_with_it(tmp_path):
+    """`kill -9` of a build that forked workers: the workers end too, instead of waiting forever."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", "build", "all", "--lang", "en", "--out", str(tmp_path / "out")],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "KKPRINT_JOBS": "2"},
+    )
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while not workers and process.poll() is None and time.monotonic() < deadline:
+        workers = _children(process.pid)
+        time.sleep(0.01)
+    assert workers, "the build never forked a worker"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in workers if _running(pid)]
+    for pid in left:  # (do not leave them to the next test)
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "workers outlived the killed build"

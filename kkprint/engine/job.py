@@ -192,7 +192,7 @@ def _build_forked(
     global _FORKED
     context = multiprocessing.get_context("fork")
     _FORKED = (chosen, context.Value("i", 0))  # (inherited by the workers, forked below)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_end_with_parent) as pool:
         futures = [pool.submit(_take_and_build, options) for _ in range(workers)]
         outcomes = _take_and_build(options, step)  # (the workers' targets are counted as they come back)
         for future in futures:
@@ -206,6 +206,21 @@ def _build_forked(
 
 
 _FORKED: tuple[list[Target], Any] = ([], None)  # the targets a forked build shares, and the next one's number
+
+
+def _end_with_parent() -> None:
+    """A worker ends as soon as the build that forked it is gone. Killed (``kill -9``, the OOM
+    killer), a build can tell no one, and its workers would wait for work forever: each holds
+    the work queue's writing end too, so the queue never closes."""
+    import os
+    import threading
+    from multiprocessing import parent_process
+    from multiprocessing.connection import wait
+
+    parent = parent_process()
+    if parent is not None:
+        sentinel = parent.sentinel  # (readable once the parent has ended)
+        threading.Thread(target=lambda: (wait([sentinel]), os._exit(1)), daemon=True).start()
 
 
 def _take_and_build(options: BuildOptions, step: Callable[[int], None] = progress.nothing) -> list[Outcome]:
