@@ -188,10 +188,12 @@ def _running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc to see the workers")
-def test_a_killed_build_takes_its_workers_with_it(tmp_path):
-    """`kill -9` of a build that forked workers: the workers end too, instead of waiting forever."""
+@pytest.mark.parametrize("target", ["all", "kardinal"], ids=["build workers", "font workers (a first build)"])
+def test_a_killed_build_takes_its_workers_with_it(tmp_path, target):
+    """`kill -9` of a build that started workers (one a target, or one a font face to subset on
+    a first build): the workers end too, instead of waiting forever."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "kkprint", "build", "all", "--lang", "en", "--out", str(tmp_path / "out")],
+        [sys.executable, "-m", "kkprint", "build", target, "--lang", "en", "--out", str(tmp_path / "out")],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

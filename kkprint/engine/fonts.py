@@ -133,11 +133,12 @@ def _subsets(characters: str) -> dict[str, bytes]:
     missing = [face for face in FACES if face not in found]
     made: list[bytes] = []
     if len(missing) > 1:
-        from concurrent.futures import ProcessPoolExecutor  # (only on a cache miss)
-        from concurrent.futures.process import BrokenProcessPool
+        from concurrent.futures.process import BrokenProcessPool  # (only on a cache miss)
+
+        from kkprint.base.workers import process_pool
 
         try:
-            with ProcessPoolExecutor(max_workers=len(missing)) as pool:
+            with process_pool(len(missing)) as pool:
                 made = list(pool.map(_make_subset, missing, [characters] * len(missing)))
         except (OSError, BrokenProcessPool):  # no processes to be had here: one after the other
             made = []

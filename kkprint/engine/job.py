@@ -187,12 +187,12 @@ def _build_forked(
     work for every core too). Forked workers inherit the loaded definitions, so each only
     builds; targets hold functions that cannot be pickled, so workers find theirs by number."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+
+    from kkprint.base.workers import process_pool
 
     global _FORKED
-    context = multiprocessing.get_context("fork")
-    _FORKED = (chosen, context.Value("i", 0))  # (inherited by the workers, forked below)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_end_with_parent) as pool:
+    _FORKED = (chosen, multiprocessing.get_context("fork").Value("i", 0))  # (inherited by the workers, forked below)
+    with process_pool(workers, fork=True) as pool:
         futures = [pool.submit(_take_and_build, options) for _ in range(workers)]
         outcomes = _take_and_build(options, step)  # (the workers' targets are counted as they come back)
         for future in futures:
@@ -206,21 +206,6 @@ def _build_forked(
 
 
 _FORKED: tuple[list[Target], Any] = ([], None)  # the targets a forked build shares, and the next one's number
-
-
-def _end_with_parent() -> None:
-    """A worker ends as soon as the build that forked it is gone. Killed (``kill -9``, the OOM
-    killer), a build can tell no one, and its workers would wait for work forever: each holds
-    the work queue's writing end too, so the queue never closes."""
-    import os
-    import threading
-    from multiprocessing import parent_process
-    from multiprocessing.connection import wait
-
-    parent = parent_process()
-    if parent is not None:
-        sentinel = parent.sentinel  # (readable once the parent has ended)
-        threading.Thread(target=lambda: (wait([sentinel]), os._exit(1)), daemon=True).start()
 
 
 def _take_and_build(options: BuildOptions, step: Callable[[int], None] = progress.nothing) -> list[Outcome]:

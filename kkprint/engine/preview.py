@@ -148,14 +148,13 @@ def _halves(run, items: list, mine=None) -> list:
     process (it has everything loaded already, and opens the PDF for itself) does every other
     one. Not from a process with other threads (a server's): a fork copies none of them, nor
     what they hold. ``mine`` (default ``run``) does this process's share."""
-    import multiprocessing
 
     mine = mine or run  # (this process's own runner may report progress; the other's is pickled)
     if not _pays_to_split(items):
         return [mine(items)]
-    from concurrent.futures import ProcessPoolExecutor
+    from kkprint.base.workers import process_pool
 
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+    with process_pool(1, fork=True) as pool:
         theirs = pool.submit(run, items[1::2])
         own = mine(items[0::2])
         return [own, theirs.result()]
