@@ -105,6 +105,17 @@ def assert_clean_error(result: subprocess.CompletedProcess, *fragments: str) -> 
         assert as_shown(fragment) in lines[0], (fragment, lines[0])
 
 
+def imported(result: subprocess.CompletedProcess) -> set[str]:
+    """The modules a run under ``python -X importtime`` imported."""
+    return {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+
+
+def errors(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    """A run under ``-X importtime`` with the import times taken out of its stderr (what the user sees)."""
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("import time:")]
+    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout, "\n".join(lines))
+
+
 def as_shown(fragment: str, cwd: Path = ROOT) -> str:
     """A path as the command line prints it when run in ``cwd`` (the tests' usual folder):
     relative to it when inside it (kkprint.base.pathnames.shown)."""

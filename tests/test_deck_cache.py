@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, assert_clean_error
+from conftest import ROOT, assert_clean_error, errors, imported
 from pypdf import PdfReader
 
 DECK = """\
@@ -38,16 +38,6 @@ def build(cache: Path, deck: Path, lang: str = "en", out: Path | None = None) ->
         cwd=ROOT,
         env={**os.environ, "KKPRINT_CACHE_DIR": str(cache), "KKPRINT_LANG": lang},
     )
-
-
-def imported(result: subprocess.CompletedProcess) -> set[str]:
-    return {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
-
-
-def shown(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
-    """The run with import times taken out of its stderr (what the user sees)."""
-    lines = [line for line in result.stderr.splitlines() if not line.startswith("import time:")]
-    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout, "\n".join(lines))
 
 
 def make_deck(folder: Path, version: str = '"2"', names: tuple[str, ...] = ("Ember", "Frost")) -> Path:
@@ -99,7 +89,7 @@ def test_a_deck_edited_after_it_was_kept_is_checked_again(tmp_path):
     good = deck.read_text(encoding="utf-8")
     deck.write_text(good.replace("size: 12}", "size: 900}"), encoding="utf-8")
     for lang, line, problem in (("en", "line 6", "must be at most 200"), ("ja", "6行目", "200以下")):
-        result = shown(build(cache, deck, lang))
+        result = errors(build(cache, deck, lang))
         assert_clean_error(result, str(deck), line, "layout.title.size", problem)
     deck.write_text(good, encoding="utf-8")
     assert build(cache, deck).returncode == 0
@@ -113,7 +103,7 @@ def test_a_changed_template_is_checked_again(tmp_path):
     deck.write_text("extends: base.yaml\n" + deck.read_text(encoding="utf-8").replace("card: {size: poker}\n", ""))
     assert build(cache, deck).returncode == 0
     (folder / "base.yaml").write_text("card: {size: poker}\nprint: {backs: sideways}\n", encoding="utf-8")
-    result = shown(build(cache, deck))
+    result = errors(build(cache, deck))
     assert_clean_error(result, str(deck), "print.backs", "sideways")
 
 

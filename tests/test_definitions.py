@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, assert_clean_error
+from conftest import ROOT, assert_clean_error, errors, imported
 
 from kkprint.base.definitions import load_definition
 from kkprint.base.errors import InputError
@@ -30,16 +30,6 @@ def scorer(cache: Path, *args: str, lang: str = "en") -> subprocess.CompletedPro
         cwd=ROOT,
         env={**os.environ, "KKPRINT_CACHE_DIR": str(cache), "KKPRINT_LANG": lang},
     )
-
-
-def imported(result: subprocess.CompletedProcess) -> set[str]:
-    return {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
-
-
-def errors(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
-    """The run with import times taken out of its stderr (what the user sees)."""
-    lines = [line for line in result.stderr.splitlines() if not line.startswith("import time:")]
-    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout, "\n".join(lines))
 
 
 def test_second_run_reads_the_checked_definition_back_without_pydantic(tmp_path):
