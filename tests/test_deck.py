@@ -376,3 +376,25 @@ def test_backs_that_carry_content_are_printed_one_sided_as_sheets_of_their_own(t
     deck.write_text(deck.read_text(encoding="utf-8").replace(", content_backs: true", ""), encoding="utf-8")
     [pdf] = build(deck, tmp_path / "dropped")
     assert [("Rule of" in page.extract_text()) for page in PdfReader(pdf).pages] == [False]
+
+
+@pytest.mark.parametrize(
+    ("region", "place", "problem"),
+    [
+        ("text: hi, size: .inf", "layout.a.size", "must be a finite number"),
+        ("text: 5", "layout.a.text", "must be text"),
+        ("text: hi, size: 900", "layout.a.size", "must be at most 200"),
+        ("size: 9", "layout.a:", "a text region needs text or field"),
+    ],
+    ids=["a size beside a text key", "the text key itself", "a bound", "the region as a whole"],
+)
+def test_a_text_regions_mistake_is_named_by_its_own_key(english, cli, tmp_path, region, place, problem):
+    """Pydantic names the union member it tried (``text``) before the key; a text region also
+    has a key called text, and the place said is the key that is wrong, not that one."""
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: d\ncard: {size: poker}\nlayout:\n  a: {type: text, x: 1, y: 1, w: 20, h: 9, " + region + "}\n"
+        "cards: [{name: A}]\n",
+        encoding="utf-8",
+    )
+    assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "out")), "line 4", place, problem)

@@ -119,8 +119,12 @@ def _written(loc: tuple, data: Any) -> tuple:
     those that do not look like the name of a union member."""
     kept: list = []
     node = data
+    tag_of = None  # the mapping whose union member pydantic has named already
     for part in loc:
         if isinstance(node, dict):
+            if isinstance(part, str) and node.get("type") == part and tag_of is not node:
+                tag_of = node  # the member a region's type chose (a text region has a text key too)
+                continue
             if part in node:
                 kept.append(part)
                 node = node[part]
