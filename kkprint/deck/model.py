@@ -33,14 +33,14 @@ FIELD_REF = re.compile(r"\$\{[^}]*\}")
 UNITS = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
 _LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*(mm|cm|in|pt)?\s*$")
 ICON_NAME = r"^[A-Za-z0-9_\-:]+$"
-AnyRegion_ = TypeVar("AnyRegion_", bound="Region")
+SomeRegion = TypeVar("SomeRegion", bound="Region")
 
 
 class Strict(Definition):
-    """Base of the deck file's parts: each a frozen dataclass by inheriting from it (as a game's
+    """Base of the deck file's parts: each a dataclass by inheriting from it (as a game's
     definition is), so that a deck checked before is read back from the cache without pydantic
-    (:func:`check`). Unknown keys are typos, so they are errors; ``inf`` and ``nan`` are no
-    sizes; a key may be written by its alias (``from``) or its name."""
+    (:func:`kkprint.deck.load.load_deck`). Unknown keys are typos, so they are errors; ``inf``
+    and ``nan`` are no sizes; a key may be written by its alias (``from``) or its name."""
 
     __pydantic_config__: ClassVar[dict[str, Any]] = {
         "extra": "forbid",
@@ -228,7 +228,7 @@ class Region(Strict):
         """The keys (besides text ones) whose values come from each card."""
         return self._dynamic
 
-    def for_card(self: AnyRegion_, values: dict[str, Any]) -> AnyRegion_:
+    def for_card(self: SomeRegion, values: dict[str, Any]) -> SomeRegion:
         """This region with its dynamic keys set to one card's ``values`` and checked again
         (a pydantic ValidationError says which key is wrong and why)."""
         from kkprint.base.models import adapter
