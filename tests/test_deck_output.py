@@ -22,6 +22,7 @@ from kkprint.engine.job import BuildOptions, build_targets
 
 ICC = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
 NAMES = "ABCDEFGHIJ"
+NAMED_FRONT = "card: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"  # a mini card showing its name
 LANDSCAPE = """\
 name: land
 card: {w: 88, h: 63}
@@ -232,7 +233,7 @@ def test_export_writes_one_back_only_when_every_back_is_the_same_picture(tmp_pat
         deck = tmp_path / f"{label}.yaml"
         marks = ", ".join(f"{{name: C{n}, mark: {ninth if n == 9 else 'same'}}}" for n in range(1, 11))
         deck.write_text(
-            "name: b\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+            f"name: b\n{NAMED_FRONT}"
             f"back:\n  t: {{type: text, x: 2, y: 20, w: 30, h: 9, text: '{back}'}}\ncards: [{marks}]\n",
             encoding="utf-8",
         )
@@ -254,7 +255,7 @@ def test_one_back_only_for_the_deck_s_one_back_that_reads_nothing_of_a_card(tmp_
     from kkprint.deck.build import one_back
     from kkprint.deck.load import load_deck
 
-    head = "name: o\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
+    head = f"name: o\n{NAMED_FRONT}"
     cards = "cards: [{name: A, colour: '#ff0000'}, {name: B, colour: '#00ff00', back: plain}]\n"
     cases = {
         "back:\n  f: {type: shape, shape: rect, x: 0, y: 0, w: 44, h: 63, fill: '#123456'}\n": True,
@@ -275,8 +276,7 @@ def test_pages_alike_compares_pixels_or_digests_of_bands(tmp_path, monkeypatch):
 
     deck = tmp_path / "d.yaml"
     deck.write_text(
-        "name: p\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
-        "cards: [{name: A}, {name: A}, {name: B}]\n",
+        f"name: p\n{NAMED_FRONT}cards: [{{name: A}}, {{name: A}}, {{name: B}}]\n",
         encoding="utf-8",
     )
     [pdf] = build(deck, tmp_path / "out", card_pages=True)
@@ -548,8 +548,7 @@ def test_export_removes_what_a_dead_writer_left_of_its_files_and_nothing_else(tm
 
     deck = tmp_path / "d.yaml"
     deck.write_text(
-        "name: l\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 30, h: 9, text: '${name}'}\n"
-        "cards: [{name: A}, {name: B}]\n",
+        f"name: l\n{NAMED_FRONT}cards: [{{name: A}}, {{name: B}}]\n",
         encoding="utf-8",
     )
     out = tmp_path / "out"

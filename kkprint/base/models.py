@@ -104,13 +104,13 @@ def explain(err: ValidationError, model: type, data: Any = None) -> tuple[tuple,
     errors = err.errors()
     # a number that is not finite is the clearest thing to say, whichever union member failed;
     # a misspelt key leaves another one missing, and its own name says more than the gap
-    misspelt = (e for e in errors if e["type"] in _UNKNOWN_KEY and _close(e["loc"][-1], model))
+    misspelt = (e for e in errors if e["type"] == _UNKNOWN_KEY and _close(e["loc"][-1], model))
     first = next((e for e in errors if e["type"] == "finite_number"), None) or next(misspelt, errors[0])
     location = _written(first["loc"], data)
     return location, _problem(first, location, model)
 
 
-_UNKNOWN_KEY = ("extra_forbidden", "unexpected_keyword_argument")  # (a model's; a dataclass's)
+_UNKNOWN_KEY = "unexpected_keyword_argument"  # (what pydantic says of a dataclass)
 _MEMBER = re.compile(r"^[a-z-]+\[.*\]$|^(str|int|float|bool|none|list|dict)$|^[A-Z]\w*$|^function-")
 
 
@@ -149,7 +149,7 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
     """Pydantic's finding in the catalogue's words; our own validators' messages come through
     as they were raised (already in the reader's language)."""
     kind, context = first["type"], first.get("ctx") or {}
-    if kind in _UNKNOWN_KEY:
+    if kind == _UNKNOWN_KEY:
         hint = suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else Msg(" (a typo?)")
         return Msg("unknown key '{key}'{hint}", key=location[-1], hint=hint)
     if kind == "finite_number":
@@ -162,7 +162,7 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
         return Msg("must be text, not '{value}'", value=first.get("input"))
     if kind in ("bool_parsing", "bool_type"):
         return Msg("must be true or false, not '{value}'", value=first.get("input"))
-    if kind in ("dict_type", "model_type", "model_attributes_type", "dataclass_type", "dataclass_args_type"):
+    if kind in ("dict_type", "dataclass_type", "dataclass_args_type"):
         return Msg("must be a mapping (key: value)")
     if kind == "list_type":
         return Msg("must be a list")

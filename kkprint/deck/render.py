@@ -219,18 +219,11 @@ class RegionPainter:
         self._colours: dict[str, Color] = {}
         self._boxes: dict[tuple[int, float, float], tuple] = {}
         self._resolved: dict[tuple[int, str], Region] = {}
-        # whether a layout's region has keys set by each card, by the region's id (the region
-        # kept beside its answer, so its id is never another's): pydantic's private attributes
-        # cost a slow lookup each, and every card asks of every region
-        self._dynamic: dict[int, tuple[Region, bool]] = {}
 
     def for_card(self, region: Region, fields: dict[str, str]) -> Region:
         """The region as one card has it (:func:`region_for_card`); cards giving the same values
         share one region."""
-        known_dynamic = self._dynamic.get(id(region))
-        if known_dynamic is None or known_dynamic[0] is not region:
-            known_dynamic = self._dynamic[id(region)] = (region, bool(region.dynamic))
-        if not known_dynamic[1]:
+        if not region.dynamic:
             return region
         values = dynamic_values(region, fields, self.deck.tables)
         known = (id(region), repr(values))
