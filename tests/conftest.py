@@ -178,34 +178,68 @@ def start_score_pad(data_dir: Path, port: int, *args: str, lang: str = "en") -> 
 
 
 class RecordingCanvas:
-    """Just enough of a canvas to see where text lands: each run's (x, baseline, text, size),
-    whether it is drawn on its own or as part of a text object."""
+    """A real canvas (writing to memory) that reads its own operators back to see where text
+    lands: each run's (x, baseline, text, size) — a run being what one text-showing call drew
+    (drawString, or one line of a text object), its characters decoded through the font's
+    subsets as a PDF reader would."""
+
+    _OPERATOR = re.compile(rb"\((?:[^\\()]|\\.)*\)|[^\s()]+", re.S)
 
     def __init__(self):
-        self.strings = []
+        import io
 
-    def setFont(self, name, size):
-        self.size = size
+        from reportlab.pdfgen.canvas import Canvas
 
-    def drawString(self, x, y, text):
-        self.strings.append((x, y, text, self.size))
+        self.canvas = Canvas(io.BytesIO(), invariant=1)
 
-    def beginText(self, x, y):
-        return _RecordedText(self.strings, x, y)
+    def __getattr__(self, name):
+        return getattr(self.canvas, name)
 
-    def drawText(self, text_object):
-        pass
+    @property
+    def strings(self) -> list[tuple[float, float, str, float]]:
+        from reportlab.pdfbase.pdfmetrics import getFont
+
+        document = self.canvas._doc
+        fonts = {internal.lstrip("/"): name for name, internal in document.fontMapping.items()}
+        found: list[tuple[float, float, str, float]] = []
+        for entry in self.canvas._code:
+            operands: list[bytes] = []
+            origin, size, subsets, run = (0.0, 0.0), 0.0, None, None
+            for token in self._OPERATOR.findall(entry.encode("latin-1")):
+                if token == b"Tm":
+                    origin = (float(operands[-2]), float(operands[-1]))
+                elif token == b"Tf":
+                    family, _, subset = operands[-2].decode()[1:].partition("+")
+                    size = float(operands[-1])
+                    subsets = getFont(fonts[family]).state[document].subsets[int(subset)]
+                elif token == b"Tj":
+                    decoded = "".join(chr(subsets[code]) for code in _pdf_string(operands[-1]))
+                    run = (origin, run[1] + decoded if run else decoded, size)
+                elif token in (b"T*", b"ET") and run is not None:
+                    found.append((*run[0], run[1], run[2]))
+                    run = None
+                if token[:1].isalpha() or token == b"T*":
+                    operands = []
+                else:
+                    operands.append(token)
+        return found
 
 
-class _RecordedText:
-    def __init__(self, strings, x, y):
-        self.strings, self.at = strings, (x, y)
-
-    def setFont(self, name, size):
-        self.size = size
-
-    def setTextOrigin(self, x, y):
-        self.at = (x, y)
-
-    def textLine(self, text):
-        self.strings.append((*self.at, text, self.size))
+def _pdf_string(token: bytes) -> bytes:
+    """The bytes of a PDF literal string ``(…)``: its backslash escapes undone."""
+    inner, out, index = token[1:-1], bytearray(), 0
+    while index < len(inner):
+        if inner[index : index + 1] == b"\\":
+            octal = re.match(rb"[0-7]{1,3}", inner[index + 1 : index + 4])
+            if octal:
+                out.append(int(octal.group(), 8))
+                index += 1 + len(octal.group())
+                continue
+            out += {b"n": b"\n", b"r": b"\r", b"t": b"\t"}.get(
+                inner[index + 1 : index + 2], inner[index + 1 : index + 2]
+            )
+            index += 2
+            continue
+        out += inner[index : index + 1]
+        index += 1
+    return bytes(out)

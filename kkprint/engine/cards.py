@@ -16,7 +16,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import tr
 from kkprint.engine.colour import colour
-from kkprint.engine.document import BACK_SHEET_NOTE, FOLD_NOTE, NOTE_FROM_EDGE, Document, back_page_note, open_pdf
+from kkprint.engine.document import (
+    BACK_SHEET_NOTE,
+    FOLD_NOTE,
+    NOTE_FROM_EDGE,
+    Document,
+    back_page_note,
+    do_form,
+    open_pdf,
+)
 from kkprint.engine.fonts import FontSet
 from kkprint.engine.geometry import CardSize, DuplexMode, Paper, Shape, SheetLayout, Slot
 from kkprint.engine.inks import Inks
@@ -175,6 +183,8 @@ def _place(
     clip = _needs_clip(layout, art, shape)
     if form and not clip and scale == 1.0:  # the common case: a stored form placed as it is
         doc.draw_form(form, slot.x - bleed, slot.y - bleed)
+    elif not form and not clip and scale == 1.0:  # the other: a card's own art, drawn where it goes
+        doc.draw_moved(art.draw, slot.x - bleed, slot.y - bleed, width, height)
     else:
         canvas.saveState()
         if scale != 1.0:  # a printer profile's scale, about the card's centre
@@ -239,10 +249,11 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
     if options.duplex is DuplexMode.FOLD:
         return _print_folded(doc, layout, cards, options)
     side = note_side(layout)
+    outline = _outline(layout, options)
     sheets = 0
     for chunk in _chunks(cards, layout.per_sheet):
         sheets += 1
-        doc.canvas.doForm(_cut_marks(doc, layout, options.cut_marks, len(chunk)))
+        do_form(doc.canvas, _cut_marks(doc, layout, options.cut_marks, len(chunk)))
         doc.margin_note(side, options.extra_note)
         for index, card in enumerate(chunk):
             _place(
@@ -250,7 +261,7 @@ def print_cards(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint], 
                 layout,
                 layout.front_slot(index),
                 card.front,
-                _outline(layout, options),
+                outline,
                 guides=options.guides,
                 shape=card.shape,
             )
@@ -298,11 +309,11 @@ def _print_folded(doc: Document, layout: SheetLayout, cards: Iterable[CardPrint]
         sheets += 1
         c = doc.canvas
         marks = _cut_marks(doc, half, options.cut_marks, len(chunk))
-        c.doForm(marks)
+        do_form(c, marks)
         c.saveState()
         c.translate(page_w, 0)
         c.scale(-1, 1)  # the right half's marks are the left half's, mirrored across the fold
-        c.doForm(marks)
+        do_form(c, marks)
         c.restoreState()
         _fold_line(doc, side)
         doc.margin_note(side, " ".join(filter(None, (tr(FOLD_NOTE, doc.lang), options.extra_note))))

@@ -8,6 +8,7 @@ temporary file in the same folder, which is renamed over the target at the end. 
 from __future__ import annotations
 
 import functools
+import operator
 import weakref
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -121,6 +122,18 @@ def _complete_resources(canvas: Canvas, name: str, shading: dict, colours: dict)
     form.Resources = resources
 
 
+def do_form(canvas: Canvas, name: str) -> None:
+    """``canvas.doForm(name)``, naming the form among the page's (or the enclosing form's)
+    resources once: ReportLab notes it at every use and makes its resource entry again for each
+    when the page ends — a sheet of nine cards placing one back nine times. The same PDF."""
+    canvas._code.append(f"/{pdfdoc.xObjectName(name)} Do")
+    if name not in canvas._formsinuse:
+        canvas._formsinuse.append(name)
+
+
+_CANVAS_STATE = operator.itemgetter(*Canvas.STATE_ATTRIBUTES)  # what Canvas.saveState keeps
+
+
 class Document:
     """One open PDF: the canvas plus the reusable forms (XObjects) defined in it so far."""
 
@@ -161,11 +174,36 @@ class Document:
         saveState, translate, scale, doForm and restoreState, written as they are: placing a form
         changes nothing the canvas keeps track of, so ReportLab's copy of its whole state (a third
         of the cost of placing a card) is not needed."""
+        code = self.canvas._code
+        code.append("q")
+        code.append(f"{fp_str(scale, 0, 0, scale, x, y)} cm")
+        do_form(self.canvas, name)
+        code.append("Q")
+
+    def draw_moved(
+        self, draw: Callable[[Canvas, float, float], None], x: float, y: float, width: float, height: float
+    ) -> None:
+        """``draw(canvas, width, height)`` with the origin moved to (x, y): what saveState,
+        translate and restoreState do — the same operators, the same canvas state during and
+        after — without ReportLab's copy of its state attribute by attribute, which with its
+        matrix arithmetic cost a card of its own art (a name on each) a twelfth of its drawing."""
         c = self.canvas
-        c.addLiteral("q")
-        c.addLiteral(f"{fp_str(scale, 0, 0, scale, x, y)} cm")
-        c.doForm(name)
-        c.addLiteral("Q")
+        saved = _CANVAS_STATE(c.__dict__)
+        c._extgstate = c._extgstate.pushCopy()  # (drawing may change transparency in place)
+        a0, b0, c0, d0, e0, f0 = c._currentMatrix  # as Canvas.transform(1, 0, 0, 1, x, y) tracks it
+        c._currentMatrix = (
+            a0 * 1 + c0 * 0,
+            b0 * 1 + d0 * 0,
+            a0 * 0 + c0 * 1,
+            b0 * 0 + d0 * 1,
+            a0 * x + c0 * y + e0,
+            b0 * x + d0 * y + f0,
+        )
+        c._code.append("q")
+        c._code.append(f"{fp_str(1, 0, 0, 1, x, y)} cm")
+        draw(c, width, height)
+        c._code.append("Q")
+        c.__dict__.update(zip(Canvas.STATE_ATTRIBUTES, saved))
 
     def margin_note(self, side: str = "bottom", extra: str = "") -> None:
         """The 'print at actual size' line and a 50 mm scale bar, in the outer strip of one margin.
@@ -179,7 +217,7 @@ class Document:
         name = self.use_form(
             f"margin-note:{side}:{note}", width, height, lambda c, w, h: self._draw_margin_note(c, side, note)
         )
-        self.canvas.doForm(name)
+        do_form(self.canvas, name)
 
     def _draw_margin_note(self, c: Canvas, side: str, note: str) -> None:
         """On a side margin the strip is turned 90° so it still runs along the paper edge."""

@@ -304,9 +304,13 @@ class SheetLayout:
         when it turns about the short side — short-edge sheets, a card lying across the turn —
         the back would come out upside down, so it is drawn turned. (A square card turns like an
         upright one.)"""
-        slot = self.front_slot(index)
-        long_side_upright = slot.height >= slot.width - 1e-6
-        return turns_left_to_right(self.paper, mode) != long_side_upright
+        turns = self.__dict__.setdefault("_backs_turned", {})  # worked out once, like the slots
+        key = (index, mode)
+        if key not in turns:
+            slot = self.front_slot(index)
+            long_side_upright = slot.height >= slot.width - 1e-6
+            turns[key] = turns_left_to_right(self.paper, mode) != long_side_upright
+        return turns[key]
 
     def slots(self) -> list[Slot]:
         return [self.front_slot(i) for i in range(self.per_sheet)]

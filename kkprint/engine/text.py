@@ -19,10 +19,11 @@ import math
 import re
 import unicodedata
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -116,8 +117,10 @@ class Atom:
             self.unit = sum(f.width(1.0) for f in frags)
         self.pads: tuple[tuple[float, float], ...] | None = None
         self.ruby = 0.0
-        if any(frag.ruby is not None for frag in frags):
-            self._make_room()
+        for frag in frags:  # (a loop, not any() over a generator: every word of every card is an atom)
+            if frag.ruby is not None:
+                self._make_room()
+                break
 
     def _make_room(self) -> None:
         """Space around each ruby base whose reading is wider than the base: the reading may
@@ -522,7 +525,10 @@ def wrap(pieces, size: float, width: float, break_words: int = 0) -> list[list[A
 
 
 def line_width(line: list[Atom], size: float) -> float:
-    return sum(atom.width(size) for atom in line)
+    width = 0.0  # (a loop, not sum() over a generator: most lines on a card are one or two atoms)
+    for atom in line:
+        width += atom.unit * size
+    return width
 
 
 LinePads = list[tuple[tuple[float, float], ...] | None]
@@ -535,7 +541,10 @@ def line_pads(line: list[Atom]) -> tuple[LinePads, float] | None:
     An atom alone knows only its own characters; on a line, a reading at the atom's edge may
     also reach over half of the next atom's character when that has no reading of its own.
     Lines are broken by the atoms' own widths, so a reading never reaches past a line's end."""
-    if not any(atom.pads for atom in line):
+    for atom in line:  # (a loop, not any() over a generator: this is asked of every line drawn)
+        if atom.pads:
+            break
+    else:
         return None
     found: LinePads = []
     saved = 0.0
@@ -568,7 +577,9 @@ def _line_scale(line: list[Atom]) -> float:
 
 
 def _block_height(scales: list[float], size: float, leading: float, rooms: tuple[float, ...] = ()) -> float:
-    height = size * scales[0] + sum(size * leading * s for s in scales[1:])
+    height = size * scales[0]
+    if len(scales) > 1:  # (one line, the common case, sums nothing)
+        height += sum(size * leading * s for s in scales[1:])
     return height + size * sum(rooms) if rooms else height
 
 
@@ -786,7 +797,17 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
     drawn on its own. Readings (ruby) are drawn last, so the text reads, copies and searches as
     it is written, each reading after it. The canvas's own state is left alone."""
     size = fitted.size
-    text_object, face = None, None
+    if _one_plain_run(fitted):  # a name, a number: most text on a card, drawn without the loop below
+        line = fitted.lines[0]
+        style = line[0].frags[0].style
+        baseline = _block_top(fitted, box) - size * fitted.scales[0] * ASCENT
+        single = _TextObject(canvas, _line_start(line, size, box), baseline)
+        single.setFont(style.font, size * style.scale)
+        single.textLine(line[0].frags[0].text)
+        single.close()
+        return
+    text_object: _TextObject | None = None
+    face: tuple[str, float] | None = None
     readings: list[tuple] = []
     for x, baseline, line in _placed_lines(fitted, box):
         runs = _runs(line)
@@ -796,7 +817,7 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
                 readings.append(_reading_over(style, text, ruby[0], x, baseline, size))
             if not icon and style.colour is None:
                 if text_object is None:
-                    text_object, face = canvas.beginText(x, baseline), None
+                    text_object, face = _TextObject(canvas, x, baseline), None
                 elif not style.slant:
                     text_object.setTextOrigin(x, baseline)
                 if style.slant:  # an italic made from an upright face: the text matrix leans
@@ -807,7 +828,7 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
                 text_object.textLine(text)
             else:
                 if text_object is not None:
-                    canvas.drawText(text_object)
+                    text_object.close()
                     text_object = None
                 if icon:
                     side = size * style.scale
@@ -823,20 +844,101 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
             if index < len(runs):  # (where the line's last run ends matters to nothing)
                 x += stringWidth(text, style.font, size * style.scale) + (ruby[2] * size if ruby else 0.0)
     if text_object is not None:
-        canvas.drawText(text_object)
+        text_object.close()
     for style, text, x, baseline in readings:
         _draw_run(canvas, style, text, x, baseline, size, colour_of)
 
 
-def set_sizes(fitted: FittedText) -> Iterator[tuple[str | None, float]]:
+def _one_plain_run(fitted: FittedText) -> bool:
+    """Whether the fitted text is one line of one run in the canvas's colour and an upright face."""
+    if len(fitted.lines) != 1 or fitted.rooms or len(fitted.lines[0]) != 1 or len(fitted.lines[0][0].frags) != 1:
+        return False
+    frag = fitted.lines[0][0].frags[0]
+    return frag.icon is None and frag.ruby is None and frag.style.colour is None and not frag.style.slant
+
+
+class _TextObject:
+    """The part of ReportLab's text object that fitted text uses, writing the same operators.
+    ReportLab's object copies the canvas's text state when made, looks its font up again for
+    every line and maps each character through a subset by hand; with a name on every card that
+    was a tenth of drawing a plain card. For TrueType faces drawn bottom-up, which is every face
+    kkprint registers and every canvas it makes."""
+
+    __slots__ = ("canvas", "code", "font", "size", "subset")
+
+    def __init__(self, canvas: Canvas, x: float, y: float):
+        self.canvas, self.code = canvas, ["BT", f"1 0 0 1 {fp_str(x, y)} Tm"]
+        self.font, self.size, self.subset = None, 0.0, -1
+
+    def setTextOrigin(self, x: float, y: float) -> None:
+        self.code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+
+    def setTextTransform(self, a: float, b: float, c: float, d: float, e: float, f: float) -> None:
+        self.code.append(f"{fp_str(a, b, c, d, e, f)} Tm")
+
+    def setFont(self, name: str, size: float) -> None:
+        self.font, self.size, self.subset = getFont(name), size, -1
+
+    def textLine(self, text: str) -> None:
+        document, font, code = self.canvas._doc, self.font, []
+        for subset, part in _split(font, text, document):
+            if subset != self.subset:
+                code.append(_font_operators(font, subset, self.size, document))
+                self.subset = subset
+            code.append(f"({escapePDF(part)}) Tj")
+        self.code.append(" ".join(code) + " T*")
+
+    def close(self) -> None:
+        self.code.append("ET")
+        self.canvas._code.append(" ".join(self.code))
+
+
+def _split(font, text: str, document) -> list[tuple[int, bytes]]:
+    """``font.splitString(text, document)``: the text as (subset, codes) runs. Where every
+    character already has its code in the first subset (a deck's names, once the first card
+    has used their letters) the codes are read straight from ReportLab's table; anything else
+    (a new character, a later subset) is left to ReportLab, which gives it its code."""
+    state = font.state.get(document)
+    if state is not None and text:
+        assigned = state.assignments
+        try:
+            codes = [assigned[character] for character in map(ord, text)]
+        except KeyError:
+            pass
+        else:
+            if max(codes) < 256:
+                return [(0, bytes(codes))]
+    return font.splitString(text, document)
+
+
+_FONT_OPERATORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _font_operators(font, subset: int, size: float, document) -> str:
+    """The operators choosing a face's subset and size (the leading is ReportLab's default, 1.2
+    times the size), written once per document: naming a subset registers it in the document."""
+    known = _FONT_OPERATORS.setdefault(document, {})
+    key = (font.fontName, subset, size)
+    found = known.get(key)
+    if found is None:
+        name = font.getSubsetInternalName(subset, document)
+        found = known[key] = f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+    return found
+
+
+def set_sizes(fitted: FittedText) -> list[tuple[str | None, float]]:
     """What a reader meets in fitted text: (icon name, or None for words; the size in pt it is
     set at) for every run — after shrinking to fit and with ``<span size=…>`` applied. (A
-    reading, ruby, is always half its base.)"""
+    reading, ruby, is always half its base.) A list: the preflight asks it of every text drawn."""
+    sizes = []
     for line in fitted.lines:
         for atom in line:
             if not atom.space:
                 for frag in atom.frags:
-                    yield frag.icon, fitted.size * frag.style.scale * (icon_side(frag.icon) if frag.icon else 1.0)
+                    sizes.append(
+                        (frag.icon, fitted.size * frag.style.scale * (icon_side(frag.icon) if frag.icon else 1.0))
+                    )
+    return sizes
 
 
 def ink_box(fitted: FittedText, box: TextBox) -> Bounds | None:
@@ -875,24 +977,30 @@ def enclosing(boxes: Iterable[Bounds]) -> Bounds | None:
 def _placed_lines(fitted: FittedText, box: TextBox):
     """(x, baseline, line) of every line, aligned in the box."""
     size, leading, rooms = fitted.size, fitted.leading, fitted.rooms
-    block = block_extent(fitted)
-    if box.valign == "middle":
-        baseline = box.y + (box.height + block) / 2
-    elif box.valign == "bottom":
-        baseline = box.y + block
-    else:
-        baseline = box.y + box.height
+    baseline = _block_top(fitted, box)
     for number, (line, scale) in enumerate(zip(fitted.lines, fitted.scales)):
         baseline -= size * scale * (ASCENT if number == 0 else leading)
         if rooms:
             baseline -= size * rooms[number]
-        if box.align == "center":
-            x = box.x + (box.width - set_width(line, size)) / 2
-        elif box.align == "right":
-            x = box.x + box.width - set_width(line, size)
-        else:
-            x = box.x
-        yield x, baseline, line
+        yield _line_start(line, size, box), baseline, line
+
+
+def _block_top(fitted: FittedText, box: TextBox) -> float:
+    """Where the fitted lines' block begins (its top), aligned by the box's ``valign``."""
+    if box.valign == "middle":
+        return box.y + (box.height + block_extent(fitted)) / 2
+    if box.valign == "bottom":
+        return box.y + block_extent(fitted)
+    return box.y + box.height
+
+
+def _line_start(line: list[Atom], size: float, box: TextBox) -> float:
+    """Where a line begins, aligned by the box's ``align``."""
+    if box.align == "center":
+        return box.x + (box.width - set_width(line, size)) / 2
+    if box.align == "right":
+        return box.x + box.width - set_width(line, size)
+    return box.x
 
 
 def _runs(line: list[Atom]):

@@ -1,0 +1,137 @@
+"""The drawing shortcuts kkprint takes for speed write exactly what ReportLab's own calls write.
+
+Placing a card's art, naming a form and setting a line of text each go around a slow part of
+ReportLab (a copy of the canvas state attribute by attribute, a resource entry per use, a text
+object that looks its font up for every line). Each test here draws the same thing both ways, on
+two fresh canvases, and compares the operators written and the canvas state left behind.
+"""
+
+import io
+
+import pytest
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from kkprint.engine import text as text_module
+from kkprint.engine.document import Document, do_form
+from kkprint.engine.fonts import prepare_fonts
+from kkprint.engine.geometry import PAPERS
+from kkprint.engine.text import TextBox, draw_fitted, fit_text
+from kkprint.engine.typesetting import FontBook, Typesetting
+
+# more than 256 different characters, so a face needs a second subset
+KANJI = "".join(chr(code) for code in range(0x4E00, 0x4E00 + 400))
+FONTS = prepare_fonts(["Roll the die: 6 wins. ±½ — «déjà»\u00a0ok", KANJI, "王と枢機卿"])
+
+
+def _canvas() -> Canvas:
+    return Canvas(io.BytesIO(), invariant=1)
+
+
+class _ReportLabsTextObject:
+    """What draw_fitted used before it wrote its own operators: ReportLab's text object."""
+
+    def __init__(self, canvas, x, y):
+        self.canvas, self.own = canvas, canvas.beginText(x, y)
+
+    def setTextOrigin(self, x, y):
+        self.own.setTextOrigin(x, y)
+
+    def setTextTransform(self, *matrix):
+        self.own.setTextTransform(*matrix)
+
+    def setFont(self, name, size):
+        self.own.setFont(name, size)
+
+    def textLine(self, text):
+        self.own.textLine(text)
+
+    def close(self):
+        self.canvas.drawText(self.own)
+
+
+TEXTS = [
+    "Card 1",  # one plain run: the shortcut of all shortcuts
+    "Roll the die: 6 wins. ±½ — «déjà»\u00a0ok",  # Latin-1 and beyond, and a no-break space
+    "王と枢機卿",  # Japanese on one line
+    KANJI[:300],  # past the first subset of 256 codes, over many lines
+    "Pay <b>two</b> coins, <i>then</i> <span color='#aa0000'>draw</span> a card<br>and pass",  # runs of styles
+]
+
+
+@pytest.mark.parametrize("text", TEXTS, ids=range(len(TEXTS)))
+@pytest.mark.parametrize("align", ["left", "center", "right"])
+def test_fitted_text_is_written_as_reportlabs_text_object_writes_it(monkeypatch, text, align):
+    setting = Typesetting(FontBook(FONTS.regular, FONTS.bold), markup=True)
+    box = TextBox(10, 20, 160, 120, align, "middle")
+    fitted = fit_text(text, FONTS.regular, box, 12, 4, setting=setting)
+    ours, theirs = _canvas(), _canvas()
+    for line in ["Card 2", "王"]:  # characters already given codes in the document, and new ones
+        draw_fitted(ours, fit_text(line, FONTS.regular, box, 10), FONTS.regular, box)
+    draw_fitted(ours, fitted, FONTS.regular, box)
+    monkeypatch.setattr(text_module, "_TextObject", _ReportLabsTextObject)
+    for line in ["Card 2", "王"]:
+        draw_fitted(theirs, fit_text(line, FONTS.regular, box, 10), FONTS.regular, box)
+    draw_fitted(theirs, fitted, FONTS.regular, box)
+    assert ours._code == theirs._code
+    assert any(" Tj" in entry for entry in ours._code)  # (text was written at all)
+
+
+def test_a_character_split_matches_reportlabs_for_known_new_and_later_subsets():
+    font = text_module.getFont(FONTS.regular)
+    ours, theirs = _canvas(), _canvas()
+    for text in ["", "abc", "abc", "王と", KANJI, KANJI[::-1], "x\u00a0y", "王と abc"]:
+        assert text_module._split(font, text, ours._doc) == font.splitString(text, theirs._doc)
+    assert len(font.state[ours._doc].subsets) > 1  # the later subsets were reached
+
+
+def test_a_form_placed_again_and_again_is_named_once_and_the_pdf_is_the_same():
+    pdfs = []
+    for place in (do_form, Canvas.doForm):
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, invariant=1, pageCompression=1)
+        canvas.beginForm("back")
+        canvas.rect(0, 0, 10, 10, fill=1)
+        canvas.endForm()
+        for _page in range(2):
+            for _ in range(9):
+                place(canvas, "back")
+            if place is do_form:
+                assert canvas._formsinuse == ["back"]
+            canvas.showPage()
+        canvas.save()
+        pdfs.append(buffer.getvalue())
+    assert b"/FormXob.back" in pdfs[0]
+    assert pdfs[0] == pdfs[1]
+
+
+def _art(canvas, width, height):
+    """Art that changes everything a card's regions may change, and reads where it is."""
+    canvas.setFillColor(HexColor("#336699"), 0.5)
+    canvas.setStrokeColor(HexColor("#993366"))
+    canvas.setLineWidth(3)
+    canvas.setDash(2, 1)
+    canvas.setFont(FONTS.bold, 9)
+    canvas.drawString(1, 2, "Card")
+    canvas.rect(0, 0, width, height)
+    canvas.where = canvas.absolutePosition(0, 0)
+
+
+def test_art_drawn_where_it_goes_writes_and_leaves_what_savestate_and_translate_would():
+    ours, theirs = _canvas(), _canvas()
+    for canvas in (ours, theirs):
+        canvas.translate(5, 7)  # a page already moved: the art's position is relative to it
+        canvas.setFillAlpha(0.8)
+    Document(ours, PAPERS["a4"], FONTS, "en").draw_moved(_art, 30.5, 40.25, 63, 88)
+    theirs.saveState()
+    theirs.translate(30.5, 40.25)
+    _art(theirs, 63, 88)
+    theirs.restoreState()
+    assert ours._code == theirs._code
+    assert ours.where == theirs.where == (35.5, 47.25)
+    for name in Canvas.STATE_ATTRIBUTES:
+        if name == "_extgstate":
+            assert ours._extgstate._d == theirs._extgstate._d == {"ca": 0.8}
+        else:
+            assert getattr(ours, name) == getattr(theirs, name), name
+    assert ours._fillColorObj != HexColor("#336699")  # (what the art set is undone)
