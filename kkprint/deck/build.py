@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -17,9 +17,9 @@ from kkprint.base.printer import load_profile
 from kkprint.base.yamlio import load_yaml_file
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import CHANGES_CASE, case_variants
-from kkprint.deck.load import Deck, card_place, load_deck, select
+from kkprint.deck.load import CardRef, Deck, card_place, load_deck, select
 from kkprint.deck.model import SheetFile
-from kkprint.deck.preflight import CardRef, Finding, attach, collecting, scratch
+from kkprint.deck.preflight import Finding, attach, collecting, scratch
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book, is_static
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
 from kkprint.engine.document import ENGINE_TEXTS, Document, open_pdf
@@ -119,7 +119,7 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
     The deck's preflight watches the drawing (:mod:`kkprint.deck.preflight`): a card that cannot
     be drawn is noted and the others are still drawn, so one build finds every card's problems.
     """
-    every = (card for _, copies in prints_by_card(deck, doc, painter, width, height) for card in copies)
+    every = chain.from_iterable(copies for _, copies in prints_by_card(deck, doc, painter, width, height))
     yield from progress.counted(every, Msg("drawing cards"), lambda: deck.total)  # a bar at a terminal
 
 
@@ -166,9 +166,16 @@ def prints_by_card(
             place=card.origin,
         )
 
-    def back_for(card: CardData) -> Callable[[dict[str, str], int, str | Msg], Art | None]:
+    def default_back(fields: dict[str, str], number: int, where: str | Msg, ref: CardRef) -> Art | None:
+        """The deck's one back (or none), for a card that names no back of its own."""
+        if default is None:
+            return None
+        return default.art(fields, number, Msg("{card}, back", card=where), True, ref)
+
+    def back_for(card: CardData) -> Callable[[dict[str, str], int, str | Msg, CardRef], Art | None]:
         """The card's back, chosen now (a back that names nothing is an error of this card):
-        a function giving its art for the card's fields, printed number and place in errors."""
+        a function giving its art for the card's fields, printed number, place in errors and
+        reference for the preflight."""
         other = card.fields.get(spec.back_face_field) if spec.back_face_field else None
         if other:
             if other not in faces_by_name:
@@ -184,9 +191,9 @@ def prints_by_card(
             twin = faces_by_name[other]
             twin_face, twin_fields = front_of(twin), {**spec_fields, **twin.fields}
 
-            def twin_art(fields: dict[str, str], number: int, where: str | Msg) -> Art:
+            def twin_art(fields: dict[str, str], number: int, where: str | Msg, ref: CardRef) -> Art:
                 names = {key: value for key, value in fields.items() if key.startswith("card.")}
-                return twin_face.art({**twin_fields, **names}, number, twin.origin, shared=True)
+                return twin_face.art({**twin_fields, **names}, number, twin.origin, True, ref)
 
             return twin_art
         chosen = card.fields.get("back")
@@ -198,30 +205,10 @@ def prints_by_card(
                     place=card.origin,
                 )
             back = named[chosen]
-            return lambda fields, number, where: back.art(
-                fields, number, Msg("{card}, back '{name}'", card=where, name=chosen), shared=True
+            return lambda fields, number, where, ref: back.art(
+                fields, number, Msg("{card}, back '{name}'", card=where, name=chosen), True, ref
             )
-        if default is None:
-            return lambda fields, number, where: None
-        return lambda fields, number, where: default.art(fields, number, Msg("{card}, back", card=where), shared=True)
-
-    def told(art: Art, card: CardRef) -> Art:
-        """The art, telling the preflight whose card it draws (only the first of equal arts is
-        drawn: a form stored once — an art whose form is stored already is never drawn again)."""
-        if art.key is not None and doc.has_form(art.key):
-            return art
-
-        def draw(c, w: float, h: float) -> None:
-            checks.card = card
-            try:
-                art.draw(c, w, h)
-            finally:
-                checks.card = None
-
-        return Art(draw, art.key, art.inside)
-
-    def print_of(front: Art, back: Art | None, card: CardRef) -> CardPrint:
-        return CardPrint(told(front, card), told(back, card) if back is not None else None, shape)
+        return default_back
 
     # what every card reads besides its fields: deck.name, deck.version, today; card.total; and
     # each column no card has, read as empty (the preflight has said so, and each card's other
@@ -243,9 +230,9 @@ def prints_by_card(
             number = first + copy - 1
             copy_fields = {**fields, "card.number": str(number), "card.copy": str(copy)}
             where = card_place(card, number)
-            front_art = layout.art(copy_fields, number, where, shared=True)
-            copy_ref = replace(ref, number=number, first=first)  # (a copy's own problems name it)
-            yield print_of(front_art, back_of(copy_fields, number, where), copy_ref)
+            copy_ref = ref._replace(number=number, first=first)  # (a copy's own problems name it)
+            front_art = layout.art(copy_fields, number, where, True, copy_ref)
+            yield CardPrint(front_art, back_of(copy_fields, number, where, copy_ref), shape)
 
     shape = size.shape
     number = 0  # the printed number of the last card's last copy
@@ -264,10 +251,10 @@ def prints_by_card(
         if layout.numbered or numbered_backs or numbered_twins:
             yield index, copies(card, layout, back_of, fields, first, ref)
             continue
-        fields.update({"card.number": str(first), "card.copy": "1"})
+        fields["card.number"], fields["card.copy"] = str(first), "1"
         where = card_place(card, first)
-        art = layout.art(fields, number, where, shared=card.count > 1)
-        yield index, repeat(print_of(art, back_of(fields, number, where), ref), card.count)
+        art = layout.art(fields, number, where, card.count > 1, ref)
+        yield index, repeat(CardPrint(art, back_of(fields, number, where, ref), shape), card.count)
 
 
 def first_prints(

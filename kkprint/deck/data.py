@@ -124,11 +124,10 @@ def card_from(entry: dict, copies_field: str, source: str, place: str | Msg) -> 
                 place=place,
             )
         fields[key] = text.strip()
-    return CardData(
-        fields,
-        count_of(entry.get(copies_field, 1), source, Msg("{where}, {key}", where=place, key=copies_field)),
-        place,
-    )
+    copies = entry.get(copies_field, 1)
+    if type(copies) is not int or not 0 <= copies <= MAX_CARDS:  # (a count to read, or refuse: not the default 1)
+        copies = count_of(copies, source, Msg("{where}, {key}", where=place, key=copies_field))
+    return CardData(fields, copies, place)
 
 
 def cards_of(path: Path, sheet: str | None, copies_field: str) -> tuple[CardData, ...]:

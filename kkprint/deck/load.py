@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from kkprint.base.definitions import remembered
 from kkprint.base.errors import InputError, suggest
@@ -94,6 +94,19 @@ class Deck:
     def region_place(self, section: tuple, name: str) -> Msg:
         line = self.lines.get((*section, name))
         return Msg("region '{name}' (line {line})", name=name, line=line) if line else Msg("region '{name}'", name=name)
+
+
+class CardRef(NamedTuple):
+    """The card being drawn, as findings name it (a named tuple: one is made for every card)."""
+
+    number: int  # the printed number of the copy being drawn (the first, when its copies are alike)
+    name: str | None
+    origin: str | Msg
+    first: int | None = None  # its first copy's number, when a later copy is drawn: one card to the findings
+
+    @property
+    def identity(self) -> int:
+        return self.first or self.number
 
 
 def card_place(card: CardData, number: int) -> Msg:

@@ -40,7 +40,7 @@ from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg, text, tr
 from kkprint.deck.data import COPIES_LIKE
 from kkprint.deck.expr import SPECIAL_NAMES
-from kkprint.deck.load import Deck, card_named, faces_of
+from kkprint.deck.load import CardRef, Deck, card_named, faces_of
 from kkprint.deck.model import IconRegion, ImageRegion, Region, ShapeRegion, TextRegion
 from kkprint.deck.render import RegionPainter, icon_square, refs_of
 from kkprint.engine.cards import SAFE_MM
@@ -208,20 +208,6 @@ def column_checks(deck: Deck) -> tuple[list[Finding], dict[str, str]]:
 _COLLECTING: ContextVar[list[Preflight] | None] = ContextVar("PREFLIGHT_COLLECTING", default=None)
 
 
-@dataclass(frozen=True)
-class CardRef:
-    """The card being drawn, as findings name it."""
-
-    number: int  # the printed number of the copy being drawn (the first, when its copies are alike)
-    name: str | None
-    origin: str | Msg
-    first: int | None = None  # its first copy's number, when a later copy is drawn: one card to the findings
-
-    @property
-    def identity(self) -> int:
-        return self.first or self.number
-
-
 class Preflight:
     """One deck's checks while it is drawn into one document. Made by :func:`attach`."""
 
@@ -238,6 +224,7 @@ class Preflight:
         self.findings: list[Finding] = []
         self._seen: set[tuple] = set()
         self._depths: dict[tuple, tuple[float, int]] = {}
+        self._clear_boxes: dict[TextRegion, bool] = {}  # (regions compare and hash as themselves)
         self._fonts = len(doc.canvas._doc.fontMapping)
         self._raster_icons = self._deck_rasters()
         found, self.blanks = column_checks(deck)  # (the deck as a whole, before any card)
@@ -278,15 +265,19 @@ class Preflight:
             self._new_fonts(face, name)
 
     def _text(self, face, name: str, region: TextRegion, fitted: FittedText) -> None:
-        sizes = list(set_sizes(fitted))
-        self._small_text(face, name, region, fitted, min((size for icon, size in sizes if icon is None), default=None))
+        sizes = set_sizes(fitted)
+        smallest = None
+        for icon, size in sizes:
+            if icon is None and (smallest is None or size < smallest):
+                smallest = size
+        self._small_text(face, name, region, fitted, smallest)
         for icon, size in sizes if self._raster_icons else ():
             if icon in self._raster_icons:
                 path, pixels = self._raster_icons[icon]
                 self._resolution(face, name, path, pixels, (size / mm, size / mm), "contain")
-        box = _region_box(region, self.height)
-        if self._depth(region, box)[0] >= (self.safe or 0.0) - TOLERANCE_MM * mm:
+        if self._clear(region):
             return  # text stays inside its box, and the box clear of the edge (and the safe margin)
+        box = _region_box(region, self.height)
         ink = (column_ink if region.direction == "vertical" else ink_box)(
             fitted, TextBox(*box, region.align, region.valign)
         )
@@ -385,6 +376,17 @@ class Preflight:
         distances = (px, self.width - px, py, self.height - py)
         side = min(range(4), key=distances.__getitem__)
         return distances[side], side
+
+    def _clear(self, region: TextRegion) -> bool:
+        """Whether a text region's box lies clear of the card's edge and of the safe margin, so
+        its text does too: asked of one region card after card, so kept by the region itself."""
+        clear = self._clear_boxes.get(region)
+        if clear is None:
+            if len(self._clear_boxes) >= 4096:  # (regions made for single cards come and go)
+                self._clear_boxes.clear()
+            depth = self._depth(region, _region_box(region, self.height))[0]
+            clear = self._clear_boxes[region] = depth >= (self.safe or 0.0) - TOLERANCE_MM * mm
+        return clear
 
     def _depth(self, region, box: tuple[float, float, float, float]) -> tuple[float, int]:
         """:meth:`_inside_by` of the box's shallowest corner, turned with its region; worked out

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -23,10 +24,10 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.base.errors import InputError, LimitReached, suggest
 from kkprint.base.i18n import N_, Msg
 from kkprint.deck.expr import PER_COPY_NAMES, Expression, Table, compile_condition, compile_template, parse_ranges
-from kkprint.deck.load import Deck, expressions_of
+from kkprint.deck.load import CardRef, Deck, expressions_of
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
 from kkprint.engine.cards import Art
-from kkprint.engine.document import Document
+from kkprint.engine.document import Document, do_form
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_metrics, icon_names, register_icon
 from kkprint.engine.pictures import SvgFonts, check_picture, draw_picture
@@ -133,6 +134,8 @@ def icon_square(registered: str, x: float, y: float, w: float, h: float) -> tupl
 
 class RegionWatcher(Protocol):
     """Told what each region drew, card by card: the deck's preflight (``deck.preflight``)."""
+
+    card: CardRef | None  # the card being drawn; None while what cards share is drawn
 
     def failed(self, face: tuple[str, ...], name: str, err: InputError) -> None:
         """Region ``name`` could not be drawn on this card; drawing goes on with the next."""
@@ -278,40 +281,17 @@ class RegionPainter:
             c.setFillAlpha(region.opacity)
             c.setStrokeAlpha(region.opacity)
 
-        tables = self.deck.tables
-
-        def text_of(value: str, key: str) -> str:
-            if "${" not in value:
-                return value
-            try:
-                return compile_template(value).expand(fields, tables)
-            except InputError as err:
-                raise InputError(Msg("{key}: {problem}", key=key, problem=err.message)) from None
-
-        def paint(value: str, key: str) -> Color:
-            value = text_of(value, key)
-            colour = self._colours.get(value)
-            if colour is None:
-                if not HEX_COLOUR.match(value):
-                    raise InputError(
-                        Msg(
-                            "{key}: {problem}",
-                            key=key,
-                            problem=Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
-                        ),
-                        source=self.deck.source,
-                        place=place,
-                    )
-                colour = self._colours[value] = HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
-            return colour
-
         drawn: FittedText | Path | str | None = None
         try:
             if isinstance(region, TextRegion):
-                drawn = self._text(c, region, fields, cast(TextBox, box), text_of, paint)  # a TextBox, made above
+                drawn = self._text(c, region, fields, cast(TextBox, box), place)  # a TextBox, made above
             elif isinstance(region, IconRegion):
                 # FixedOrField checks that icon or field is given (though `field: ""` slips past it)
-                icon = fields.get(region.field, "") if region.field else text_of(cast(str, region.icon), "icon")
+                icon = (
+                    fields.get(region.field, "")
+                    if region.field
+                    else self._text_of(cast(str, region.icon), "icon", fields)
+                )
                 if icon:  # a card whose field is empty simply has no icon there
                     registered = self._icon_names.get(icon, icon)
                     if not has_icon(registered):
@@ -326,10 +306,14 @@ class RegionPainter:
                     draw_icon(c, registered, x, y, size)
                     drawn = registered
             elif isinstance(region, ShapeRegion):
-                self._shape(c, region, x, y, w, h, paint)
+                self._shape(c, region, x, y, w, h, lambda value, key: self._paint(value, key, fields, place))
             elif isinstance(region, ImageRegion):
                 # as for icons: src or field is given (though `field: ""` slips past the check)
-                src = fields.get(region.field, "") if region.field else text_of(cast(str, region.src), "src")
+                src = (
+                    fields.get(region.field, "")
+                    if region.field
+                    else self._text_of(cast(str, region.src), "src", fields)
+                )
                 if src:
                     drawn = self.deck.resolve(src, N_("image"), place)
                     draw_picture(c, drawn, self._root, x, y, w, h, region.fit, self._art_fonts)
@@ -340,7 +324,34 @@ class RegionPainter:
                 c.restoreState()
         return drawn
 
-    def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, text_of, paint) -> FittedText:
+    def _text_of(self, value: str, key: str, fields: dict[str, str]) -> str:
+        """A key's value as the card has it: its ``${…}`` expanded with the card's fields."""
+        if "${" not in value:
+            return value
+        try:
+            return compile_template(value).expand(fields, self.deck.tables)
+        except InputError as err:
+            raise InputError(Msg("{key}: {problem}", key=key, problem=err.message)) from None
+
+    def _paint(self, value: str, key: str, fields: dict[str, str], place: str | Msg) -> Color:
+        """A colour key's colour for the card (``${…}`` expanded: a colour may come from a field)."""
+        value = self._text_of(value, key, fields)
+        colour = self._colours.get(value)
+        if colour is None:
+            if not HEX_COLOUR.match(value):
+                raise InputError(
+                    Msg(
+                        "{key}: {problem}",
+                        key=key,
+                        problem=Msg("colour '{value}' from the card's fields must look like #1a2b3c", value=value),
+                    ),
+                    source=self.deck.source,
+                    place=place,
+                )
+            colour = self._colours[value] = HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
+        return colour
+
+    def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, place: str | Msg) -> FittedText:
         if region.field:
             if region.field not in fields:
                 raise InputError(
@@ -348,10 +359,12 @@ class RegionPainter:
                 )
             text = fields[region.field]
         else:
-            text = text_of(region.text, "text")
+            text = self._text_of(cast(str, region.text), "text", fields)  # (FixedOrField: text when no field)
         vertical = region.direction == "vertical"
-        setting, font = self._face(text_of(region.font, "font"), region.markup, vertical)
-        c.setFillColor(paint(region.colour, "colour"), region.opacity)  # (a colour without alpha would reset it to 1)
+        setting, font = self._face(self._text_of(region.font, "font", fields), region.markup, vertical)
+        c.setFillColor(
+            self._paint(region.colour, "colour", fields, place), region.opacity
+        )  # (a colour without alpha would reset it to 1)
         fitting = (text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting)
         if vertical:
             fitted = fit_for(c, *fitting)
@@ -507,12 +520,12 @@ class Face:
         self.shared: dict[int, str] = {}
         self._same: Art | None = None
 
-    @property
+    @cached_property
     def numbered(self) -> bool:
         """Whether copies of one card may differ: ``cards:`` ranges, or card.number/card.copy read."""
         return bool(self.ranges) or not PER_COPY_NAMES.isdisjoint(self.refs)
 
-    @property
+    @cached_property
     def uniform(self) -> bool:
         """The same on every card: it reads no field and depends on no card number."""
         return not self.refs and not self.ranges
@@ -571,13 +584,25 @@ class Face:
         digest = hashlib.sha1(json.dumps([values, mask], ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
         return f"deck-{self.ident}-{digest}"
 
-    def art(self, fields: dict[str, str], number: int, where: str | Msg, shared: bool) -> Art:
+    def art(
+        self, fields: dict[str, str], number: int, where: str | Msg, shared: bool, card: CardRef | None = None
+    ) -> Art:
+        """The face of one card; the preflight hears of ``card`` (its :class:`CardRef`) while it
+        is drawn. Art with a key is drawn once, by the first card that has it: a stored form."""
+        checks = self.painter.checks
+
         def draw(c: Canvas, w: float, h: float) -> None:
-            for index, (static, regions) in enumerate(self.runs):
-                if static:
-                    c.doForm(self.shared[index])
-                else:
-                    self._draw(c, regions, fields, number, where)
+            if checks is not None:
+                checks.card = card
+            try:
+                for index, (static, regions) in enumerate(self.runs):
+                    if static:
+                        do_form(c, self.shared[index])
+                    else:
+                        self._draw(c, regions, fields, number, where)
+            finally:
+                if checks is not None:
+                    checks.card = None
 
         if shared and self.uniform:  # one Art serves every card
             if self._same is None:
