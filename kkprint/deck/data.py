@@ -125,7 +125,7 @@ def card_from(entry: dict, copies_field: str, source: str, place: str | Msg) -> 
             )
         fields[key] = text.strip()
     copies = entry.get(copies_field, 1)
-    if type(copies) is not int or not 0 <= copies <= MAX_CARDS:  # (a count to read, or refuse: not the default 1)
+    if type(copies) is not int or not 0 <= copies <= MAX_CARDS:  # (a whole number in range, as the default 1, is one)
         copies = count_of(copies, source, Msg("{where}, {key}", where=place, key=copies_field))
     return CardData(fields, copies, place)
 

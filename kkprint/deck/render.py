@@ -604,7 +604,7 @@ class Face:
                 if checks is not None:
                     checks.card = None
 
-        if shared and self.uniform:  # one Art serves every card
+        if shared and self.uniform:  # one Art serves every card (what it draws, cards share: no card to name)
             if self._same is None:
                 self._same = Art(draw, key=self.key(fields, number), inside=self.inside)
             return self._same

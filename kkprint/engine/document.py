@@ -184,9 +184,10 @@ class Document:
         self, draw: Callable[[Canvas, float, float], None], x: float, y: float, width: float, height: float
     ) -> None:
         """``draw(canvas, width, height)`` with the origin moved to (x, y): what saveState,
-        translate and restoreState do — the same operators, the same canvas state during and
-        after — without ReportLab's copy of its state attribute by attribute, which with its
-        matrix arithmetic cost a card of its own art (a name on each) a twelfth of its drawing."""
+        translate and restoreState do — the same operators, the same canvas state after (and,
+        while ``draw`` runs, the same matrix and transparency) — without ReportLab's copy of its
+        state attribute by attribute, which with its matrix arithmetic cost a card of its own art
+        (a name on each) a twelfth of its drawing."""
         c = self.canvas
         saved = _CANVAS_STATE(c.__dict__)
         c._extgstate = c._extgstate.pushCopy()  # (drawing may change transparency in place)

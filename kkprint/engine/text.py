@@ -867,6 +867,7 @@ class _TextObject:
     __slots__ = ("canvas", "code", "font", "size", "subset")
 
     def __init__(self, canvas: Canvas, x: float, y: float):
+        assert canvas.bottomup, "a text origin is written for a canvas drawn bottom-up"
         self.canvas, self.code = canvas, ["BT", f"1 0 0 1 {fp_str(x, y)} Tm"]
         self.font, self.size, self.subset = None, 0.0, -1
 
