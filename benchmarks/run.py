@@ -1,7 +1,8 @@
 """kkprint's performance against its floors: plain ReportLab scripts drawing the same cards.
 
-    .venv/bin/python benchmarks/run.py                     # everything, about a quarter of an hour
+    .venv/bin/python benchmarks/run.py                     # everything, about ten minutes
     .venv/bin/python benchmarks/run.py --quick             # fewer pairs, smaller decks, no valgrind
+    .venv/bin/python benchmarks/run.py --update README.md  # and write the goals' table into the README
     .venv/bin/python benchmarks/run.py --no-instructions   # seconds only (valgrind is the slow part)
     PROTOGRAF_PYTHON=/path/to/venv/bin/python .venv/bin/python benchmarks/run.py   # protograf beside
 
@@ -104,13 +105,40 @@ def main() -> None:
         help="leave out the instruction counts (valgrind's callgrind: the same count on every run, "
         "whatever else the machine is doing, but most of the run's time)",
     )
+    parser.add_argument(
+        "--update",
+        type=Path,
+        metavar="FILE",
+        help="write the goals' table into FILE (the README) between its benchmark markers",
+    )
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one(args.one[0], int(args.one[1]))))
         return
     goals.compile_bytecode()
-    goals.report(args.quick, with_instructions=not (args.quick or args.no_instructions))
+    table = goals.report(args.quick, with_instructions=not (args.quick or args.no_instructions))
+    if args.update:
+        update(args.update, table.lines, quick=args.quick)
     in_process_report(args.quick)
+
+
+START, END = "<!-- benchmarks/run.py: start -->", "<!-- benchmarks/run.py: end -->"
+
+
+def update(path: Path, lines: list[str], quick: bool) -> None:
+    """Put the table between the file's markers, with when and how it was measured; the rest of
+    the file is left as it is."""
+    text = path.read_text(encoding="utf-8")
+    if START not in text or END not in text:
+        raise SystemExit(f"{path}: no {START} … {END} block to write the table into")
+    how = (
+        f"Measured {time.strftime('%Y-%m-%d')} by `benchmarks/run.py{' --quick' if quick else ''}` on "
+        f"{os.cpu_count()} cores: whole processes, CPU seconds medians of interleaved pairs with the floor "
+        "(min–max of single pairs in brackets), instructions by callgrind (one run a side)."
+    )
+    before, rest = text.split(START, 1)
+    after = rest.split(END, 1)[1]
+    path.write_text(f"{before}{START}\n{how}\n\n" + "\n".join(lines) + f"\n{END}{after}", encoding="utf-8")
 
 
 if __name__ == "__main__":
