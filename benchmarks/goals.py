@@ -163,6 +163,14 @@ class Table:
         self.lines = list(self.HEADER)
         print(*self.HEADER, sep="\n")
 
+    def compared(
+        self, goal: str, what: str, result: Paired, floor: str, counted: str, target: str, key: str = "cpu"
+    ) -> None:
+        """A row of paired runs: both medians of ``key`` (cpu or wall seconds; ``floor`` names the
+        floor after its figure) and their ratio."""
+        ours, theirs = seconds(result.median("ours", key)), seconds(result.median("floor", key))
+        self.row(goal, what, ours, theirs + floor, times(result.ratio(key)), counted, target)
+
     def row(self, goal: str, what: str, ours: str, floor: str, ratio: str, counted: str, target: str) -> None:
         line = f"| {goal} | {what} | {ours} | {floor} | {ratio} | {counted} | {target}{verdict(ours, ratio, counted, target)} |"
         self.lines.append(line)
@@ -202,22 +210,19 @@ def plain_cards(table: Table, folder: Path, pairs: int, with_instructions: bool)
     small = paired(decks[1000], floors[1000], pairs)
     large = paired(decks[3000], floors[3000], pairs)
     counts = {n: (instructions(decks[n]), instructions(floors[n])) for n in (1000, 3000)} if with_instructions else {}
-    table.row(
+    table.compared(
         "1",
         "1,000 plain cards (frame, one line, red back, cut marks), start-up included",
-        seconds(small.median("ours")),
-        seconds(small.median("floor")) + " plain ReportLab",
-        times(small.ratio()),
+        small,
+        " plain ReportLab",
         counted(*counts[1000]) if counts else "",
         "≤ 1.5×",
     )
-    first = paired(decks[1000], floors[1000], pairs, env=FIRST_RUN)
-    table.row(
+    table.compared(
         "1",
         "the same, a first build (the deck checked by pydantic, as after each edit of the deck file)",
-        seconds(first.median("ours")),
-        seconds(first.median("floor")) + " plain ReportLab",
-        times(first.ratio()),
+        paired(decks[1000], floors[1000], pairs, env=FIRST_RUN),
+        " plain ReportLab",
         counted(instructions(decks[1000], FIRST_RUN), counts[1000][1]) if counts else "",
         "(what an edited deck costs)",
     )
@@ -369,13 +374,11 @@ def commands(table: Table, folder: Path, pairs: int, with_instructions: bool) ->
         (f"`build {game}`", kkprint("build", game, "--out", str(folder / "games")), "≤ 2.5×", None) for game in GAMES
     ]
     for what, command, target, env in rows:
-        result = paired(command, BASE, pairs, env=env)
-        table.row(
+        table.compared(
             "3",
             what,
-            seconds(result.median("ours")),
-            seconds(result.median("floor")) + " `import typer, yaml`",
-            times(result.ratio()),
+            paired(command, BASE, pairs, env=env),
+            " `import typer, yaml`",
             counted(instructions(command, env), base_count) if with_instructions else "",
             target,
         )
@@ -399,23 +402,22 @@ def export(table: Table, folder: Path, cards: int, large_dpi_cards: int, pairs: 
     ours = kkprint("export", str(deck), "--png", "--dpi", "300", "--out", str(folder / "png"))
     floor = floor_command("png-floor", pdf, 300, folder / "png-floor")
     result = paired(ours, floor, pairs)
-    table.row(
+    table.compared(
         "4",
         f"`export --png`, {cards:,} cards at 300 dpi (fronts and the one back), cpu",
-        seconds(result.median("ours")),
-        seconds(result.median("floor")) + " pypdfium2 + Pillow",
-        times(result.ratio()),
+        result,
+        " pypdfium2 + Pillow",
         "",
         "≤ 1.1×",
     )
-    table.row(
+    table.compared(
         "4",
         "the same, wall time (kkprint on both cores; the floor on one)",
-        seconds(result.median("ours", "wall")),
-        seconds(result.median("floor", "wall")),
-        times(result.ratio("wall")),
+        result,
+        "",
         "",
         "≤ 0.6× Squib's `save_png` (Squib: not installable here)",
+        key="wall",
     )
     table.row(
         "4",
@@ -460,15 +462,14 @@ def build_all(table: Table, folder: Path, pairs: int) -> None:
     command = kkprint("build", "all", "--out", str(folder / "all"))
     one = ["env", "KKPRINT_JOBS=1", *command]
     every = ["env", f"KKPRINT_JOBS={os.cpu_count() or 1}", *command]
-    result = paired(one, every, pairs)
-    table.row(
+    table.compared(
         "5",
         f"`build all`, wall: one process / {os.cpu_count()} (the gain from the second core)",
-        seconds(result.median("ours", "wall")),
-        seconds(result.median("floor", "wall")),
-        times(result.ratio("wall")),
+        paired(one, every, pairs),
+        "",
         "",
         "≥ 1.6×",
+        key="wall",
     )
 
 

@@ -11,7 +11,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -306,7 +306,7 @@ class RegionPainter:
                     draw_icon(c, registered, x, y, size)
                     drawn = registered
             elif isinstance(region, ShapeRegion):
-                self._shape(c, region, x, y, w, h, lambda value, key: self._paint(value, key, fields, place))
+                self._shape(c, region, x, y, w, h, fields, place)
             elif isinstance(region, ImageRegion):
                 # as for icons: src or field is given (though `field: ""` slips past the check)
                 src = (
@@ -362,9 +362,8 @@ class RegionPainter:
             text = self._text_of(cast(str, region.text), "text", fields)  # (FixedOrField: text when no field)
         vertical = region.direction == "vertical"
         setting, font = self._face(self._text_of(region.font, "font", fields), region.markup, vertical)
-        c.setFillColor(
-            self._paint(region.colour, "colour", fields, place), region.opacity
-        )  # (a colour without alpha would reset it to 1)
+        # (the region's opacity given with its colour: a colour without alpha would reset it to 1)
+        c.setFillColor(self._paint(region.colour, "colour", fields, place), region.opacity)
         fitting = (text, font, box, region.size, region.min_size, region.leading, region.max_lines, setting)
         if vertical:
             fitted = fit_for(c, *fitting)
@@ -395,13 +394,14 @@ class RegionPainter:
         y: float,
         w: float,
         h: float,
-        paint: Callable[[str, str], Color],
+        fields: dict[str, str],
+        place: str | Msg,
     ) -> None:
         gradient = region.fill if isinstance(region.fill, Gradient) else None
         if region.fill and not isinstance(region.fill, Gradient):  # the region's opacity kept: a colour resets it
-            c.setFillColor(paint(region.fill, "fill"), region.opacity)
+            c.setFillColor(self._paint(region.fill, "fill", fields, place), region.opacity)
         if region.stroke:
-            c.setStrokeColor(paint(region.stroke, "stroke"), region.opacity)
+            c.setStrokeColor(self._paint(region.stroke, "stroke", fields, place), region.opacity)
         c.setLineWidth(region.stroke_width)
         if region.dash is not None:
             dashes = region.dash if isinstance(region.dash, list) else [region.dash]
@@ -412,7 +412,10 @@ class RegionPainter:
         if gradient:
             c.saveState()
             c.clipPath(path, stroke=0, fill=0)
-            colours = (paint(gradient.from_, "fill"), paint(gradient.to, "fill"))
+            colours = (
+                self._paint(gradient.from_, "fill", fields, place),
+                self._paint(gradient.to, "fill", fields, place),
+            )
             if gradient.gradient == "radial":
                 c.radialGradient(x + w / 2, y + h / 2, max(w, h) / 2, colours, extend=True)
             else:
@@ -584,9 +587,7 @@ class Face:
         digest = hashlib.sha1(json.dumps([values, mask], ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
         return f"deck-{self.ident}-{digest}"
 
-    def art(
-        self, fields: dict[str, str], number: int, where: str | Msg, shared: bool, card: CardRef | None = None
-    ) -> Art:
+    def art(self, fields: dict[str, str], number: int, where: str | Msg, shared: bool, card: CardRef) -> Art:
         """The face of one card; the preflight hears of ``card`` (its :class:`CardRef`) while it
         is drawn. Art with a key is drawn once, by the first card that has it: a stored form."""
         checks = self.painter.checks

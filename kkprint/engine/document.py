@@ -191,15 +191,8 @@ class Document:
         c = self.canvas
         saved = _CANVAS_STATE(c.__dict__)
         c._extgstate = c._extgstate.pushCopy()  # (drawing may change transparency in place)
-        a0, b0, c0, d0, e0, f0 = c._currentMatrix  # as Canvas.transform(1, 0, 0, 1, x, y) tracks it
-        c._currentMatrix = (
-            a0 * 1 + c0 * 0,
-            b0 * 1 + d0 * 0,
-            a0 * 0 + c0 * 1,
-            b0 * 0 + d0 * 1,
-            a0 * x + c0 * y + e0,
-            b0 * x + d0 * y + f0,
-        )
+        a, b, c_, d, e, f = c._currentMatrix  # moved by (x, y), as Canvas.translate tracks it
+        c._currentMatrix = (a, b, c_, d, a * x + c_ * y + e, b * x + d * y + f)
         c._code.append("q")
         c._code.append(f"{fp_str(1, 0, 0, 1, x, y)} cm")
         draw(c, width, height)
