@@ -282,9 +282,10 @@ def test_pages_alike_compares_pixels_or_digests_of_bands(tmp_path, monkeypatch):
     [pdf] = build(deck, tmp_path / "out", card_pages=True)
     for band in (preview.BAND_PIXELS, 5_000):  # one band a card; a few rows a band
         monkeypatch.setattr(preview, "BAND_PIXELS", band)
-        assert preview._shared_picture(pdf, 2, [0, 1]) == preview._shared_picture(pdf, 2, [1, 0]) is not None
-        assert preview._shared_picture(pdf, 2, [0, 1, 2]) is None and preview._shared_picture(pdf, 2, [2]) is not None
-        assert preview.pages_alike(pdf, [0, 1], 2) and not preview.pages_alike(pdf, [0, 1, 2], 2)
+        a, a_again, b = (pdf, 0), (pdf, 1), (pdf, 2)
+        assert preview._shared_picture(2, [a, a_again]) == preview._shared_picture(2, [a_again, a]) is not None
+        assert preview._shared_picture(2, [a, a_again, b]) is None and preview._shared_picture(2, [b]) is not None
+        assert preview.pages_alike([a, a_again], 2) and not preview.pages_alike([a, a_again, b], 2)
 
 
 def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, cli):
@@ -561,3 +562,114 @@ def test_export_removes_what_a_dead_writer_left_of_its_files_and_nothing_else(tm
     assert cli("export", str(deck), "--dpi", "50", "--out", str(out)).returncode == 0
     assert not any(path.exists() for path in dead) and all(path.exists() for path in kept)
     assert (out / "001-A.png").read_bytes().startswith(b"\x89PNG")
+
+
+SPLIT_DECK = """\
+name: split
+card: {size: mini}
+icons: {coin: coin.svg}
+layout:
+  frame: {type: shape, shape: rect, x: 1, y: 1, w: 39, h: 61, stroke: "#2f5fa8", stroke_width: 1}
+  title: {type: text, x: 3, y: 3, w: 35, h: 9, text: "${name} {coin}"}
+  fine: {type: text, x: 3, y: 20, w: 12, h: 3, text: "${rule}", min_size: 2}
+NUMBERED
+back:
+  word: {type: text, x: 3, y: 25, w: 35, h: 9, text: "SPLIT {coin}", size: 14}
+cards:
+  - {name: Ace, rule: short}
+  - {name: Bridge, count: 3, rule: a rule far too long for the little box it is given here}
+  - {name: Crown, count: 2, rule: short}
+  - {name: Dune, rule: another rule far too long for its little box}
+"""
+
+
+@pytest.mark.parametrize("numbered", [False, True], ids=["copies-share-a-form", "each-copy-numbered"])
+def test_an_export_drawn_into_several_files_makes_the_same_pictures_and_warnings(
+    tmp_path, monkeypatch, capsys, numbered
+):
+    """The export's PDF goes on in a new file every few hundred pages, so its memory stays flat:
+    what every card shares (the frame, the back, an icon) is defined again in each file, a card
+    whose copies straddle two files is drawn in both, and the preflight says each warning once."""
+    from kkprint.deck import export
+    from kkprint.engine.document import page_count
+
+    (tmp_path / "coin.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#d4a017"/></svg>',
+        encoding="utf-8",
+    )
+    deck = tmp_path / "split.yaml"
+    numbers = '  count: {type: text, x: 3, y: 50, w: 35, h: 6, text: "${card.number} / ${card.total}"}'
+    deck.write_text(SPLIT_DECK.replace("NUMBERED", numbers if numbered else ""), encoding="utf-8")
+    files: list[list[int]] = []
+    built = export.build_targets
+
+    def counted(*args, **kwargs):
+        pdfs = built(*args, **kwargs)
+        files.append([page_count(pdf) for pdf in pdfs])
+        return pdfs
+
+    monkeypatch.setattr(export, "build_targets", counted)
+    pictures = {}
+    one_file = export.PAGES_PER_FILE
+    for per_file in (one_file, 3):
+        monkeypatch.setattr(export, "PAGES_PER_FILE", per_file)
+        out = tmp_path / f"out-{per_file}"
+        options = export.ExportOptions(out_dir=out, dpi=72, lang="en", tts=True, showcase="2,4")
+        written = export.export_deck(deck, options)
+        pictures[per_file] = {path.name: path.read_bytes() for path in written}
+        warnings = capsys.readouterr().err.splitlines()
+        assert len(warnings) == 2 and "card 2 'Bridge'" in warnings[0] and "'Dune'" in warnings[1], warnings
+    # 7 cards, front and back: one file, then a file at the first card past 3 pages (Bridge's
+    # three copies go to two files)
+    assert files == [[14], [4, 4, 4, 2]]
+    assert len(pictures[3]) == 4 + 1 + 2 + 1  # fronts, the one back, a Tabletop sheet and its back, the showcase
+    assert pictures[3] == pictures[one_file]
+
+
+def test_a_document_goes_on_in_new_files_each_complete_and_all_or_none_written(tmp_path):
+    """``open_pdf(…, pages_per_file=N)``: a new file at the first card boundary past N pages,
+    each a PDF of its own with the forms its pages use; the files appear together, and a
+    failure leaves none of them."""
+    from kkprint.engine.document import WRITTEN, open_pdf, page_count
+    from kkprint.engine.fonts import prepare_fonts
+    from kkprint.engine.geometry import PAPERS
+
+    fonts = prepare_fonts(["card"])
+
+    def draw(path: Path, cards: int, fail: bool = False) -> tuple[list[Path], int]:
+        began = 0
+        with open_pdf(path, PAPERS["a4"], fonts, title="t", lang="en", pages_per_file=4) as doc:
+
+            def count() -> None:
+                nonlocal began
+                began += 1
+
+            doc.on_new_file.append(count)
+            for card in range(cards):
+                doc.between_cards()
+                for _ in range(2):  # a front and a back
+                    name = doc.use_form("frame", 100, 100, lambda c, w, h: c.rect(0, 0, w, h))
+                    doc.draw_form(name, 10, 10)
+                    doc.canvas.drawString(20, 20, f"card {card}")
+                    doc.end_page()
+                if fail and card == 3:
+                    raise RuntimeError("stopped")
+        return doc.paths, began
+
+    written: list[Path] = []
+    token = WRITTEN.set(written)
+    try:
+        paths, began = draw(tmp_path / "d.pdf", 5)
+    finally:
+        WRITTEN.reset(token)
+    assert [path.name for path in paths] == ["d.pdf", "d-2.pdf", "d-3.pdf"] and written == paths and began == 2
+    assert [page_count(path) for path in paths] == [4, 4, 2]
+    for path in paths:
+        reader = PdfReader(path)
+        assert len(reader.pages) == page_count(path)
+        for page in reader.pages:
+            assert "frame" not in page.extract_text() and "card" in page.extract_text()
+            assert list(page["/Resources"]["/XObject"]) == ["/FormXob.KKForm1"]  # defined in this file
+    with pytest.raises(RuntimeError):
+        draw(tmp_path / "f.pdf", 5, fail=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d-2.pdf", "d-3.pdf", "d.pdf"]

@@ -144,6 +144,7 @@ def prints_by_card(
     default = face(spec.back, "back", ("back",)) if spec.back else None
     for each in [*([front] if front else []), *fronts.values(), *named.values(), *([default] if default else [])]:
         each.define_shared()
+        doc.on_new_file.append(each.define_shared)  # (a form lives in one file)
     faces_by_name = {c.fields.get("name"): c for c in deck.iter_cards()} if spec.back_face_field else {}
 
     def front_of(card: CardData) -> Face:
@@ -381,9 +382,17 @@ def deck_job(deck: Deck, options: BuildOptions) -> DeckJob:
 
 def build_deck(deck: Deck, options: BuildOptions, fonts: FontSet) -> list[Path]:
     job = deck_job(deck, options)
-    with open_pdf(job.path, job.paper, fonts, title=deck.spec.name, lang=options.lang, inks=job.inks) as doc:
+    with open_pdf(
+        job.path,
+        job.paper,
+        fonts,
+        title=deck.spec.name,
+        lang=options.lang,
+        inks=job.inks,
+        pages_per_file=options.pages_per_file,
+    ) as doc:
         job.draw(doc, fonts)
-    return [job.path]
+    return doc.paths
 
 
 def check_deck(deck: Deck, options: BuildOptions | None = None, fonts: FontSet | None = None) -> list[Finding]:

@@ -7,8 +7,9 @@
 - a showcase: chosen cards fanned like a hand, for a rulebook or a post.
 
 The pictures are rendered from the same PDF a build writes (one card per page), so what a
-screen shows is what the printer prints; page by page, each written as soon as it is made, so a
-thousand cards at 1,200 dpi need the memory of one.
+screen shows is what the printer prints; page by page, each written as soon as it is made, and
+the PDF itself in files of a few hundred pages, so a thousand cards at 1,200 dpi need the memory
+of one.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
@@ -30,11 +31,11 @@ from kkprint.deck.build import bundled_texts, deck_card_size, first_prints, load
 from kkprint.deck.load import CardData, Deck, load_deck, select
 from kkprint.deck.preflight import Finding, collecting
 from kkprint.engine.cards import CardPrint, print_shop_pages
-from kkprint.engine.document import open_pdf
+from kkprint.engine.document import open_pdf, page_count
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import Paper
 from kkprint.engine.job import BuildOptions, build_targets
-from kkprint.engine.preview import PNG_MAGIC, page_image, page_pixels, pages_alike, write_pngs
+from kkprint.engine.preview import PNG_MAGIC, Page, page_image, page_pixels, pages_alike, write_pngs
 
 if TYPE_CHECKING:
     import PIL.Image
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 SHOWCASE_PIXELS = 40_000_000
 CARDS_PER_FILE = 8  # single-card pictures are drawn this many cards to a PDF
+PAGES_PER_FILE = 200  # the export's PDF goes on in a new file past this many pages: memory stays flat
 FIELD = re.compile(r"\$\{([^}]*)\}")
 
 
@@ -60,21 +62,35 @@ class ExportOptions:
 
 
 class _Pages:
-    """The deck as it prints, one card per page (copies and numbered regions as on paper), open
-    for rendering one page at a time: nothing rendered is kept beyond the file it goes into."""
+    """The deck as it prints, one card per page (copies and numbered regions as on paper), in the
+    files the build wrote it to (:data:`PAGES_PER_FILE` each), every page named by its file and
+    place: open for rendering one page at a time, one file open at a time."""
 
-    def __init__(self, pdf: Path, document, cards: list[CardData]):
-        self.pdf, self.document, self.cards = pdf, document, cards
+    def __init__(self, pdfs: list[Path], cards: list[CardData]):
+        self.pages: list[Page] = [(pdf, index) for pdf in pdfs for index in range(page_count(pdf))]
+        self.cards = cards
         total = sum(card.count for card in cards)
-        self.per_card = 2 if len(document) == 2 * total else 1
+        self.per_card = 2 if len(self.pages) == 2 * total else 1
         self.first = []  # the page of each card's first copy
         number = 0
         for card in cards:
             self.first.append(number * self.per_card)
             number += card.count
+        self._open: tuple[Path, Any] | None = None  # (the file, its pypdfium2 document)
 
     def page(self, index: int):
-        return self.document[index]
+        import pypdfium2 as pdfium
+
+        pdf, place = self.pages[index]
+        if self._open is None or self._open[0] != pdf:
+            self.close()
+            self._open = (pdf, pdfium.PdfDocument(str(pdf)))
+        return self._open[1][place]
+
+    def close(self) -> None:
+        if self._open is not None:
+            self._open[1].close()
+            self._open = None
 
     def copies(self):
         """(card, page of its front, page of its back or None) for every copy of every card."""
@@ -83,6 +99,14 @@ class _Pages:
                 front = first + copy * self.per_card
                 yield card, front, front + 1 if self.per_card == 2 else None
 
+    def image(self, index: int, width: int, height: int):
+        """Page ``index`` as a picture of at most ``width`` × ``height`` pixels."""
+        page = self.page(index)
+        try:
+            return page_image(page, width, height)
+        finally:
+            page.close()
+
     def size(self, scale: float) -> tuple[int, int]:
         """A card's size in pixels at ``scale`` (every page of the deck has its card's size)."""
         page = self.page(0)
@@ -90,14 +114,6 @@ class _Pages:
             return page_pixels(page, scale)
         finally:
             page.close()
-
-
-def _image(pages: _Pages, index: int, width: int, height: int):
-    page = pages.page(index)
-    try:
-        return page_image(page, width, height)
-    finally:
-        page.close()
 
 
 def _name(template: str, card: CardData, number: int, taken: set[str]) -> str:
@@ -141,8 +157,6 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
     holds one card (or one Tabletop Simulator sheet) whatever the deck's length or the dpi.
     Everything a user can get wrong (a name template, a showcase's cards) is checked before the
     first file is written."""
-    import pypdfium2 as pdfium
-
     deck = select(load_deck(deck_path, allow_outside=options.allow_outside), options.only)
     stem = safe_file_name(deck.spec.name)
     printed = [card for card in deck.iter_cards() if card.count > 0]
@@ -156,13 +170,13 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
             card_pages=True,
             card_bleed=options.bleed,
             allow_outside=options.allow_outside,
+            pages_per_file=PAGES_PER_FILE,
         )
-        [pdf] = build_targets([loaded_target(deck)], build)
+        pdfs = build_targets([loaded_target(deck)], build)
         staging = Path(temp) / "staged"
         staging.mkdir()
-        document = pdfium.PdfDocument(str(pdf))
+        pages = _Pages(pdfs, printed)
         try:
-            pages = _Pages(pdf, document, printed)
             if options.png:
                 written.extend(_pngs(pages, names, stem, options, one_back(deck)))
             if options.tts:
@@ -170,7 +184,7 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
             if picks:
                 written.append(_showcase(pages, picks, stem, options))
         finally:
-            document.close()
+            pages.close()
     return written
 
 
@@ -185,14 +199,14 @@ def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions, sa
     """One PNG per card's front; the backs as one picture when the deck has one back design
     (``same_backs``: the deck says so; else seen from their pixels first), else one per card."""
     scale = options.dpi / 72
-    jobs = [(first, scale, options.out_dir / f"{name}.png") for name, first in zip(names, pages.first)]
+    jobs = [(pages.pages[first], scale, options.out_dir / f"{name}.png") for name, first in zip(names, pages.first)]
     if pages.per_card == 2:
-        backs = [first + 1 for first in pages.first]
-        if same_backs or pages_alike(pages.pdf, backs, scale):  # one design: one picture of it, as shops ask for
+        backs = [pages.pages[first + 1] for first in pages.first]
+        if same_backs or pages_alike(backs, scale):  # one design: one picture of it, as shops ask for
             jobs.append((backs[0], scale, options.out_dir / f"{stem}-back.png"))
         else:
             jobs.extend((back, scale, options.out_dir / f"{name}-back.png") for back, name in zip(backs, names))
-    return write_pngs(pages.pdf, jobs)
+    return write_pngs(jobs)
 
 
 def tts_grid(count: int, width: int, height: int) -> tuple[int, int, int, int]:
@@ -224,9 +238,9 @@ def _tts(pages: _Pages, stem: str, options: ExportOptions, staging: Path) -> lis
         backs = Image.new("RGB", (columns * cw, rows * ch), "white") if pages.per_card == 2 else None
         for slot, (_, front, back) in enumerate(chunk):
             x, y = (slot % columns) * cw, (slot // columns) * ch
-            faces.paste(_image(pages, front, cw, ch).resize((cw, ch)), (x, y))
+            faces.paste(pages.image(front, cw, ch).resize((cw, ch)), (x, y))
             if backs is not None and back is not None:
-                picture = _image(pages, back, cw, ch).resize((cw, ch))
+                picture = pages.image(back, cw, ch).resize((cw, ch))
                 digests.add(hashlib.sha1(picture.tobytes()).hexdigest())
                 backs.paste(picture, (x, y))
         suffix = f"-{sheet}" if len(copies) > per_sheet else ""
@@ -238,7 +252,7 @@ def _tts(pages: _Pages, stem: str, options: ExportOptions, staging: Path) -> lis
         written.extend(_publish(staged, options.out_dir / name) for staged, name in back_sheets)
     elif back_sheets:
         scale = min(1.0, TTS_MAX_PX / max(width, height))
-        back = _image(pages, copies[0][2], int(width * scale), int(height * scale))
+        back = pages.image(copies[0][2], int(width * scale), int(height * scale))
         written.append(_save(back, options.out_dir / f"{stem}-tts-back.png"))
     return written
 
@@ -272,7 +286,7 @@ def _showcase(pages: _Pages, chosen: list[int], stem: str, options: ExportOption
     fan = max(width, height) * spread_by * height * 1.9
     shrink = min(1.0, math.sqrt(SHOWCASE_PIXELS / fan))
     width, height = max(1, int(width * shrink)), max(1, int(height * shrink))
-    picks = [_image(pages, pages.first[index], width, height).resize((width, height)) for index in chosen]
+    picks = [pages.image(pages.first[index], width, height).resize((width, height)) for index in chosen]
     spread = 10.0 if len(picks) > 1 else 0.0
     side = int(max(width, height) * spread_by)
     canvas = Image.new("RGBA", (side, int(height * 1.9)), (0, 0, 0, 0))

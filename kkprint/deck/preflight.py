@@ -229,6 +229,11 @@ class Preflight:
         self._raster_icons = self._deck_rasters()
         found, self.blanks = column_checks(deck)  # (the deck as a whole, before any card)
         self.findings.extend(found)
+        doc.on_new_file.append(self._new_file)
+
+    def _new_file(self) -> None:
+        """The document goes on in a fresh file, which maps no font yet: count its fonts anew."""
+        self._fonts = len(self.doc.canvas._doc.fontMapping)
 
     def _deck_rasters(self) -> dict[str, tuple[Path, tuple[int, int]]]:
         """The deck's PNG and JPG icons by their registered names, with their pixels."""

@@ -362,6 +362,7 @@ def print_shop_pages(
     slot = Slot(trim[0], trim[1], card.width, card.height)
     pages = 0
     for item in cards:
+        doc.between_cards()  # (a long document may go on in a new file here: a card's faces stay together)
         for art in (item.front, item.back):
             if art is None:
                 continue

@@ -11,7 +11,7 @@ import functools
 import operator
 import weakref
 from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -135,22 +135,48 @@ _CANVAS_STATE = operator.itemgetter(*Canvas.STATE_ATTRIBUTES)  # what Canvas.sav
 
 
 class Document:
-    """One open PDF: the canvas plus the reusable forms (XObjects) defined in it so far."""
+    """One open PDF: the canvas plus the reusable forms (XObjects) defined in it so far. (A
+    long card-per-page one may go on in further files: see :meth:`between_cards`.)"""
 
-    def __init__(self, canvas: Canvas, paper: Paper, fonts: FontSet, lang: str):
-        _DOCUMENTS[canvas] = self
-        self.canvas = canvas
+    def __init__(
+        self,
+        canvas: Canvas,
+        paper: Paper,
+        fonts: FontSet,
+        lang: str,
+        go_on: Callable[[], Canvas] | None = None,
+        pages_per_file: int = 0,
+    ):
         self.paper = paper
         self.fonts = fonts
         self.lang = lang
-        self._forms: dict[Hashable, str] = {}
         self.pages = 0
+        self.paths: list[Path] = []  # the files it is written to, in order (see open_pdf)
         # run when everything is drawn, before the PDF is saved: a check may still refuse it
         self.closing: list[Callable[[], None]] = []
+        # run when the pages go on in a new file (:meth:`between_cards`): what a file defines up
+        # front (art every card shares), or counts of it (the fonts a preflight has seen)
+        self.on_new_file: list[Callable[[], None]] = []
+        self._go_on, self._pages_per_file, self._file_began = go_on, pages_per_file, 0
+        self._adopt(canvas)
 
-    def has_form(self, key: Hashable) -> bool:
-        """Whether the drawing named ``key`` is stored already (placing it draws nothing more)."""
-        return key in self._forms
+    def _adopt(self, canvas: Canvas) -> None:
+        _DOCUMENTS[canvas] = self
+        self.canvas = canvas
+        self._forms: dict[Hashable, str] = {}  # (a form lives in one file)
+
+    def between_cards(self) -> None:
+        """Where the pages may go on in a new file: in a document opened with ``pages_per_file``
+        (see :func:`open_pdf`), once the file has that many, it is saved and let go, and the
+        next card begins a fresh one. ReportLab holds every page of a file until it is saved, so
+        this is what keeps a long card-per-page document's memory flat. Forms are defined again
+        in each file as they are used; ``on_new_file`` redoes what was defined up front."""
+        if self._go_on is None or self.pages - self._file_began < self._pages_per_file:
+            return
+        self._file_began = self.pages
+        self._adopt(self._go_on())
+        for again in self.on_new_file:
+            again()
 
     def use_form(self, key: Hashable, width: float, height: float, draw: Callable[[Canvas, float, float], None]) -> str:
         """Define art ``key`` as a form on first use (drawing it once); return the form's name.
@@ -279,38 +305,68 @@ def _compress_last_page(canvas: Canvas) -> None:
 
 @contextmanager
 def open_pdf(
-    path: Path, paper: Paper, fonts: FontSet, *, title: str, lang: str, inks: Inks | None = None
+    path: Path,
+    paper: Paper,
+    fonts: FontSet,
+    *,
+    title: str,
+    lang: str,
+    inks: Inks | None = None,
+    pages_per_file: int = 0,
 ) -> Iterator[Document]:
     """Open ``path`` for writing as a :class:`Document`; the file appears only on success, and
     only over a PDF (see :mod:`kkprint.base.outputs`). ``inks`` (else the build's, see
-    :data:`BUILD_INKS`) converts every colour and picture: greyscale or CMYK."""
+    :data:`BUILD_INKS`) converts every colour and picture: greyscale or CMYK.
+
+    ``pages_per_file``: the pages go on in ``<stem>-2.pdf``, ``<stem>-3.pdf``… at the first
+    :meth:`Document.between_cards` past that many pages in a file (one card per page: the
+    export's scratch PDFs). Every file appears together, when the last is complete; the
+    document's ``paths`` names them in order."""
     inks = inks or BUILD_INKS.get()
-    with atomic_file(path, magic=b"%PDF") as temp_name:
-        make = Canvas if inks.plain else functools.partial(InkCanvas, inks=inks)
-        canvas = make(
-            temp_name,
-            pagesize=paper.size,
-            invariant=1,
-            pageCompression=1,
-            initialFontName=fonts.regular,
-            initialFontSize=10,
-        )
-        canvas.setTitle(title)
-        canvas.setAuthor("kkprint")
-        canvas.setCreator("kkprint")
-        canvas.setSubject(title)
-        canvas.setViewerPreference("PrintScaling", "None")
-        if inks.mode == "cmyk" and inks.icc is not None:
-            _output_intent(canvas, inks.icc)
-        document = Document(canvas, paper, fonts, lang)
+    make = Canvas if inks.plain else functools.partial(InkCanvas, inks=inks)
+    paths: list[Path] = []
+    pages: list[int] = []  # of each file saved
+    with ExitStack() as files:
+
+        def begin() -> Canvas:
+            part = path if not paths else path.with_name(f"{path.stem}-{len(paths) + 1}{path.suffix}")
+            temp_name = files.enter_context(atomic_file(part, magic=b"%PDF"))
+            paths.append(part)
+            canvas = make(
+                temp_name,
+                pagesize=paper.size,
+                invariant=1,
+                pageCompression=1,
+                initialFontName=fonts.regular,
+                initialFontSize=10,
+            )
+            canvas.setTitle(title)
+            canvas.setAuthor("kkprint")
+            canvas.setCreator("kkprint")
+            canvas.setSubject(title)
+            canvas.setViewerPreference("PrintScaling", "None")
+            if inks.mode == "cmyk" and inks.icc is not None:
+                _output_intent(canvas, inks.icc)
+            return canvas
+
+        def save() -> None:
+            document.canvas.save()
+            pages.append(document.canvas.getPageNumber() - 1)  # (the number of the page after the last)
+
+        def go_on() -> Canvas:
+            save()
+            return begin()
+
+        document = Document(begin(), paper, fonts, lang, go_on if pages_per_file else None, pages_per_file)
+        document.paths = paths
         yield document
         for check in document.closing:
             check()
-        canvas.save()
-    _PAGE_COUNTS[path] = canvas.getPageNumber() - 1  # (the number of the page after the last)
+        save()
+    _PAGE_COUNTS.update(zip(paths, pages))
     written = WRITTEN.get()
     if written is not None:
-        written.append(path)
+        written.extend(paths)
 
 
 def _output_intent(canvas: Canvas, icc: Path) -> None:

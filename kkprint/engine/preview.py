@@ -10,10 +10,12 @@ page after page.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+import operator
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from kkprint.base import progress
@@ -24,6 +26,7 @@ from kkprint.engine.job import BuildOptions, Target, build_targets
 
 BAND_PIXELS = 16_000_000  # pixels rendered at once (48 MB of RGB): a poker card at 1,200 dpi is 12
 PNG_MAGIC = b"\x89PNG"
+Page = tuple[Path, int]  # a page of a PDF: the file, and the page's place in it counted from 0
 
 
 def page_pixels(page, scale: float) -> tuple[int, int]:
@@ -116,27 +119,29 @@ def page_image(page, width: int, height: int):
 PARALLEL_FROM = 8  # pages: fewer are done before a second process would have started
 
 
-def _open_pages(pdf: Path, indexes):
-    """Each page of ``indexes`` in turn, one open at a time (closed when the next is asked for)."""
+def _open_pages(pages: Iterable[Page]):
+    """Each page of ``pages`` in turn, one open at a time (closed when the next is asked for),
+    and one file: a document is opened when the pages reach it."""
     import pypdfium2 as pdfium
 
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        for index in indexes:
-            page = document[index]
-            try:
-                yield page
-            finally:
-                page.close()
-    finally:
-        document.close()
+    for pdf, group in itertools.groupby(pages, key=operator.itemgetter(0)):
+        document = pdfium.PdfDocument(str(pdf))
+        try:
+            for _, index in group:
+                page = document[index]
+                try:
+                    yield page
+                finally:
+                    page.close()
+        finally:
+            document.close()
 
 
-def _each_page(pdf: Path, work, items: list, step: Callable[[int], None] = progress.nothing, weight: int = 1) -> list:
-    """``work(page, item)`` for every (page index, …) item, one page open at a time; ``step``
-    hears ``weight`` pages done after each (two when another process does every other one)."""
+def _each_page(work, items: list, step: Callable[[int], None] = progress.nothing, weight: int = 1) -> list:
+    """``work(page, item)`` for every (page, …) item, one page open at a time; ``step`` hears
+    ``weight`` pages done after each (two when another process does every other one)."""
     done = []
-    for page, item in zip(_open_pages(pdf, (item[0] for item in items)), items):
+    for page, item in zip(_open_pages(item[0] for item in items), items):
         done.append(work(page, item))
         step(weight)
     return done
@@ -174,14 +179,14 @@ def _pays_to_split(items: list) -> bool:
     )
 
 
-def _on_two_cores(pdf: Path, work, items: list) -> list:
+def _on_two_cores(work, items: list) -> list:
     """:func:`_each_page` over ``items``, in order, on both cores where it pays; each process
     holds one page at a time. The bar counts this process's pages twice when the other process
     keeps pace with it (it does every other one)."""
     with progress.steps(Msg("writing pictures"), len(items)) as step:
         weight = 2 if _pays_to_split(items) else 1
-        watched = functools.partial(_each_page, pdf, work, step=step, weight=weight)
-        halves = _halves(functools.partial(_each_page, pdf, work), items, mine=watched)
+        watched = functools.partial(_each_page, work, step=step, weight=weight)
+        halves = _halves(functools.partial(_each_page, work), items, mine=watched)
     if len(halves) == 1:
         return halves[0]
     done: list = [None] * len(items)
@@ -189,12 +194,12 @@ def _on_two_cores(pdf: Path, work, items: list) -> list:
     return done
 
 
-def _write(page, job: tuple[int, float, Path]) -> Path:
+def _write(page, job: tuple[Page, float, Path]) -> Path:
     return write_png(page, job[1], job[2], tidied=True)
 
 
-def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
-    """Every (page index, scale, file) of ``jobs`` written, in that order (on both cores when
+def write_pngs(jobs: list[tuple[Page, float, Path]]) -> list[Path]:
+    """Every (page, scale, file) of ``jobs`` written, in that order (on both cores when
     there are enough). Every destination is checked first: a name kkprint may not write stops
     the command before any picture is made."""
     for _, _, path in jobs:
@@ -202,7 +207,7 @@ def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
     for folder in {path.parent for _, _, path in jobs}:
         remove_leftovers(folder, [path.name for _, _, path in jobs if path.parent == folder])
     began = time.perf_counter()
-    written = _on_two_cores(pdf, _write, jobs)
+    written = _on_two_cores(_write, jobs)
     progress.detail(
         Counted(
             "wrote {count} picture in {seconds:.1f} s",
@@ -215,13 +220,13 @@ def write_pngs(pdf: Path, jobs: list[tuple[int, float, Path]]) -> list[Path]:
     return written
 
 
-def _shared_picture(pdf: Path, scale: float, pages: list[int]) -> bytes | None:
+def _shared_picture(scale: float, pages: list[Page]) -> bytes | None:
     """A digest of the picture every page of ``pages`` makes at ``scale``, or None as soon as
     one differs from the first."""
     import hashlib
 
     first = None
-    for page in _open_pages(pdf, pages):
+    for page in _open_pages(pages):
         seen = _fingerprint(page, scale)
         if first is None:
             first = seen
@@ -230,12 +235,12 @@ def _shared_picture(pdf: Path, scale: float, pages: list[int]) -> bytes | None:
     return hashlib.sha1(first or b"").digest()
 
 
-def pages_alike(pdf: Path, pages: list[int], scale: float) -> bool:
+def pages_alike(pages: list[Page], scale: float) -> bool:
     """Whether every page of ``pages`` makes the same picture at ``scale``, pixel for pixel
     (rendered and let go, nothing written; each process stops at the first that differs)."""
     if len(pages) < 2:
         return True
-    found = _halves(functools.partial(_shared_picture, pdf, scale), pages)
+    found = _halves(functools.partial(_shared_picture, scale), pages)
     return None not in found and len(set(found)) == 1
 
 
@@ -248,7 +253,7 @@ def render_pages(pdf: Path, out_dir: Path, dpi: int) -> list[Path]:
     finally:
         document.close()
     stem = safe_file_name(pdf.stem)
-    return write_pngs(pdf, [(index, dpi / 72, out_dir / f"{stem}-{index + 1:03d}.png") for index in range(count)])
+    return write_pngs([((pdf, index), dpi / 72, out_dir / f"{stem}-{index + 1:03d}.png") for index in range(count)])
 
 
 def preview_targets(targets: list[Target], options: BuildOptions, out_dir: Path, dpi: int) -> list[Path]:
