@@ -575,11 +575,13 @@ layout:
 NUMBERED
 back:
   word: {type: text, x: 3, y: 25, w: 35, h: 9, text: "SPLIT {coin}", size: 14}
+  side: {type: text, x: 3, y: 40, w: 8, h: 2.5, text: "${faction}", min_size: 2}
 cards:
-  - {name: Ace, rule: short}
-  - {name: Bridge, count: 3, rule: a rule far too long for the little box it is given here}
-  - {name: Crown, count: 2, rule: short}
-  - {name: Dune, rule: another rule far too long for its little box}
+  - {name: Ace, faction: the northern kingdoms, rule: short}
+  - {name: Bridge, count: 3, faction: the northern kingdoms, rule: a rule far too long for the little box it is given here}
+  - {name: Crown, count: 2, faction: south, rule: short}
+  - {name: Dune, faction: the northern kingdoms, rule: another rule far too long for its little box}
+  - {name: Eel, faction: south, rule: short}
 """
 
 
@@ -588,8 +590,9 @@ def test_an_export_drawn_into_several_files_makes_the_same_pictures_and_warnings
     tmp_path, monkeypatch, capsys, numbered
 ):
     """The export's PDF goes on in a new file every few hundred pages, so its memory stays flat:
-    what every card shares (the frame, the back, an icon) is defined again in each file, a card
-    whose copies straddle two files is drawn in both, and the preflight says each warning once."""
+    what every card shares (the frame, an icon) is defined again in each file, a card whose
+    copies straddle two files is drawn in both, a back shared by cards of one faction is drawn
+    again in a later file without its warning said twice, and backs are compared across files."""
     from kkprint.deck import export
     from kkprint.engine.document import page_count
 
@@ -609,7 +612,7 @@ def test_an_export_drawn_into_several_files_makes_the_same_pictures_and_warnings
         return pdfs
 
     monkeypatch.setattr(export, "build_targets", counted)
-    pictures = {}
+    pictures, warnings = {}, {}
     one_file = export.PAGES_PER_FILE
     for per_file in (one_file, 3):
         monkeypatch.setattr(export, "PAGES_PER_FILE", per_file)
@@ -617,12 +620,18 @@ def test_an_export_drawn_into_several_files_makes_the_same_pictures_and_warnings
         options = export.ExportOptions(out_dir=out, dpi=72, lang="en", tts=True, showcase="2,4")
         written = export.export_deck(deck, options)
         pictures[per_file] = {path.name: path.read_bytes() for path in written}
-        warnings = capsys.readouterr().err.splitlines()
-        assert len(warnings) == 2 and "card 2 'Bridge'" in warnings[0] and "'Dune'" in warnings[1], warnings
-    # 7 cards, front and back: one file, then a file at the first card past 3 pages (Bridge's
-    # three copies go to two files)
-    assert files == [[14], [4, 4, 4, 2]]
-    assert len(pictures[3]) == 4 + 1 + 2 + 1  # fronts, the one back, a Tabletop sheet and its back, the showcase
+        warnings[per_file] = capsys.readouterr().err.splitlines()
+    # 8 cards, front and back: one file, then a new file at each card once one has 3 pages
+    # (Bridge's three copies go to two files; Dune, in the fourth, has Ace's back)
+    assert files == [[16], [4, 4, 4, 4]]
+    assert warnings[3] == warnings[one_file] and len(warnings[3]) == 3, warnings
+    assert "card 1 'Ace'" in warnings[3][0] and "region 'side'" in warnings[3][0]
+    names = {
+        f"00{n}-{name}{side}.png"
+        for n, name in enumerate(["Ace", "Bridge", "Crown", "Dune", "Eel"], 1)
+        for side in ("", "-back")
+    }
+    assert set(pictures[3]) == names | {"split-tts.png", "split-tts-backs.png", "split-showcase.png"}
     assert pictures[3] == pictures[one_file]
 
 
@@ -636,7 +645,7 @@ def test_a_document_goes_on_in_new_files_each_complete_and_all_or_none_written(t
 
     fonts = prepare_fonts(["card"])
 
-    def draw(path: Path, cards: int, fail: bool = False) -> tuple[list[Path], int]:
+    def draw(path: Path, cards: int, fail: str = "") -> tuple[list[Path], int]:
         began = 0
         with open_pdf(path, PAPERS["a4"], fonts, title="t", lang="en", pages_per_file=4) as doc:
 
@@ -645,6 +654,8 @@ def test_a_document_goes_on_in_new_files_each_complete_and_all_or_none_written(t
                 began += 1
 
             doc.on_new_file.append(count)
+            if fail == "at the end":
+                doc.closing.append(lambda: 1 / 0)
             for card in range(cards):
                 doc.between_cards()
                 for _ in range(2):  # a front and a back
@@ -652,8 +663,8 @@ def test_a_document_goes_on_in_new_files_each_complete_and_all_or_none_written(t
                     doc.draw_form(name, 10, 10)
                     doc.canvas.drawString(20, 20, f"card {card}")
                     doc.end_page()
-                if fail and card == 3:
-                    raise RuntimeError("stopped")
+                if fail == "half-way" and card == 3:
+                    raise ZeroDivisionError("stopped")
         return doc.paths, began
 
     written: list[Path] = []
@@ -668,8 +679,10 @@ def test_a_document_goes_on_in_new_files_each_complete_and_all_or_none_written(t
         reader = PdfReader(path)
         assert len(reader.pages) == page_count(path)
         for page in reader.pages:
-            assert "frame" not in page.extract_text() and "card" in page.extract_text()
-            assert list(page["/Resources"]["/XObject"]) == ["/FormXob.KKForm1"]  # defined in this file
-    with pytest.raises(RuntimeError):
-        draw(tmp_path / "f.pdf", 5, fail=True)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["d-2.pdf", "d-3.pdf", "d.pdf"]
+            assert "card" in page.extract_text()
+            [form] = page["/Resources"]["/XObject"].values()  # defined in this file
+            assert form.get_object()["/BBox"] == [0, 0, 100, 100]
+    for fail in ("half-way", "at the end"):  # (after the first file is saved; after every one)
+        with pytest.raises(ZeroDivisionError):
+            draw(tmp_path / "f.pdf", 5, fail=fail)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["d-2.pdf", "d-3.pdf", "d.pdf"]

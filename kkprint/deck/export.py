@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 TTS_COLUMNS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 SHOWCASE_PIXELS = 40_000_000
 CARDS_PER_FILE = 8  # single-card pictures are drawn this many cards to a PDF
-PAGES_PER_FILE = 200  # the export's PDF goes on in a new file past this many pages: memory stays flat
+PAGES_PER_FILE = 200  # the export's PDF goes on in a new file once one has this many pages: memory stays flat
 FIELD = re.compile(r"\$\{([^}]*)\}")
 
 

@@ -451,7 +451,11 @@ class Preflight:
         self._fonts = len(mapping)
 
     def _add(self, kind: str, message, face, region, card: CardRef | None, error: bool = False) -> None:
-        """Note a finding once for its card (a card's copies may each be drawn: numbered faces)."""
+        """Note a finding once for its card (a card's copies may each be drawn: numbered faces),
+        and once for art drawn again in a later file of the document (the card that drew it
+        first has it)."""
+        if self.doc.drawing_again:
+            return
         key = (kind, face, region, message, card.identity if card is not None else None)
         if key in self._seen:
             return

@@ -151,26 +151,33 @@ class Document:
         self.fonts = fonts
         self.lang = lang
         self.pages = 0
-        self.paths: list[Path] = []  # the files it is written to, in order (see open_pdf)
+        self.paths: list[Path] = []  # its files, in order, written when it closes (see open_pdf)
         # run when everything is drawn, before the PDF is saved: a check may still refuse it
         self.closing: list[Callable[[], None]] = []
         # run when the pages go on in a new file (:meth:`between_cards`): what a file defines up
         # front (art every card shares), or counts of it (the fonts a preflight has seen)
         self.on_new_file: list[Callable[[], None]] = []
         self._go_on, self._pages_per_file, self._file_began = go_on, pages_per_file, 0
+        self._earlier: set[Hashable] = set()  # the forms of earlier files
+        # True while a form of an earlier file is drawn again for this one: what drawing it
+        # finds (a preflight's warnings) was found the first time
+        self.drawing_again = False
+        self._forms: dict[Hashable, str] = {}
         self._adopt(canvas)
 
     def _adopt(self, canvas: Canvas) -> None:
         _DOCUMENTS[canvas] = self
         self.canvas = canvas
-        self._forms: dict[Hashable, str] = {}  # (a form lives in one file)
+        self._earlier.update(self._forms)
+        self._forms = {}  # (a form lives in one file)
 
     def between_cards(self) -> None:
         """Where the pages may go on in a new file: in a document opened with ``pages_per_file``
-        (see :func:`open_pdf`), once the file has that many, it is saved and let go, and the
-        next card begins a fresh one. ReportLab holds every page of a file until it is saved, so
-        this is what keeps a long card-per-page document's memory flat. Forms are defined again
-        in each file as they are used; ``on_new_file`` redoes what was defined up front."""
+        (see :func:`open_pdf`), once the file has at least that many, it is saved and let go,
+        and the next card begins a fresh one. ReportLab holds every page of a file until it is
+        saved, so this is what keeps a long card-per-page document's memory flat. Forms are
+        defined again in each file as they are used (:attr:`drawing_again`); ``on_new_file``
+        redoes what was defined up front. Called only between pages."""
         if self._go_on is None or self.pages - self._file_began < self._pages_per_file:
             return
         self._file_began = self.pages
@@ -189,7 +196,11 @@ class Document:
             name = f"KKForm{len(self._forms) + 1}"
             self._forms[key] = name  # reserved first: drawing it may define other forms inside
             self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
-            draw(self.canvas, width, height)
+            again, self.drawing_again = self.drawing_again, self.drawing_again or key in self._earlier
+            try:
+                draw(self.canvas, width, height)
+            finally:
+                self.drawing_again = again
             shading, colours = dict(self.canvas._shadingUsed), dict(self.canvas._colorsUsed)
             self.canvas.endForm()
             _complete_resources(self.canvas, name, shading, colours)
@@ -319,9 +330,9 @@ def open_pdf(
     :data:`BUILD_INKS`) converts every colour and picture: greyscale or CMYK.
 
     ``pages_per_file``: the pages go on in ``<stem>-2.pdf``, ``<stem>-3.pdf``… at the first
-    :meth:`Document.between_cards` past that many pages in a file (one card per page: the
-    export's scratch PDFs). Every file appears together, when the last is complete; the
-    document's ``paths`` names them in order."""
+    :meth:`Document.between_cards` once a file has that many (one card per page: the export's
+    scratch PDFs, in a folder of their own). None is put in its place before the last is
+    complete, and a failure before then leaves none; the document's ``paths`` names them."""
     inks = inks or BUILD_INKS.get()
     make = Canvas if inks.plain else functools.partial(InkCanvas, inks=inks)
     paths: list[Path] = []

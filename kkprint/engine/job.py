@@ -46,8 +46,8 @@ class BuildOptions:
     greyscale: bool = False  # every colour and picture in shades of grey: the ink-saving proof
     guides: bool = False  # trim, bleed and safe-zone lines over every card (proofs and previews)
     card_bleed: bool = False  # decks, one card per page: include the print-shop bleed
-    # decks, one card per page: go on in a new file past this many pages (0: one file), so memory
-    # stays flat however long the deck (the export's scratch PDFs)
+    # decks, one card per page: go on in a new file once one has this many pages (0: one file),
+    # so memory stays flat however long the deck (the export's scratch PDFs)
     pages_per_file: int = 0
     jobs: int = 1  # processes to build several targets side by side (the command line uses every core)
     strict: bool = False  # a preflight warning fails the build, as an error does: nothing is written

@@ -150,7 +150,7 @@ def _each_page(work, items: list, step: Callable[[int], None] = progress.nothing
 def _halves(run, items: list, mine=None) -> list:
     """``[run(items)]``, or where it pays ``[run(items[0::2]), run(items[1::2])]`` with the second
     in a second process. Rendering takes nearly all the time, so with enough pages a forked
-    process (it has everything loaded already, and opens the PDF for itself) does every other
+    process (it has everything loaded already, and opens the PDFs for itself) does every other
     one. Not from a process with other threads (a server's): a fork copies none of them, nor
     what they hold. ``mine`` (default ``run``) does this process's share."""
 
