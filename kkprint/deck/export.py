@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
@@ -35,7 +35,7 @@ from kkprint.engine.document import open_pdf, page_count
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import Paper
 from kkprint.engine.job import BuildOptions, build_targets
-from kkprint.engine.preview import PNG_MAGIC, Page, page_image, page_pixels, pages_alike, write_pngs
+from kkprint.engine.preview import PNG_MAGIC, Page, page_size, pages_alike, pictures, write_pngs
 
 if TYPE_CHECKING:
     import PIL.Image
@@ -63,8 +63,8 @@ class ExportOptions:
 
 class _Pages:
     """The deck as it prints, one card per page (copies and numbered regions as on paper), in the
-    files the build wrote it to (:data:`PAGES_PER_FILE` each), every page named by its file and
-    place: open for rendering one page at a time, one file open at a time."""
+    files the build wrote it to (:data:`PAGES_PER_FILE` each): every page named by its file and
+    place, for :mod:`kkprint.engine.preview` to render."""
 
     def __init__(self, pdfs: list[Path], cards: list[CardData]):
         self.pages: list[Page] = [(pdf, index) for pdf in pdfs for index in range(page_count(pdf))]
@@ -76,21 +76,6 @@ class _Pages:
         for card in cards:
             self.first.append(number * self.per_card)
             number += card.count
-        self._open: tuple[Path, Any] | None = None  # (the file, its pypdfium2 document)
-
-    def page(self, index: int):
-        import pypdfium2 as pdfium
-
-        pdf, place = self.pages[index]
-        if self._open is None or self._open[0] != pdf:
-            self.close()
-            self._open = (pdf, pdfium.PdfDocument(str(pdf)))
-        return self._open[1][place]
-
-    def close(self) -> None:
-        if self._open is not None:
-            self._open[1].close()
-            self._open = None
 
     def copies(self):
         """(card, page of its front, page of its back or None) for every copy of every card."""
@@ -99,21 +84,9 @@ class _Pages:
                 front = first + copy * self.per_card
                 yield card, front, front + 1 if self.per_card == 2 else None
 
-    def image(self, index: int, width: int, height: int):
-        """Page ``index`` as a picture of at most ``width`` × ``height`` pixels."""
-        page = self.page(index)
-        try:
-            return page_image(page, width, height)
-        finally:
-            page.close()
-
     def size(self, scale: float) -> tuple[int, int]:
         """A card's size in pixels at ``scale`` (every page of the deck has its card's size)."""
-        page = self.page(0)
-        try:
-            return page_pixels(page, scale)
-        finally:
-            page.close()
+        return page_size(self.pages[0], scale)
 
 
 def _name(template: str, card: CardData, number: int, taken: set[str]) -> str:
@@ -176,15 +149,12 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
         staging = Path(temp) / "staged"
         staging.mkdir()
         pages = _Pages(pdfs, printed)
-        try:
-            if options.png:
-                written.extend(_pngs(pages, names, stem, options, one_back(deck)))
-            if options.tts:
-                written.extend(_tts(pages, stem, options, staging))
-            if picks:
-                written.append(_showcase(pages, picks, stem, options))
-        finally:
-            pages.close()
+        if options.png:
+            written.extend(_pngs(pages, names, stem, options, one_back(deck)))
+        if options.tts:
+            written.extend(_tts(pages, stem, options, staging))
+        if picks:
+            written.append(_showcase(pages, picks, stem, options))
     return written
 
 
@@ -236,13 +206,15 @@ def _tts(pages: _Pages, stem: str, options: ExportOptions, staging: Path) -> lis
         columns, rows, cw, ch = tts_grid(len(chunk), width, height)
         faces = Image.new("RGB", (columns * cw, rows * ch), "white")
         backs = Image.new("RGB", (columns * cw, rows * ch), "white") if pages.per_card == 2 else None
-        for slot, (_, front, back) in enumerate(chunk):
-            x, y = (slot % columns) * cw, (slot // columns) * ch
-            faces.paste(pages.image(front, cw, ch).resize((cw, ch)), (x, y))
-            if backs is not None and back is not None:
-                picture = pages.image(back, cw, ch).resize((cw, ch))
+        places = [((slot % columns) * cw, (slot // columns) * ch) for slot in range(len(chunk))]
+        # (the pictures first in zip: they end, closing their file, before the places run out)
+        for picture, place in zip(pictures([pages.pages[front] for _, front, _ in chunk], cw, ch), places):
+            faces.paste(picture.resize((cw, ch)), place)
+        if backs is not None:
+            for picture, place in zip(pictures([pages.pages[back] for _, _, back in chunk], cw, ch), places):
+                picture = picture.resize((cw, ch))
                 digests.add(hashlib.sha1(picture.tobytes()).hexdigest())
-                backs.paste(picture, (x, y))
+                backs.paste(picture, place)
         suffix = f"-{sheet}" if len(copies) > per_sheet else ""
         written.append(_save(faces, options.out_dir / f"{stem}-tts{suffix}.png"))
         if backs is not None:
@@ -252,7 +224,7 @@ def _tts(pages: _Pages, stem: str, options: ExportOptions, staging: Path) -> lis
         written.extend(_publish(staged, options.out_dir / name) for staged, name in back_sheets)
     elif back_sheets:
         scale = min(1.0, TTS_MAX_PX / max(width, height))
-        back = pages.image(copies[0][2], int(width * scale), int(height * scale))
+        [back] = pictures([pages.pages[copies[0][2]]], int(width * scale), int(height * scale))
         written.append(_save(back, options.out_dir / f"{stem}-tts-back.png"))
     return written
 
@@ -286,7 +258,8 @@ def _showcase(pages: _Pages, chosen: list[int], stem: str, options: ExportOption
     fan = max(width, height) * spread_by * height * 1.9
     shrink = min(1.0, math.sqrt(SHOWCASE_PIXELS / fan))
     width, height = max(1, int(width * shrink)), max(1, int(height * shrink))
-    picks = [pages.image(pages.first[index], width, height).resize((width, height)) for index in chosen]
+    shown = pictures([pages.pages[pages.first[index]] for index in chosen], width, height)
+    picks = [picture.resize((width, height)) for picture in shown]
     spread = 10.0 if len(picks) > 1 else 0.0
     side = int(max(width, height) * spread_by)
     canvas = Image.new("RGBA", (side, int(height * 1.9)), (0, 0, 0, 0))

@@ -9,14 +9,16 @@ page after page.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
 import operator
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kkprint.base import progress
 from kkprint.base.i18n import Counted, Msg
@@ -26,6 +28,9 @@ from kkprint.engine.job import BuildOptions, Target, build_targets
 
 BAND_PIXELS = 16_000_000  # pixels rendered at once (48 MB of RGB): a poker card at 1,200 dpi is 12
 PNG_MAGIC = b"\x89PNG"
+
+if TYPE_CHECKING:
+    import PIL.Image
 Page = tuple[Path, int]  # a page of a PDF: the file, and the page's place in it counted from 0
 
 
@@ -105,17 +110,6 @@ def write_png(page, scale: float, path: Path, *, tidied: bool = False) -> Path:
     return path
 
 
-def page_image(page, width: int, height: int):
-    """The page as a picture of at most ``width`` × ``height`` pixels (for pictures made small:
-    sheets of cards, a fanned hand); its proportions kept."""
-    scale = min(width / page.get_width(), height / page.get_height())
-    bitmap = page.render(scale=scale)
-    try:
-        return bitmap.to_pil().convert("RGB")
-    finally:
-        bitmap.close()
-
-
 PARALLEL_FROM = 8  # pages: fewer are done before a second process would have started
 
 
@@ -135,6 +129,23 @@ def _open_pages(pages: Iterable[Page]):
                     page.close()
         finally:
             document.close()
+
+
+def pictures(pages: Iterable[Page], width: int, height: int) -> Iterator[PIL.Image.Image]:
+    """Each page as a picture of at most ``width`` × ``height`` pixels (for pictures made small:
+    sheets of cards, a fanned hand), its proportions kept; one page open at a time."""
+    for page in _open_pages(pages):
+        bitmap = page.render(scale=min(width / page.get_width(), height / page.get_height()))
+        try:
+            yield bitmap.to_pil().convert("RGB")
+        finally:
+            bitmap.close()
+
+
+def page_size(page: Page, scale: float) -> tuple[int, int]:
+    """:func:`page_pixels` of a page not open yet."""
+    with contextlib.closing(_open_pages([page])) as opened:
+        return page_pixels(next(opened), scale)
 
 
 def _each_page(work, items: list, step: Callable[[int], None] = progress.nothing, weight: int = 1) -> list:
