@@ -8,16 +8,14 @@ from pathlib import Path
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
 from kkprint.engine.job import Target
-from kkprint.games import targets as game_targets
+from kkprint.games import BUILD_TARGETS, target
 
 
 def resolve(names: Iterable[str], command: str = "build") -> list[Target]:
     """Game ids (in any case), ``all``, or paths of deck files (anything ending in .yaml/.yml);
     an unknown name is refused naming ``command``."""
     names = list(names or ["all"])
-    decks_only = all(name.lower().endswith((".yaml", ".yml")) for name in names)
-    known = {} if decks_only else game_targets()  # a deck build never loads the games
-    chosen: list[Target] = []
+    chosen: list[Target] = []  # (a game's module is imported only when it is named: a deck build loads none)
     for name in names:
         game = name.strip().lower()  # game ids in any case, as everywhere (``Kardinal``)
         if name.lower().endswith((".yaml", ".yml")):
@@ -25,12 +23,13 @@ def resolve(names: Iterable[str], command: str = "build") -> list[Target]:
 
             chosen.append(deck_target(Path(name)))
         elif game == "all":
-            chosen.extend(t for t in known.values() if t not in chosen)
-        elif game in known:
-            if known[game] not in chosen:
-                chosen.append(known[game])
+            chosen.extend(t for t in map(target, BUILD_TARGETS) if t not in chosen)
+        elif game in BUILD_TARGETS:
+            if target(game) not in chosen:
+                chosen.append(target(game))
         else:
             raise InputError(
-                Msg("unknown target '{name}'{hint}", name=name, hint=suggest(name, ["all", *known])), source=command
+                Msg("unknown target '{name}'{hint}", name=name, hint=suggest(name, ["all", *BUILD_TARGETS])),
+                source=command,
             )
     return chosen
