@@ -13,7 +13,6 @@ import io
 import os
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 from importlib.resources import files
 from pathlib import Path
@@ -24,6 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 
 FACES = {
     "regular": ("noto_cjk_sans_jp_regular", "NotoSansCJKjp-Regular.otf"),
@@ -102,8 +102,23 @@ def _font_identity(face: str) -> str:
     """Which font file ``face`` is: its size and the time it was installed, so another version
     (or the same one installed again) is another key. Asking for the package's version loaded
     importlib.metadata and searched every installed package, a tenth of a small build."""
+    return _file_identity(str(_font_path(face)))
+
+
+@cache
+def _converter_identity() -> str:
+    """Which fontTools makes the subsets, told the same way by its package's file: found, not
+    imported (importing it loads logging and timeit, a hundredth of a small build whose
+    subsets all come from the cache)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("fontTools")
+    return _file_identity(spec.origin if spec is not None and spec.origin is not None else "")
+
+
+def _file_identity(path: str) -> str:
     try:
-        found = os.stat(str(_font_path(face)))
+        found = os.stat(path)
     except OSError:
         return "unknown"
     return f"{found.st_size}:{found.st_mtime_ns}"
@@ -111,9 +126,7 @@ def _font_identity(face: str) -> str:
 
 def _cache_key(face: str, characters: str) -> str:
     """Same font, same fontTools, same characters → same bytes; the key says all three."""
-    import fontTools
-
-    material = f"{face}|{_font_identity(face)}|{fontTools.version}|{CONVERTER_VERSION}|{characters}"
+    material = f"{face}|{_font_identity(face)}|{_converter_identity()}|{CONVERTER_VERSION}|{characters}"
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:32]
 
 
@@ -203,9 +216,9 @@ def _make_subset(face: str, characters: str) -> bytes:
 
 def _saved_as(font, postscript: str) -> bytes:
     """The font's file, under the full and PostScript name ``postscript``."""
-    for record in font["name"].names:
-        if record.nameID in (4, 6):
-            record.string = postscript
+    for name in font["name"].names:
+        if name.nameID in (4, 6):
+            name.string = postscript
     out = io.BytesIO()
     font.save(out)
     return out.getvalue()
@@ -290,7 +303,7 @@ class TaggedTTFont(TTFont):
             ttfonts.SUBSETN = original
 
 
-@dataclass(frozen=True)
+@record
 class FontSet:
     """The registered ReportLab font names for one build, and the characters they can draw."""
 
@@ -437,7 +450,7 @@ def _try_subset(font: TTFont, characters: str, label: str) -> None:
 # --- vertical forms (縦書き) -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class _Source:
     """Where a registered face came from, so its vertical forms can be made when vertical text
     first asks for them (a build without vertical text never pays for them)."""
@@ -463,7 +476,7 @@ def _open_bytes(data: bytes):
     return FTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False, fontNumber=0)
 
 
-@dataclass(frozen=True)
+@record
 class VerticalForms:
     """A companion face for upright characters in vertical text: a font's vertical forms — what
     its ``vert`` feature draws for 、。「」（）ー〜 and small kana — and its usual glyphs for the
