@@ -5,6 +5,7 @@ on every core. The engine knows no game: the games and decks hand it their targe
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -18,6 +19,8 @@ from kkprint.base.choices import LANGS
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
 from kkprint.base.printer import load_profile
+from kkprint.base.records import record
+from kkprint.base.workers import in_fork
 from kkprint.engine.cards import SheetOptions
 from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS, WRITTEN
 from kkprint.engine.fonts import FontSet, prepare_fonts
@@ -26,7 +29,7 @@ from kkprint.engine.inks import Inks
 from kkprint.engine.marks import CutMarks
 
 
-@dataclass(frozen=True)
+@record
 class BuildOptions:
     """What the user asked for. ``None`` means "not said": a deck's own settings, then the
     saved printer profile, then the defaults apply."""
@@ -92,7 +95,7 @@ class BuildOptions:
         return SheetOptions(**settings)
 
 
-@dataclass(frozen=True)
+@record
 class Target:
     """Something ``kkprint build`` can make: what it prints, what text it needs, how to build it."""
 
@@ -173,55 +176,68 @@ def run_targets(chosen: list[Target], options: BuildOptions) -> list[Outcome]:
             source="--paper",
         )
     with progress.steps(Msg("building targets"), len(chosen) if len(chosen) > 1 else 0) as step:  # (one: its cards say)
-        if options.jobs > 1 and len(chosen) > 1:
-            import multiprocessing  # (only here: a deck alone never needs workers, nor their imports)
-
-            if "fork" in multiprocessing.get_all_start_methods():
-                return _build_forked(chosen, min(options.jobs, len(chosen)) - 1, options, step)
+        if options.jobs > 1 and len(chosen) > 1 and hasattr(os, "fork"):
+            return _build_forked(chosen, min(options.jobs, len(chosen)) - 1, options, step)
         return _build_each(chosen, options, step)
 
 
 def _build_forked(
     chosen: list[Target], workers: int, options: BuildOptions, step: Callable[[int], None]
 ) -> list[Outcome]:
-    """The targets built side by side by this process and ``workers`` forked ones, each taking
-    the next target nobody has taken yet — so a long target does not hold up a short one queued
-    behind it — and preparing that target's fonts itself (a font's subset read and parsed is
-    work for every core too). Forked workers inherit the loaded definitions, so each only
-    builds; targets hold functions that cannot be pickled, so workers find theirs by number."""
-    import multiprocessing
-
-    from kkprint.base.workers import process_pool
-
-    global _FORKED
-    _FORKED = (chosen, multiprocessing.get_context("fork").Value("i", 0))  # (inherited by the workers, forked below)
-    with process_pool(workers, fork=True) as pool:
-        futures = [pool.submit(_take_and_build, options) for _ in range(workers)]
-        outcomes = _take_and_build(options, step)  # (the workers' targets are counted as they come back)
-        for future in futures:
-            theirs = future.result()
-            step(len(theirs))
-            for outcome in theirs:
-                _tell(outcome)  # (a worker's own -v lines are not drawn: it is not the terminal's)
-            outcomes.extend(theirs)
+    """The targets built side by side by this process and ``workers`` forked copies of it, each
+    taking the next target nobody has taken yet — so a long target does not hold up a short one
+    queued behind it — and preparing that target's fonts itself (a font's subset read and parsed
+    is work for every core too). The copies inherit the loaded definitions and the targets (whose
+    functions could not be pickled), so each only builds."""
+    tickets = _Tickets(len(chosen))
+    try:
+        theirs = [in_fork(lambda: _take_and_build(chosen, tickets, options)) for _ in range(workers)]
+        outcomes = _take_and_build(chosen, tickets, options, step)  # (the copies' counted as they come back)
+        for result in theirs:
+            done = result()
+            step(len(done))
+            for outcome in done:
+                _tell(outcome)  # (a copy's own -v lines are not drawn: it is not the terminal's)
+            outcomes.extend(done)
+    finally:
+        os.close(tickets.reader)
     by_target = {outcome.target: outcome for outcome in outcomes}
     return [by_target[target.id] for target in chosen]
 
 
-_FORKED: tuple[list[Target], Any] = ([], None)  # the targets a forked build shares, and the next one's number
+class _Tickets:
+    """The targets' numbers in a pipe that every copy of this process reads: reading a ticket is
+    taking its targets (the kernel hands each ticket to one reader). All are written before the
+    first fork, so a long list is cut into at most ``MOST`` tickets (a pipe holds 64 KB)."""
+
+    MOST = 1024
+    SIZE = 2  # bytes a ticket
+
+    def __init__(self, count: int) -> None:
+        self.each = -(-count // self.MOST)  # targets a ticket
+        self.count = count
+        self.reader, writer = os.pipe()
+        tickets = range(-(-count // self.each))
+        os.write(writer, b"".join(ticket.to_bytes(self.SIZE, "little") for ticket in tickets))
+        os.close(writer)
+
+    def take(self) -> range:
+        """The next targets nobody has taken; none once all are."""
+        ticket = os.read(self.reader, self.SIZE)
+        if not ticket:
+            return range(0)
+        first = int.from_bytes(ticket, "little") * self.each
+        return range(first, min(first + self.each, self.count))
 
 
-def _take_and_build(options: BuildOptions, step: Callable[[int], None] = progress.nothing) -> list[Outcome]:
-    """Build targets of the shared list, one after the other, until none is left to take."""
-    chosen, taken = _FORKED
+def _take_and_build(
+    chosen: list[Target], tickets: _Tickets, options: BuildOptions, step: Callable[[int], None] = progress.nothing
+) -> list[Outcome]:
+    """Build targets of the shared list, one ticket after the other, until none is left to take."""
     outcomes: list[Outcome] = []
-    while True:
-        with taken.get_lock():
-            index = taken.value
-            taken.value += 1
-        if index >= len(chosen):
-            return outcomes
-        outcomes += _build_each([chosen[index]], options, step)
+    while taken := tickets.take():
+        outcomes += _build_each([chosen[index] for index in taken], options, step)
+    return outcomes
 
 
 def _build_each(

@@ -165,20 +165,17 @@ def _halves(run, items: list, mine=None) -> list:
     one. Not from a process with other threads (a server's): a fork copies none of them, nor
     what they hold. ``mine`` (default ``run``) does this process's share."""
 
-    mine = mine or run  # (this process's own runner may report progress; the other's is pickled)
+    mine = mine or run  # (this process's own runner may report progress)
     if not _pays_to_split(items):
         return [mine(items)]
-    from kkprint.base.workers import process_pool
+    from kkprint.base.workers import in_fork
 
-    with process_pool(1, fork=True) as pool:
-        theirs = pool.submit(run, items[1::2])
-        own = mine(items[0::2])
-        return [own, theirs.result()]
+    theirs = in_fork(lambda: run(items[1::2]))
+    return [mine(items[0::2]), theirs()]
 
 
 def _pays_to_split(items: list) -> bool:
     """Whether :func:`_halves` hands every other item to a second process."""
-    import multiprocessing
     import os
     import threading
 
@@ -186,7 +183,7 @@ def _pays_to_split(items: list) -> bool:
         len(items) < PARALLEL_FROM
         or threading.active_count() > 1
         or (os.cpu_count() or 1) < 2
-        or "fork" not in multiprocessing.get_all_start_methods()
+        or not hasattr(os, "fork")
     )
 
 

@@ -1,0 +1,101 @@
+"""Work done by a forked copy of the process (``kkprint.base.workers.in_fork``): what `build all`
+and `export` share out. Its answer comes back, its failure comes back, and it never outlives the
+process that made it — nor leaves a half-written file when that process is killed."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
+from kkprint.base.workers import in_fork
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forked workers need os.fork (not on Windows)")
+
+
+def test_the_copy_does_the_work_with_what_this_process_holds_and_answers():
+    unpicklable = lambda: None  # noqa: E731  (the work is not pickled: the copy has it already)
+    parent = os.getpid()
+    answer = in_fork(lambda: (os.getpid(), unpicklable is not None, list(range(100_000))))
+    pid, saw, numbers = answer()
+    assert pid != parent and saw and numbers == list(range(100_000))  # (more than a pipe holds at once)
+
+
+def test_what_the_copy_raised_is_raised_here():
+    def refuse():
+        raise InputError(Msg("unknown target '{name}'{hint}", name="zzz", hint=""), source="build")
+
+    with pytest.raises(InputError, match="zzz"):
+        in_fork(refuse)()
+
+
+def test_an_error_that_cannot_travel_is_told_by_its_name():
+    class Local(Exception):  # (a class pickle cannot find by name)
+        pass
+
+    def fail():
+        raise Local("no such thing")
+
+    with pytest.raises(RuntimeError, match="Local: no such thing"):
+        in_fork(fail)()
+
+
+def test_copies_made_one_after_the_other_each_answer():
+    answers = [in_fork(lambda n=n: n * n) for n in range(4)]
+    assert [answer() for answer in answers] == [0, 1, 4, 9]
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs Linux's /proc to see the copy")
+def test_a_copy_whose_process_is_killed_stops_and_removes_what_it_was_writing(tmp_path):
+    """`kill -9` of the process: its copy, half-way through a file, is interrupted as Ctrl-C
+    would — the file is not put in place, its temporary is removed — and ends."""
+    target, pid_file = tmp_path / "out" / "half.pdf", tmp_path / "copy.pid"
+    script = textwrap.dedent(
+        f"""
+        import os, time
+        from pathlib import Path
+        from kkprint.base.outputs import atomic_file
+        from kkprint.base.workers import in_fork
+
+        def write_slowly():
+            with atomic_file(Path({str(target)!r})) as temporary:
+                Path(temporary).write_bytes(b"%PDF-1.4 half")
+                Path({str(pid_file)!r}).write_text(str(os.getpid()))
+                time.sleep(60)
+
+        in_fork(write_slowly)
+        time.sleep(60)
+        """
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pid_file.exists(), "the copy never began its file"
+    copy = int(pid_file.read_text())
+    assert list(target.parent.glob(".half.pdf-*.part"))
+    process.kill()
+    process.wait()
+    deadline = time.monotonic() + 10
+    while _alive(copy) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    alive = _alive(copy)
+    if alive:
+        os.kill(copy, signal.SIGKILL)  # (not left to the next test)
+    assert not alive, "the copy outlived the process that made it"
+    assert list(target.parent.iterdir()) == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
