@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -13,10 +12,11 @@ from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
 from kkprint.base.outputs import atomic_file
 from kkprint.base.paths import config_path
+from kkprint.base.records import record
 from kkprint.base.yamlio import load_yaml_file
 
 
-@dataclass(frozen=True)
+@record
 class PrinterProfile:
     offset_mm: tuple[float, float] = (0.0, 0.0)
     scale: float = 1.0

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import typer
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 from kkprint.cli.common import LangOption, language
 
 
-@dataclass(frozen=True)
+@record
 class Servers:
     """The web pages the command line may start, each called with its options."""
 

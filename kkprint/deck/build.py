@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from itertools import chain, repeat
 from pathlib import Path
 
@@ -14,6 +14,7 @@ from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import SHEETS_DIR, output_path
 from kkprint.base.printer import load_profile
+from kkprint.base.records import record
 from kkprint.base.yamlio import load_yaml_file
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import CHANGES_CASE, case_variants
@@ -332,7 +333,7 @@ def write_game_deck(
     return path
 
 
-@dataclass(frozen=True)
+@record
 class DeckJob:
     """How a deck prints under a build's options: its file, paper and inks, and what goes on
     the pages of an open document (a build's, or the never-written one of ``kkprint check``)."""

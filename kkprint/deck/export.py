@@ -19,7 +19,6 @@ import math
 import re
 import tempfile
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +26,7 @@ from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.outputs import atomic_file
 from kkprint.base.paths import safe_file_name
+from kkprint.base.records import record
 from kkprint.deck.build import bundled_texts, deck_card_size, first_prints, loaded_target, one_back, painter_for
 from kkprint.deck.load import CardData, Deck, load_deck, select
 from kkprint.deck.preflight import Finding, collecting
@@ -47,7 +47,7 @@ PAGES_PER_FILE = 200  # the export's PDF goes on in a new file once one has this
 FIELD = re.compile(r"\$\{([^}]*)\}")
 
 
-@dataclass(frozen=True)
+@record
 class ExportOptions:
     out_dir: Path
     dpi: int = 300
@@ -278,7 +278,7 @@ def _showcase(pages: _Pages, chosen: list[int], stem: str, options: ExportOption
     return _save(canvas.crop(box), options.out_dir / f"{stem}-showcase.png")
 
 
-@dataclass(frozen=True)
+@record
 class FacePicture:
     """One face of one card as :func:`card_pictures` draws it, with what the deck's preflight
     found while drawing it (:mod:`kkprint.deck.preflight`): that card's warnings and errors.

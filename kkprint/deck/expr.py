@@ -25,7 +25,6 @@ import re
 import threading
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol, cast
 
@@ -33,6 +32,7 @@ import simpleeval
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Detail, Msg
+from kkprint.base.records import record
 
 MAX_EXPRESSION = 1000  # characters in one ${…} or when:
 MAX_PARTS = 250  # nodes of its parsed tree
@@ -510,7 +510,7 @@ PYTHON_PROBLEMS = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Expression:
     """A checked expression: what it reads, and its tree ready for the evaluator."""
 
@@ -820,7 +820,7 @@ _SPEC = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@record
 class Part:
     """One ``${…}`` of a value: its source, and the format spec after its ``:``."""
 
@@ -906,7 +906,7 @@ class Part:
             ) from None
 
 
-@dataclass(frozen=True)
+@record
 class Template:
     """A value with ``${…}`` in it: literal text and parts, in order."""
 
@@ -1010,7 +1010,7 @@ def _closing(text: str, start: int) -> tuple[int, int | None]:
 # --- card ranges ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class CardRanges:
     """``cards: "1-10,15"``: printed card numbers, counted from 1 across every copy."""
 

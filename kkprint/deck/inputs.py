@@ -15,13 +15,14 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_
 from kkprint.base.models import as_written
+from kkprint.base.records import record
 from kkprint.base.yamlio import read_bytes
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import compile_template, parse_ranges
@@ -38,7 +39,7 @@ LOOKUP = re.compile(r"\blookup\s*\(")  # a face that looks a value up depends on
 HREF = re.compile(rb"""href\s*=\s*["']([^"']*)["']""")
 
 
-@dataclass(frozen=True)
+@record
 class CardInputs:
     """One card that prints, as its first copy prints: where it is, which faces draw it and the
     digests of what its front and back depend on."""

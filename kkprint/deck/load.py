@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -15,6 +15,7 @@ from kkprint.base.definitions import remembered
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import TEMPLATES_DIR
+from kkprint.base.records import record
 from kkprint.base.yamlio import LineDict, load_yaml_file
 from kkprint.deck import data as card_data
 from kkprint.deck.data import CardData, LookupTable
@@ -40,7 +41,7 @@ MAX_EXTENDS = 8
 __all__ = ["CardData", "Deck", "load_deck", "layout_deck", "merge", "resolve_deck_data", "resolve_extends", "select"]
 
 
-@dataclass(frozen=True)
+@record
 class Deck:
     """A loaded deck. Cards from a data file are read again each time they are walked, so a deck
     of ten thousand cards is never held in memory all at once."""

@@ -28,7 +28,6 @@ import math
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -38,6 +37,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg, text, tr
+from kkprint.base.records import record
 from kkprint.deck.data import COPIES_LIKE
 from kkprint.deck.expr import SPECIAL_NAMES
 from kkprint.deck.load import CardRef, Deck, card_named, faces_of
@@ -66,7 +66,7 @@ TOLERANCE_MM = 0.1  # nearer than this to an edge counts as on it
 LISTED = 20  # problems listed in full; the rest are counted
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One thing a deck will print wrong. ``card`` is the printed number of the copy it was found
     on — the first copy, unless only a later one shows it (``card.number`` read) — or ``None``:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from kkprint.base.records import record
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import NOTE_FROM_EDGE, Document
 from kkprint.engine.fonts import FontSet
@@ -96,7 +97,7 @@ class ColumnBreak(NamedTuple):
 Block = Heading | Paragraph | Items | Example | Table | Picture | Columns | ColumnBreak
 
 
-@dataclass(frozen=True)
+@record
 class Section:
     """A part of the document that starts on a new page under its own title band."""
 
@@ -106,7 +107,7 @@ class Section:
     columns: int = 2
 
 
-@dataclass(frozen=True)
+@record
 class BookletStyle:
     size: float = 9.0  # body text, pt
     small: float = 8.0  # examples, tables, captions: the least a player reads at the table

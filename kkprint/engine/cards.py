@@ -7,7 +7,7 @@ to draw itself into a box at the origin; :func:`print_cards` decides where that 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import tr
+from kkprint.base.records import record
 from kkprint.engine.colour import colour
 from kkprint.engine.document import (
     BACK_SHEET_NOTE,
@@ -49,7 +50,7 @@ class CardPrint(NamedTuple):
     shape: Shape | None = None  # its own outline where cards of several shapes share a sheet
 
 
-@dataclass(frozen=True)
+@record
 class SheetOptions:
     duplex: DuplexMode = DuplexMode.LONG_EDGE
     cut_marks: CutMarks = CutMarks.EDGES

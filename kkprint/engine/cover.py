@@ -10,12 +10,12 @@ says what the build actually wrote: its duplex mode, its paper, greyscale or pri
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from kkprint.base.choices import LANGS
 from kkprint.base.i18n import N_, tr
+from kkprint.base.records import record
 from kkprint.engine.booklet import Block, ColumnBreak, Columns, Heading, Items, Paragraph, Picture, Section, Table
 from kkprint.engine.geometry import DuplexMode
 
@@ -119,7 +119,7 @@ def listed(names: Sequence[str], lang: str) -> str:
     return tr(LIST_SEPARATOR, lang).join(names)
 
 
-@dataclass(frozen=True)
+@record
 class KitFile:
     """One file of a build as written: its name, what is in it, how it is printed, its pages."""
 
@@ -129,7 +129,7 @@ class KitFile:
     pages: int
 
 
-@dataclass(frozen=True)
+@record
 class Kit:
     """A game's kit in the build's language: what the cover says besides the files."""
 

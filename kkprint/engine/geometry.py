@@ -7,7 +7,6 @@ origin at the bottom-left of the page as in PDF.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from typing import NamedTuple
@@ -17,9 +16,10 @@ from reportlab.lib.units import mm
 from kkprint.base.choices import DuplexMode  # noqa: F401 - re-exported: the engine's name for it
 from kkprint.base.errors import InputError, did_you_mean
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Paper:
     name: str
     width_mm: float
@@ -50,7 +50,7 @@ class Shape(str, Enum):
     HEXAGON = "hexagon"  # flat top: corners at the left and right edges of the card's box
 
 
-@dataclass(frozen=True)
+@record
 class CardSize:
     width_mm: float
     height_mm: float
@@ -137,7 +137,7 @@ def turns_left_to_right(paper: Paper, mode: DuplexMode) -> bool:
     return (mode is not DuplexMode.SHORT_EDGE) == portrait
 
 
-@dataclass(frozen=True)
+@record
 class SheetLayout:
     """Cards on a page: a grid of equal cards centred on it (turned on their side when
     ``rotated``), or the slots of a sheet layout file (``placed``). The margin is reserved for

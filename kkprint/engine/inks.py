@@ -11,7 +11,6 @@ pictures are all covered without any of them knowing about inks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import cast
@@ -22,9 +21,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Inks:
     mode: str = "rgb"  # rgb | grey | cmyk
     icc: Path | None = None  # cmyk: the shop's output profile

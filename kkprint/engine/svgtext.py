@@ -14,7 +14,6 @@ is an error naming the picture, never a silent blank.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +22,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 
 if TYPE_CHECKING:  # (ReportLab's graphics load its platypus: only a picture with text needs them)
     from reportlab.graphics.shapes import Group, String
@@ -32,7 +32,7 @@ MAX_GLYPHS = 20_000  # characters of text in one picture (with every SVG it refe
 FACES = ("regular", "bold", "italic", "bold_italic")
 
 
-@dataclass(frozen=True)
+@record
 class SvgFonts:
     """The fonts text in SVG art may be set in: the deck's families (name, then (face, file)
     pairs, faces as in ``fonts:``), before the bundled font. Hashable: part of a picture's key."""
@@ -151,7 +151,7 @@ def _file_face(path: Path) -> _Face:
     return _face_file(path, (info.st_mtime_ns, info.st_size))
 
 
-@dataclass(frozen=True)
+@record
 class _Choice:
     """The face a piece of SVG text asked for: a deck family (or none: the bundled font), bold, italic."""
 

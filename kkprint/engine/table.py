@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from kkprint.base.records import record
 from kkprint.engine.fonts import FontSet
 from kkprint.engine.text import TextBox, draw_text
 
 
-@dataclass(frozen=True)
+@record
 class Cell:
     text: str = ""
     span: int = 1

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import tr
+from kkprint.base.records import record
 from kkprint.engine.document import TILE_NOTE, Document
 from kkprint.engine.geometry import Paper
 from kkprint.engine.text import TextBox, draw_text
@@ -23,7 +23,7 @@ from kkprint.engine.text import TextBox, draw_text
 DrawArt = Callable[[Canvas, float, float], None]
 
 
-@dataclass(frozen=True)
+@record
 class Tiling:
     """How a ``width × height`` drawing (points) is cut into windows of one paper size."""
 

@@ -4,13 +4,12 @@ both read it; neither is read by it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Typeface:
     """One family's registered font names; a missing face is made from another (see :meth:`face`)."""
 
@@ -32,7 +31,7 @@ class Typeface:
         return self.regular, False
 
 
-@dataclass(frozen=True)
+@record
 class FontBook:
     """The families a text may name, and the bundled faces that draw what a family lacks."""
 
@@ -51,7 +50,7 @@ class FontBook:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Typesetting:
     """How a region's text is read: its faces, its own icon names, whether markup applies, and
     whether it is set in vertical columns.

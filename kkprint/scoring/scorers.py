@@ -8,17 +8,17 @@ Game modules are imported only when a game is scored: scoring never loads the PD
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 
 if TYPE_CHECKING:
     from kkprint.scoring.screen import Screen
 
 
-@dataclass(frozen=True)
+@record
 class Scorer:
     id: str
     example: str  # the tally/state file in examples/ that `kkprint new tally` copies
@@ -26,7 +26,7 @@ class Scorer:
     load: Callable[..., GameScorer]  # the game's rules, loaded when first scored
 
 
-@dataclass(frozen=True)
+@record
 class GameScorer:
     """A game's rules for one scoring: ``score(data, source)`` validates and scores (raising
     :class:`InputError`), ``as_json`` gives the contract object, ``as_text`` the terminal table."""

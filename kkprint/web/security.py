@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from starlette.requests import Request
 
 from kkprint.base.i18n import N_, tr
+from kkprint.base.records import record
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -50,7 +50,7 @@ def host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-@dataclass(frozen=True)
+@record
 class Refusals:
     """What a refused request is told, in the words of the page that refuses it."""
 

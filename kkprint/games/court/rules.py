@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from kkprint.base.i18n import Joined, Msg
+from kkprint.base.records import record
 
 MAX_DICE = 12  # the box holds twelve dice
 
@@ -82,7 +82,7 @@ CONDITION_KINDS = (
 )
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class Strength:
     """A final-round result's strength: more dice of one value beat fewer, then the higher value."""
 
@@ -99,14 +99,14 @@ def strength(dice: Sequence[int]) -> Strength:
     return max(Strength(c, v) for v, c in counts(dice).items())
 
 
-@dataclass(frozen=True)
+@record
 class FinalRoll:
     name: str
     dice: tuple[int, ...]
     strength: Strength
 
 
-@dataclass(frozen=True)
+@record
 class FinalResult:
     rolls: list[FinalRoll]  # as given (the input order)
     rolling_order: list[str]  # who rolled when: the Queen's holder last

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from typing import Any
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Counted, Msg
+from kkprint.base.records import record
 from kkprint.games.court.model import CHARLATAN, FOOL, CourtGame
 from kkprint.games.court.rules import MAX_DICE, FinalResult, condition_met, final_round, why_not
 from kkprint.scoring.tally import at, mapping, player_names, reject_unknown_keys
@@ -50,7 +50,7 @@ def parse_dice(values: Any, place, source: str | Msg, path: tuple | None = None)
     return [parse_die(v, place, source, path) for v in values]
 
 
-@dataclass(frozen=True)
+@record
 class Eligibility:
     dice: list[int]
     eligible: list[str]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
 SUPPORT_LIMIT = 11
@@ -25,7 +25,7 @@ def rank(card: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@record
 class Play:
     """One card, or a support of two, as it lies on a square or is offered."""
 
@@ -72,7 +72,7 @@ def play(cards: Sequence[str] | str, support_limit: int = SUPPORT_LIMIT) -> Play
     return Play(ranks)
 
 
-@dataclass(frozen=True)
+@record
 class Battle:
     taken: bool
     reason: Msg

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Counted, Msg, ntr, tr
+from kkprint.base.records import record
 from kkprint.games.culdcept.model import CuldceptGame
 from kkprint.games.culdcept.rules import Play, RuleError, play
 from kkprint.scoring.screen import Line, Screen
 from kkprint.scoring.tally import at, mapping, player_names, reject_unknown_keys
 
 
-@dataclass(frozen=True)
+@record
 class Square:
     owner: str | None
     play: Play | None
 
 
-@dataclass(frozen=True)
+@record
 class CuldceptResult:
     names: list[str]
     squares: list[Square]

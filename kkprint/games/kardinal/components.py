@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from itertools import chain
 from pathlib import Path
 
@@ -14,6 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import DATA_DIR
+from kkprint.base.records import record
 from kkprint.deck.build import card_prints, deck_card_size, deck_texts, painter_for, write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.booklet import Picture
@@ -116,7 +117,7 @@ def law_deck(game: KardinalGame, lang: str) -> Deck:
 # --- the 決算チャート --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ChartFill:
     """Numbers to write into the chart: one entry per player, lands in chart order."""
 

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from kkprint.base.i18n import Counted, Msg
+from kkprint.base.records import record
 from kkprint.scoring.majority import leaders, rank_points
 
 ROAD_MINIMUM = 5
 CHIP_PENALTY = 2
 
 
-@dataclass(frozen=True)
+@record
 class LandTally:
     cards: int = 0
     arms: int = 0  # the largest number of identical arms among the player's cards of the land
 
 
-@dataclass(frozen=True)
+@record
 class PlayerTally:
     name: str
     lands: dict[str, LandTally] = field(default_factory=dict)
@@ -34,7 +35,7 @@ class PlayerTally:
         return sum(t.cards for t in self.lands.values())
 
 
-@dataclass(frozen=True)
+@record
 class LandRef:
     """What scoring needs to know of a land: its id and value (its number of cards)."""
 
@@ -42,7 +43,7 @@ class LandRef:
     value: int
 
 
-@dataclass(frozen=True)
+@record
 class LandScore:
     land: int
     arms: int
@@ -52,7 +53,7 @@ class LandScore:
     counted_arms: int = 0
 
 
-@dataclass(frozen=True)
+@record
 class PlayerScore:
     name: str
     lands: dict[str, LandScore]
@@ -74,7 +75,7 @@ class PlayerScore:
         return CHIP_PENALTY * self.minus_two
 
 
-@dataclass(frozen=True)
+@record
 class KardinalResult:
     players: list[PlayerScore]
     winners: list[str]

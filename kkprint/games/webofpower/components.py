@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.i18n import N_
 from kkprint.base.paths import DATA_DIR
+from kkprint.base.records import record
 from kkprint.deck.build import write_game_deck
 from kkprint.deck.load import Deck, layout_deck
 from kkprint.engine.booklet import Picture
@@ -33,7 +34,7 @@ BAND = 22 * mm
 LABEL = 4.5 * mm
 
 
-@dataclass(frozen=True)
+@record
 class CardinalBox:
     letter: str
     x: float

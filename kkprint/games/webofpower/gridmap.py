@@ -7,17 +7,17 @@ draws a new map by editing letters; nothing else needs to change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
+from kkprint.base.records import record
 
 Cell = tuple[int, int]  # (row, column), row 0 at the top
 Edge = tuple[Cell, Cell]  # two edge-adjacent cells, in (row, column) order
 
 
-@dataclass(frozen=True)
+@record
 class GridMap:
     rows: tuple[str, ...]
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 
+from kkprint.base.records import record
 from kkprint.scoring.majority import leaders, rank_points
 
 ROAD_MINIMUM = 4
@@ -16,7 +17,7 @@ class Phase(str, Enum):
     FINAL = "final"  # monasteries, alliances (cardinals) and roads
 
 
-@dataclass(frozen=True)
+@record
 class AllianceScore:
     number: int
     areas: tuple[str, str]
@@ -24,7 +25,7 @@ class AllianceScore:
     scorers: tuple[int, ...]  # player indices
 
 
-@dataclass(frozen=True)
+@record
 class Road:
     player: int
     length: int
@@ -32,7 +33,7 @@ class Road:
     direction: str  # "row" or "column"
 
 
-@dataclass(frozen=True)
+@record
 class PlayerResult:
     name: str
     monasteries: int
@@ -44,7 +45,7 @@ class PlayerResult:
     monastery_detail: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record
 class Result:
     game: str
     phase: Phase

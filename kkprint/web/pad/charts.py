@@ -10,9 +10,9 @@ tells another story than the table beside it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from kkprint.base.i18n import N_
+from kkprint.base.records import record
 
 Category = tuple[str, Callable[[dict], int]]
 
@@ -53,7 +53,7 @@ def score(player: dict) -> int:
     return int(player.get("game_total", player.get("total", 0)))
 
 
-@dataclass(frozen=True)
+@record
 class Segment:
     category: int
     value: int
@@ -61,7 +61,7 @@ class Segment:
     width: float
 
 
-@dataclass(frozen=True)
+@record
 class Bar:
     name: str
     total: int
@@ -72,7 +72,7 @@ class Bar:
     segments: list[Segment]
 
 
-@dataclass(frozen=True)
+@record
 class Bars:
     width: int
     height: int
@@ -119,7 +119,7 @@ def bars(game: str, result: dict) -> Bars | None:
     return Bars(WIDTH, len(players) * ROW, round(zero, 2), [name for name, _ in categories], drawn)
 
 
-@dataclass(frozen=True)
+@record
 class Point:
     x: float
     y: float
@@ -128,7 +128,7 @@ class Point:
     when: str
 
 
-@dataclass(frozen=True)
+@record
 class Timeline:
     width: int
     height: int

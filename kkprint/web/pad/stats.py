@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from kkprint.base.records import record
 from kkprint.web.pad.charts import score
 from kkprint.web.pad.store import SavedGame, Store, player_key
 
 Scored = Callable[[SavedGame], dict | None]
 
 
-@dataclass(frozen=True)
+@record
 class Play:
     game_id: str
     game: str
@@ -28,7 +28,7 @@ class Play:
     finished: bool
 
 
-@dataclass(frozen=True)
+@record
 class Record:
     """A player's figures in one game (or one player's line of a leaderboard)."""
 

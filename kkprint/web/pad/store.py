@@ -20,10 +20,10 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kkprint.base.records import record
 from kkprint.web.pad import fields
 from kkprint.web.pad.fields import Path as FieldPath
 
@@ -67,7 +67,7 @@ class NothingToTake(LookupError):
     """Undo with nothing done, or redo with nothing undone."""
 
 
-@dataclass(frozen=True)
+@record
 class SavedGame:
     id: str
     game: str
@@ -81,7 +81,7 @@ class SavedGame:
     step: int = 0
 
 
-@dataclass(frozen=True)
+@record
 class FieldChange:
     """One field set by a phone. ``base`` is the value the phone saw there before its player
     typed (``has_base`` False: no condition, as a script would send)."""
@@ -92,7 +92,7 @@ class FieldChange:
     has_base: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Step:
     seq: int
     at: float
@@ -102,7 +102,7 @@ class Step:
     undone_by: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Seat:
     game_id: str
     game: str

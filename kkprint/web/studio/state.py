@@ -16,10 +16,11 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from kkprint.base.errors import InputError
+from kkprint.base.records import record
 from kkprint.base.yamlio import read_text
 from kkprint.deck.build import deck_card_size
 from kkprint.deck.export import card_pictures
@@ -35,7 +36,7 @@ PUBLISH_EVERY = 0.4  # seconds between progress reports while many cards are dra
 COLUMN_KINDS = (COPIES_COLUMN, MISSING_COLUMN)  # what column_checks says at every change, drawn or not
 
 
-@dataclass(frozen=True)
+@record
 class CardView:
     """One card as the page shows it: its inputs and the pictures on screen for each face (the
     last good one while a new one is drawn or cannot be)."""
@@ -51,7 +52,7 @@ class CardView:
         return self.shown["front"] == self.inputs.front_digest and self.shown["back"] == self.inputs.back_digest
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot:
     """Everything a page is shown, as of one moment (replaced whole, never changed)."""
 
