@@ -546,14 +546,18 @@ class Face:
             c.saveState()
             c.translate(bleed, bleed)
         checks = self.painter.checks
+        verdicts: dict[str, bool] = {}  # (regions often share a condition: worked out once a card)
         for name, region in regions:
             if region.cards is not None and number not in parse_ranges(region.cards):
                 continue
             place = Msg("{where}, {region}", where=where, region=self.places[name])
             condition = self.conditions.get(name)
             try:
-                if condition is not None and not self._holds(condition, fields):
-                    continue
+                if condition is not None:
+                    if condition.text not in verdicts:
+                        verdicts[condition.text] = self._holds(condition, fields)
+                    if not verdicts[condition.text]:
+                        continue
                 # the region as this card has it: the preflight measures the box it is drawn in
                 region = self.painter.for_card(region, fields)
                 drawn = self.painter.draw(c, region, fields, self.width - 2 * bleed, self.height - 2 * bleed, place)
