@@ -12,7 +12,6 @@ import datetime as dt
 import io
 import math
 import sys
-import zipfile
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -230,6 +229,7 @@ def _csv_problem(reason: str) -> Msg:
 def _xlsx_rows(path: Path, sheet: str | None) -> Iterator[tuple[int, list]]:
     """Rows of one worksheet, values as Excel last computed them (formulas are never evaluated)."""
     import warnings
+    import zipfile
 
     from openpyxl import load_workbook
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import base64
 import binascii
 import io
-import logging
 import math
 import re
 import warnings
@@ -53,9 +52,6 @@ _DATA = re.compile(r"^data:image/(png|jpe?g);base64,", re.IGNORECASE)
 _SHAPES = {"path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "use", "image"}
 
 __all__ = ["SvgFonts", "check_picture", "draw_picture", "load_raster", "load_svg"]
-
-logging.getLogger("svglib").addHandler(logging.NullHandler())
-logging.getLogger("svglib").propagate = False
 
 
 # --- the budget ------------------------------------------------------------------------------
@@ -328,9 +324,15 @@ def _parse(path: Path, root: Path | None, budget: Budget):
 @lru_cache(maxsize=1)
 def _renderer_class():
     """svglib's renderer, with every file it would open opened here instead (made on first use:
-    svglib is only loaded by decks with SVG art)."""
+    svglib is only loaded by decks with SVG art), and its log silenced: what it would say, a
+    reading here has said first, in the user's words."""
+    import logging
+
     from PIL import Image
     from svglib.svglib import CircularRefError, NodeTracker, SvgRenderer, node_name
+
+    logging.getLogger("svglib").addHandler(logging.NullHandler())
+    logging.getLogger("svglib").propagate = False
 
     class SafeRenderer(SvgRenderer):
         def __init__(self, path: Path, root: Path | None, budget: Budget, lettering: Lettering, parents=None):
