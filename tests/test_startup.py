@@ -53,3 +53,55 @@ def test_typers_parts_that_the_help_dresses_are_where_it_looks():
     assert callable(typer_core._TyperParameter.display_type)
     assert callable(typer_core._TyperParameter.get_runtime_param)
     assert hasattr(typer_core, "_")
+
+
+def test_building_one_game_loads_no_other_game_and_all_loads_every_one():
+    """``build court`` imports court's module alone (the others were a sixth of its start-up);
+    ``all`` and an unknown name still know every game."""
+    probe = (
+        "import sys\nfrom kkprint.cli.targets import resolve\nfrom kkprint.base.errors import InputError\n"
+        "loaded = lambda: sorted(m.split('.')[2] for m in sys.modules if m.endswith('.components'))\n"
+        "print([t.id for t in resolve(['Court'])], loaded())\n"
+        "try:\n    resolve(['kardinl'])\nexcept InputError as err:\n    print(err.render('en'))\n"
+        "print([t.id for t in resolve(['all', 'court'])], loaded())"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=120)
+    one, unknown, every = done.stdout.strip().splitlines()
+    assert one == "['court'] ['court']", done.stderr
+    assert "did you mean 'kardinal'" in unknown
+    games = ["kardinal", "webofpower", "webofpower-board", "court", "culdcept"]
+    assert every == f"{games} {sorted(['court', 'culdcept', 'kardinal', 'webofpower'])}"
+
+
+def test_a_record_compares_and_hashes_by_value_and_keeps_its_own_hash():
+    """Records (kkprint.base.records) are frozen for mypy only: at run time they still are equal by
+    value, hashable (dict keys, sets), ordered when asked, and shown by value (a repr is part of
+    some cache keys)."""
+    from dataclasses import FrozenInstanceError
+
+    from kkprint.base.records import record
+
+    @record(order=True)
+    class Size:
+        width: float
+        height: float
+
+    @record
+    class Named:
+        name: str
+
+        def __hash__(self) -> int:
+            return 7
+
+    assert Size(1, 2) == Size(1, 2) and {Size(1, 2): "a"}[Size(1, 2)] == "a" and Size(1, 2) < Size(2, 0)
+    assert (
+        repr(Size(1, 2))
+        == "test_a_record_compares_and_hashes_by_value_and_keeps_its_own_hash.<locals>.Size(width=1, height=2)"
+    )
+    assert hash(Named("x")) == 7 and Named("x") == Named("x")
+    size = Size(1, 2)
+    try:
+        size.width = 3  # type: ignore[misc]  # (what mypy refuses; at run time it is allowed, and cheap)
+    except FrozenInstanceError:
+        raise AssertionError("a record is frozen at run time: it pays for two more methods a class") from None
