@@ -243,3 +243,12 @@ def _pdf_string(token: bytes) -> bytes:
         out += inner[index : index + 1]
         index += 1
     return bytes(out)
+
+
+def running(pid: int) -> bool:
+    """Alive and not merely waiting to be reaped (a zombie has ended), by Linux's /proc."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"

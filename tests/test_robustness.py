@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, as_shown, run_main
+from conftest import ROOT, as_shown, run_main, running
 from pypdf import PdfReader
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -178,15 +178,6 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _running(pid: int) -> bool:
-    """Alive and not merely waiting to be reaped (a zombie has ended)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc to see the workers")
 @pytest.mark.parametrize("target", ["all", "kardinal"], ids=["build workers", "font workers (a first build)"])
 def test_a_killed_build_takes_its_workers_with_it(tmp_path, target):
@@ -208,9 +199,9 @@ def test_a_killed_build_takes_its_workers_with_it(tmp_path, target):
     process.send_signal(signal.SIGKILL)
     process.wait()
     deadline = time.monotonic() + 10
-    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+    while any(running(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = [pid for pid in workers if _running(pid)]
+    left = [pid for pid in workers if running(pid)]
     for pid in left:  # (do not leave them to the next test)
         os.kill(pid, signal.SIGKILL)
     assert not left, "workers outlived the killed build"

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import running
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
@@ -84,18 +85,10 @@ def test_a_copy_whose_process_is_killed_stops_and_removes_what_it_was_writing(tm
     process.kill()
     process.wait()
     deadline = time.monotonic() + 10
-    while _alive(copy) and time.monotonic() < deadline:
+    while running(copy) and time.monotonic() < deadline:
         time.sleep(0.02)
-    alive = _alive(copy)
+    alive = running(copy)
     if alive:
         os.kill(copy, signal.SIGKILL)  # (not left to the next test)
     assert not alive, "the copy outlived the process that made it"
     assert list(target.parent.iterdir()) == []
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
