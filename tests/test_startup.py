@@ -99,7 +99,16 @@ def test_a_record_compares_and_hashes_by_value_and_keeps_its_own_hash():
         repr(Size(1, 2))
         == "test_a_record_compares_and_hashes_by_value_and_keeps_its_own_hash.<locals>.Size(width=1, height=2)"
     )
+
+    @record
+    class Compared:
+        name: str
+
+        def __eq__(self, other: object) -> bool:  # (its own ==, and a hash by its fields, as when frozen)
+            return isinstance(other, Compared) and self.name.lower() == other.name.lower()
+
     assert hash(Named("x")) == 7 and Named("x") == Named("x")
+    assert Compared("A") == Compared("a") and hash(Compared("a")) == hash(Compared("a"))
     size = Size(1, 2)
     try:
         size.width = 3  # type: ignore[misc]  # (what mypy refuses; at run time it is allowed, and cheap)

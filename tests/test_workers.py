@@ -15,6 +15,7 @@ from conftest import running
 
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
+from kkprint.base.outputs import atomic_file
 from kkprint.base.workers import in_fork
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +26,7 @@ def test_the_copy_does_the_work_with_what_this_process_holds_and_answers():
     unpicklable = lambda: None  # noqa: E731  (the work is not pickled: the copy has it already)
     parent = os.getpid()
     answer = in_fork(lambda: (os.getpid(), unpicklable is not None, list(range(100_000))))
-    pid, saw, numbers = answer()
+    pid, saw, numbers = answer.result()
     assert pid != parent and saw and numbers == list(range(100_000))  # (more than a pipe holds at once)
 
 
@@ -34,7 +35,7 @@ def test_what_the_copy_raised_is_raised_here():
         raise InputError(Msg("unknown target '{name}'{hint}", name="zzz", hint=""), source="build")
 
     with pytest.raises(InputError, match="zzz"):
-        in_fork(refuse)()
+        in_fork(refuse).result()
 
 
 def test_an_error_that_cannot_travel_is_told_by_its_name():
@@ -45,12 +46,52 @@ def test_an_error_that_cannot_travel_is_told_by_its_name():
         raise Local("no such thing")
 
     with pytest.raises(RuntimeError, match="Local: no such thing"):
-        in_fork(fail)()
+        in_fork(fail).result()
+
+
+class TwoPartError(Exception):
+    def __init__(self, what, why):  # (pickle keeps only the one message: made again, it fails)
+        super().__init__(f"{what}: {why}")
+
+
+def test_an_error_that_cannot_be_made_again_is_told_by_its_name():
+    def fail():
+        raise TwoPartError("a", "b")
+
+    with pytest.raises(RuntimeError, match="TwoPartError: a: b"):
+        in_fork(fail).result()
+
+
+def test_a_copy_that_ends_without_answering_is_an_internal_error_not_a_disk_error():
+    with pytest.raises(RuntimeError, match="without an answer") as raised:
+        in_fork(lambda: os._exit(3)).result()
+    assert not isinstance(raised.value, OSError)  # (the command line says an OSError is the disk's)
 
 
 def test_copies_made_one_after_the_other_each_answer():
     answers = [in_fork(lambda n=n: n * n) for n in range(4)]
-    assert [answer() for answer in answers] == [0, 1, 4, 9]
+    assert [answer.result() for answer in answers] == [0, 1, 4, 9]
+
+
+def test_a_cancelled_copy_stops_removes_what_it_was_writing_and_is_waited_for(tmp_path):
+    """What a caller whose own share failed does (Ctrl-C, an error): the copy is interrupted,
+    its file is not put in place, its temporary is removed, and it has ended on return."""
+    target, began = tmp_path / "out" / "half.pdf", tmp_path / "began"
+
+    def write_slowly():
+        with atomic_file(target) as temporary:
+            Path(temporary).write_bytes(b"%PDF-1.4 half")
+            began.write_text("yes")
+            time.sleep(60)
+
+    copy = in_fork(write_slowly)
+    deadline = time.monotonic() + 30
+    while not began.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert list(target.parent.glob(".half.pdf-*.part"))
+    copy.cancel()
+    assert not running(copy.pid)
+    assert list(target.parent.iterdir()) == []
 
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="needs Linux's /proc to see the copy")

@@ -33,7 +33,7 @@ def record(
     """A dataclass with a frozen dataclass's ``==`` and hash (``order`` as for ``dataclass``)."""
 
     def make(cls: type[Value]) -> type[Value]:
-        hashed = "__hash__" not in cls.__dict__  # (a class with its own hash keeps it)
+        hashed = cls.__dict__.get("__hash__") is None  # (a class with its own hash keeps it)
         return dataclass(cls, order=order, unsafe_hash=hashed)
 
     return make if cls is None else make(cls)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -32,55 +32,94 @@ def _end_with_parent() -> None:
         threading.Thread(target=lambda: (wait([sentinel]), os._exit(1)), daemon=True).start()
 
 
-def in_fork(work: Callable[[], Result]) -> Callable[[], Result]:
-    """``work()`` done by a forked copy of this process, beside this one: the function returned
-    waits for its result, or raises what it raised. The copy inherits everything loaded and
+class in_fork(Generic[Result]):  # noqa: N801 - used as a function that returns its answer's handle
+    """``work()`` done by a forked copy of this process, beside this one: :meth:`result` waits
+    for its answer, or raises what it raised; :meth:`cancel` interrupts it and waits for it to
+    tidy up (for a caller whose own share failed). The copy inherits everything loaded and
     everything ``work`` can see, so nothing is pickled on the way in.
 
     A one-worker pool did the same for ~25 ms more (importing multiprocessing and
     concurrent.futures, starting its queues' threads, shutting them down): a tenth of ``build
     all``. Like the pool's workers, the copy ends as soon as this process does (killed, it can
     tell no one): it is interrupted as Ctrl-C would, so what it was writing is removed."""
-    import os
-    import pickle
-    import sys
 
-    reader, writer = os.pipe()
-    life = _life_line()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # (the copy: it never returns from here)
-        status = 1
-        try:
+    def __init__(self, work: Callable[[], Result]) -> None:
+        import os
+        import sys
+
+        reader, writer = os.pipe()
+        life = _life_line()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:  # (the copy: it never returns from here)
             os.close(reader)
             os.close(life[1])
-            _interrupted_when_closed(life[0])
-            try:
-                answer = pickle.dumps((True, work()))
-            except BaseException as error:  # (Ctrl-C too: its result is that it was interrupted)
-                answer = _pickled_error(error)
-            with os.fdopen(writer, "wb") as pipe:
-                pipe.write(answer)
-            status = 0
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(status)
-    os.close(writer)
+            _answer(work, writer, life[0])
+        os.close(writer)
+        self.reader: int | None = reader
 
-    def result() -> Result:
-        with os.fdopen(reader, "rb") as pipe:
-            answer = pipe.read()
-        os.waitpid(pid, 0)
-        if not answer:
-            raise ChildProcessError(f"a forked worker (process {pid}) ended without an answer")
-        done, value = pickle.loads(answer)
+    def result(self) -> Result:
+        import os
+        import pickle
+
+        assert self.reader is not None  # (an answer is read once)
+        with os.fdopen(self.reader, "rb") as pipe:
+            self.reader, answer = None, pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        try:
+            done, value = pickle.loads(answer)
+        except Exception:  # (none, or cut short: the copy was killed, or ran out of memory)
+            raise RuntimeError(
+                f"a forked worker (process {self.pid}) ended without an answer, {os.waitstatus_to_exitcode(status)}"
+            ) from None
         if done:
             return value
         raise value
 
-    return result
+    def cancel(self) -> None:
+        """Interrupt the copy, if it has not answered yet, and wait until it has ended."""
+        import os
+        import signal
+
+        if self.reader is None:
+            return
+        try:
+            os.kill(self.pid, signal.SIGUSR1)  # (what its parent's end would do)
+        except ProcessLookupError:
+            pass
+        os.close(self.reader)  # (an answer it is still writing meets a closed pipe and is dropped)
+        self.reader = None
+        os.waitpid(self.pid, 0)
+
+
+def _answer(work: Callable[[], object], writer: int, life: int) -> None:
+    """In the copy: do the work, write its answer, end — never return into the code that forked."""
+    import os
+    import pickle
+    import signal
+    import sys
+
+    status = 1
+    try:
+        _interrupted_when_closed(life)
+        try:
+            answer = pickle.dumps((True, work()))
+        except BaseException as error:  # (Ctrl-C too: its answer is that it was interrupted)
+            answer = _pickled_error(error)
+        with os.fdopen(writer, "wb") as pipe:
+            pipe.write(answer)
+        status = 0
+    except BaseException:  # (a reader gone, a second signal: the copy ends all the same)
+        pass
+    finally:
+        stops = {signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGUSR1}
+        signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # (nothing may raise between here and the end)
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(status)
 
 
 _LIFE: tuple[int, int, int] = (0, -1, -1)  # (this process, the two ends of its life line)
@@ -98,28 +137,42 @@ def _life_line() -> tuple[int, int]:
 
 
 def _interrupted_when_closed(life: int) -> None:
-    """Ctrl-C for this copy's main thread once ``life`` closes: a signal of its own, so a wait
-    in the kernel ends too, with Python's own handler even where the parent ignored Ctrl-C."""
+    """Ctrl-C for this copy's main thread once ``life`` closes or its parent cancels it: a
+    signal of its own (SIGUSR1, so a copy keeps its parent's way with Ctrl-C itself), sent to
+    the main thread so a wait in the kernel ends too. Whichever comes first interrupts, once:
+    the rest are ignored, so the tidying up they set off is not itself cut short."""
     import os
     import signal
     import threading
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)
     main = threading.main_thread().ident
     assert main is not None  # (this runs in the main thread)
+
+    def interrupt_once(signum, frame) -> None:
+        for stop in (signal.SIGINT, signal.SIGUSR1):
+            signal.signal(stop, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGUSR1, interrupt_once)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, interrupt_once)
 
     def watch() -> None:
         while os.read(life, 1):
             pass
-        signal.pthread_kill(main, signal.SIGINT)
+        signal.pthread_kill(main, signal.SIGUSR1)
 
     threading.Thread(target=watch, daemon=True).start()
 
 
 def _pickled_error(error: BaseException) -> bytes:
+    """The error as its answer; one that cannot travel — or cannot be made again from what
+    pickle keeps of it — is told by its name and words."""
     import pickle
 
     try:
-        return pickle.dumps((False, error))
-    except Exception:  # (an exception that cannot travel is told by its name and words)
+        answer = pickle.dumps((False, error))
+        pickle.loads(answer)
+        return answer
+    except Exception:
         return pickle.dumps((False, RuntimeError(f"{type(error).__name__}: {error}")))

@@ -289,10 +289,11 @@ def parse_yaml(text: str, source: str) -> Any:
         raise err.located(source=source) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
-        if err.problem == "exceeded maximum nesting depth" and mark:  # (libyaml ≥ 0.2.6 stops at 1,000 levels
+        if err.problem == "exceeded maximum nesting depth":  # (libyaml ≥ 0.2.6 stops at 1,000 levels
             # of ``[`` as it scans ahead, before the composer has seen the 33rd: the same mistake, said alike)
             too_deep = Msg("nested more than {limit} levels deep", limit=MAX_DEPTH)
-            raise InputError(too_deep, source=source, place=Msg("line {line}", line=mark.line + 1)) from None
+            where = Msg("line {line}", line=mark.line + 1) if mark else None
+            raise InputError(too_deep, source=source, place=where) from None
         place = Msg("line {line}, column {column}", line=mark.line + 1, column=mark.column + 1) if mark else None
         raise InputError(
             Msg("not valid YAML: {value}", value=YamlProblem(err.problem or err.context or "")),

@@ -102,26 +102,26 @@ def _font_identity(face: str) -> str:
     """Which font file ``face`` is: its size and the time it was installed, so another version
     (or the same one installed again) is another key. Asking for the package's version loaded
     importlib.metadata and searched every installed package, a tenth of a small build."""
-    return _file_identity(str(_font_path(face)))
+    try:
+        found = os.stat(str(_font_path(face)))
+    except OSError:
+        return "unknown"
+    return f"{found.st_size}:{found.st_mtime_ns}"
 
 
 @cache
 def _converter_identity() -> str:
-    """Which fontTools makes the subsets, told the same way by its package's file: found, not
-    imported (importing it loads logging and timeit, a hundredth of a small build whose
-    subsets all come from the cache)."""
+    """Which fontTools makes the subsets, told by its package's file (found, not imported:
+    importing it loads logging and timeit, a hundredth of a build whose subsets all come from
+    the cache); the file names its version, which a release's size and time may not tell."""
     from importlib.util import find_spec
 
     spec = find_spec("fontTools")
-    return _file_identity(spec.origin if spec is not None and spec.origin is not None else "")
-
-
-def _file_identity(path: str) -> str:
     try:
-        found = os.stat(path)
+        with open(spec.origin if spec is not None and spec.origin is not None else "", "rb") as package:
+            return hashlib.sha256(package.read()).hexdigest()[:16]
     except OSError:
         return "unknown"
-    return f"{found.st_size}:{found.st_mtime_ns}"
 
 
 def _cache_key(face: str, characters: str) -> str:

@@ -190,15 +190,20 @@ def _build_forked(
     is work for every core too). The copies inherit the loaded definitions and the targets (whose
     functions could not be pickled), so each only builds."""
     tickets = _Tickets(len(chosen))
+    theirs: list[in_fork[list[Outcome]]] = []
     try:
-        theirs = [in_fork(lambda: _take_and_build(chosen, tickets, options)) for _ in range(workers)]
+        theirs += [in_fork(lambda: _take_and_build(chosen, tickets, options)) for _ in range(workers)]
         outcomes = _take_and_build(chosen, tickets, options, step)  # (the copies' counted as they come back)
-        for result in theirs:
-            done = result()
+        for copy in theirs:
+            done = copy.result()
             step(len(done))
             for outcome in done:
                 _tell(outcome)  # (a copy's own -v lines are not drawn: it is not the terminal's)
             outcomes.extend(done)
+    except BaseException:  # (Ctrl-C too: no copy goes on building, or is left unwaited for)
+        for copy in theirs:
+            copy.cancel()
+        raise
     finally:
         os.close(tickets.reader)
     by_target = {outcome.target: outcome for outcome in outcomes}

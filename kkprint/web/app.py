@@ -171,7 +171,7 @@ def create_web_app(
     hosts: Iterable[str] = LOCAL_HOSTS,
     middleware: Sequence[Middleware] = (),
     lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]] | None = None,
-    refusals: Refusals = Refusals(),  # noqa: B008 - frozen, never changed
+    refusals: Refusals = Refusals(),  # noqa: B008 - a record nothing changes (mypy refuses it)
 ) -> Starlette:
     """An app serving ``routes`` and the shared static files, with the security rules around
     everything (the outermost middleware) and errors answered in one line. ``lifespan`` is what

@@ -71,7 +71,7 @@ class Guard:
         app,
         language: Callable[[Request], str],
         hosts: Iterable[str] = LOCAL_HOSTS,
-        refusals: Refusals = Refusals(),  # noqa: B008 - frozen, never changed
+        refusals: Refusals = Refusals(),  # noqa: B008 - a record nothing changes (mypy refuses it)
     ):
         self.app = app
         self.language = language
