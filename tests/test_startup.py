@@ -33,8 +33,7 @@ def test_a_command_runs_with_the_stand_in_and_loads_no_metadata():
         "try:\n    run()\nexcept SystemExit as end:\n    code = end.code\n"
         "print('\\nMETA', 'importlib.metadata' in sys.modules, code)"
     )
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=120)
+    done = in_fresh_python(probe)
     assert done.stdout.strip().splitlines()[-1] == "META False 0", done.stdout + done.stderr
     answer = json.loads(done.stdout.rsplit("META", 1)[0])
     assert answer["game"] == "court" and [player["name"] for player in answer["players"]][0] == "Dieter"
@@ -65,8 +64,7 @@ def test_building_one_game_loads_no_other_game_and_all_loads_every_one():
         "try:\n    resolve(['kardinl'])\nexcept InputError as err:\n    print(err.render('en'))\n"
         "print([t.id for t in resolve(['all', 'court'])], loaded())"
     )
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=120)
+    done = in_fresh_python(probe)
     one, unknown, every = done.stdout.strip().splitlines()
     assert one == "['court'] ['court']", done.stderr
     assert "did you mean 'kardinal'" in unknown
@@ -114,3 +112,10 @@ def test_a_record_compares_and_hashes_by_value_and_keeps_its_own_hash():
         size.width = 3  # type: ignore[misc]  # (what mypy refuses; at run time it is allowed, and cheap)
     except FrozenInstanceError:
         raise AssertionError("a record is frozen at run time: it pays for two more methods a class") from None
+
+
+def in_fresh_python(probe: str) -> subprocess.CompletedProcess:
+    """``probe`` run by a Python of its own from the project's folder: what a command loads is
+    seen only in a process that has loaded nothing else."""
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=120)
