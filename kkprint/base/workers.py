@@ -1,47 +1,24 @@
-"""Worker processes that never outlive the command that started them."""
+"""Work done by forked copies of the process, which never outlive the command that started them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Generic, TypeVar
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+from typing import Generic, TypeVar
 
 Result = TypeVar("Result")
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes that end as soon as this process is gone. Killed (``kill
-    -9``, the OOM killer), a process can tell no one, and its workers would wait forever: each
-    holds the other ends of the pool's pipes too, so none of them ever closes."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
-
-
-def _end_with_parent() -> None:
-    import os
-    import threading
-    from multiprocessing import parent_process
-    from multiprocessing.connection import wait
-
-    parent = parent_process()
-    if parent is not None:
-        sentinel = parent.sentinel  # (readable once the parent has ended)
-        threading.Thread(target=lambda: (wait([sentinel]), os._exit(1)), daemon=True).start()
-
-
 class in_fork(Generic[Result]):  # noqa: N801 - used as a function that returns its answer's handle
     """``work()`` done by a forked copy of this process, beside this one: :meth:`result` waits
-    for its answer, or raises what it raised; :meth:`cancel` interrupts it and waits for it to
-    tidy up (for a caller whose own share failed). The copy inherits everything loaded and
-    everything ``work`` can see, so nothing is pickled on the way in.
+    for its answer, or raises what it raised. The copy inherits everything loaded and everything
+    ``work`` can see, so nothing is pickled on the way in. Used as a context, the copy is
+    cancelled (interrupted, then waited for) when the block ends without its answer — a caller
+    whose own share failed, Ctrl-C — so no copy works on unwaited for.
 
-    A one-worker pool did the same for ~25 ms more (importing multiprocessing and
+    A process pool did the same for ~25 ms more (importing multiprocessing and
     concurrent.futures, starting its queues' threads, shutting them down): a tenth of ``build
-    all``. Like the pool's workers, the copy ends as soon as this process does (killed, it can
-    tell no one): it is interrupted as Ctrl-C would, so what it was writing is removed."""
+    all``. The copy ends as soon as this process does (killed, it can tell no one): it is
+    interrupted as Ctrl-C would, so what it was writing is removed."""
 
     def __init__(self, work: Callable[[], Result]) -> None:
         import os
@@ -58,6 +35,12 @@ class in_fork(Generic[Result]):  # noqa: N801 - used as a function that returns 
             _answer(work, writer, life[0])
         os.close(writer)
         self.reader: int | None = reader
+
+    def __enter__(self) -> in_fork[Result]:
+        return self
+
+    def __exit__(self, *failure: object) -> None:
+        self.cancel()
 
     def result(self) -> Result:
         import os

@@ -25,8 +25,7 @@ def resolve(names: Iterable[str], command: str = "build") -> list[Target]:
         elif game == "all":
             chosen.extend(t for t in map(target, BUILD_TARGETS) if t not in chosen)
         elif game in BUILD_TARGETS:
-            if target(game) not in chosen:
-                chosen.append(target(game))
+            chosen.extend(found for found in [target(game)] if found not in chosen)
         else:
             raise InputError(
                 Msg("unknown target '{name}'{hint}", name=name, hint=suggest(name, ["all", *BUILD_TARGETS])),

@@ -145,15 +145,13 @@ def _subsets(characters: str) -> dict[str, bytes]:
             found[face] = cached
     missing = [face for face in FACES if face not in found]
     made: list[bytes] = []
-    if len(missing) > 1:
-        from concurrent.futures.process import BrokenProcessPool  # (only on a cache miss)
-
-        from kkprint.base.workers import process_pool
+    if len(missing) > 1 and hasattr(os, "fork"):
+        from kkprint.base.workers import in_fork  # (only on a cache miss)
 
         try:
-            with process_pool(len(missing)) as pool:
-                made = list(pool.map(_make_subset, missing, [characters] * len(missing)))
-        except (OSError, BrokenProcessPool):  # no processes to be had here: one after the other
+            with in_fork(lambda: [_make_subset(face, characters) for face in missing[1:]]) as theirs:
+                made = [_make_subset(missing[0], characters), *theirs.result()]
+        except (OSError, RuntimeError):  # no second process to be had here: one after the other
             made = []
     if len(made) != len(missing):
         made = [_make_subset(face, characters) for face in missing]

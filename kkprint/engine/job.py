@@ -8,9 +8,10 @@ import gc
 import os
 import time
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -189,10 +190,11 @@ def _build_forked(
     queued behind it — and preparing that target's fonts itself (a font's subset read and parsed
     is work for every core too). The copies inherit the loaded definitions and the targets (whose
     functions could not be pickled), so each only builds."""
-    tickets = _Tickets(len(chosen))
-    theirs: list[in_fork[list[Outcome]]] = []
-    try:
-        theirs += [in_fork(lambda: _take_and_build(chosen, tickets, options)) for _ in range(workers)]
+    with ExitStack() as stack:
+        tickets = _Tickets(len(chosen))
+        stack.callback(os.close, tickets.reader)
+        work = partial(_take_and_build, chosen, tickets, options)
+        theirs = [stack.enter_context(in_fork(work)) for _ in range(workers)]
         outcomes = _take_and_build(chosen, tickets, options, step)  # (the copies' counted as they come back)
         for copy in theirs:
             done = copy.result()
@@ -200,12 +202,6 @@ def _build_forked(
             for outcome in done:
                 _tell(outcome)  # (a copy's own -v lines are not drawn: it is not the terminal's)
             outcomes.extend(done)
-    except BaseException:  # (Ctrl-C too: no copy goes on building, or is left unwaited for)
-        for copy in theirs:
-            copy.cancel()
-        raise
-    finally:
-        os.close(tickets.reader)
     by_target = {outcome.target: outcome for outcome in outcomes}
     return [by_target[target.id] for target in chosen]
 

@@ -170,12 +170,8 @@ def _halves(run, items: list, mine=None) -> list:
         return [mine(items)]
     from kkprint.base.workers import in_fork
 
-    theirs = in_fork(lambda: run(items[1::2]))
-    try:
+    with in_fork(lambda: run(items[1::2])) as theirs:
         return [mine(items[0::2]), theirs.result()]
-    except BaseException:  # (Ctrl-C too: the other process stops and tidies up before this one ends)
-        theirs.cancel()
-        raise
 
 
 def _pays_to_split(items: list) -> bool:
