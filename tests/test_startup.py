@@ -119,3 +119,59 @@ def in_fresh_python(probe: str) -> subprocess.CompletedProcess:
     seen only in a process that has loaded nothing else."""
     root = Path(__file__).resolve().parent.parent
     return subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=120)
+
+
+def test_a_build_with_its_defaults_and_plain_numbers_loads_no_pydantic(tmp_path):
+    """Typer checks every option, its default included, through a pydantic adapter (~0.1 s);
+    kkprint checks words, paths, choices and plain numbers itself. A game's build typed as a user
+    types it (``--out`` left at its default, a gap and an offset given) imports no pydantic once
+    the game's definition is kept, and writes where it should."""
+    import os
+
+    from conftest import imported
+
+    env = {**os.environ, "KKPRINT_CACHE_DIR": str(tmp_path / "cache"), "KKPRINT_LANG": "en"}
+    command = [sys.executable, "-X", "importtime", "-m", "kkprint", "build", "court", "--gap", "2.5"]
+    command += ["--back-offset-x", "-0.5", "--players", "3", "--paper", "A4"]
+    first, second = (subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True) for _ in "12")
+    assert first.returncode == second.returncode == 0, second.stderr[-500:]
+    assert "pydantic" not in imported(second) and "typer._adapters" not in imported(second)
+    assert sorted(path.name for path in (tmp_path / "output").iterdir()) == sorted(
+        line.rsplit("/", 1)[1] for line in second.stdout.split()
+    )
+
+
+PLAIN_AND_NOT = [*"3 +3 -0 007 2.5 .5 5. -0.25 1e3 abc 31 -1 inf nan 3_0 ١٢".split(), " 3", ""]
+
+
+def test_a_number_checked_without_pydantic_is_what_typers_own_check_makes_of_it():
+    """For every option of ``build`` that takes a number (a range on ``--gap``), kkprint's own
+    check answers as Typer's adapter does, value for value and error for error (what is not
+    plainly a number in range is left to the adapter itself)."""
+    import typer.main
+    from typer import _coercion
+    from typer._click import Context
+    from typer._click.exceptions import BadParameter
+
+    from kkprint.cli.app import app
+    from kkprint.cli.usage import install
+
+    install()
+    build = typer.main.get_command(app).commands["build"]  # type: ignore[attr-defined]
+    context = Context(build)
+
+    def answer(runtime, param, value):
+        try:
+            made = runtime._coerce_value(value, param=param, ctx=context)
+            return type(made).__name__, repr(made)
+        except BadParameter as err:
+            return "error", err.format_message()
+
+    numbers = [param for param in build.params if param.type_descriptor.annotation in (int, float)]
+    assert {param.name for param in numbers} == {"gap", "players", "offset_x", "offset_y"}
+    for param in numbers:
+        for value in [*PLAIN_AND_NOT, 3, 2.5]:
+            param._runtime_param = None
+            ours = answer(param.get_runtime_param(), param, value)
+            typers = answer(_coercion.build_runtime_param(param.type_descriptor), param, value)
+            assert ours == typers, (param.name, value)
