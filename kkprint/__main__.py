@@ -17,12 +17,14 @@ import sys
 
 
 def _score_pad(*, port: int, lan: bool, lang: str) -> None:
+    _pillow_now()
     from kkprint.web.pad.serve import serve
 
     serve(port, lan, lang)
 
 
 def _studio(*, deck, port: int, open_browser: bool, lang: str, allow_outside: bool) -> None:
+    _pillow_now()
     from kkprint.web.studio.serve import serve
 
     serve(deck, port=port, open_browser=open_browser, lang=lang, allow_outside=allow_outside)
@@ -39,9 +41,35 @@ def _no_pydantic_plugins() -> None:
     sys.modules.setdefault(stand_in.__name__, stand_in)
 
 
+def _pillow_when_used() -> None:
+    """ReportLab imports Pillow as it loads (~70 M instructions, a fifteenth of a game's build)
+    though only drawing a picture uses it, and kkprint's own uses import it where they draw:
+    Pillow's main module loads on first use (the standard library's LazyLoader). It is set on its
+    package too, so ReportLab's ``from PIL import Image`` takes it as it is, without asking the
+    import system (which would look at it, and so load it)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("PIL.Image")
+    if spec is None or spec.loader is None or "PIL.Image" in sys.modules:
+        return
+    import PIL
+
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["PIL.Image"] = PIL.Image = module
+    spec.loader.exec_module(module)
+
+
+def _pillow_now() -> None:
+    """A server loads Pillow whole before its threads start: two threads first using a module
+    that loads on first use could both load it (Python 3.11's LazyLoader has no lock)."""
+    import PIL.Image  # noqa: F401  # (importing it by name loads it)
+
+
 def run() -> None:
     gc.disable()
     _no_pydantic_plugins()
+    _pillow_when_used()
     try:
         try:
             from kkprint.cli.app import main

@@ -136,6 +136,7 @@ def test_a_build_with_its_defaults_and_plain_numbers_loads_no_pydantic(tmp_path)
     first, second = (subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True) for _ in "12")
     assert first.returncode == second.returncode == 0, second.stderr[-500:]
     assert "pydantic" not in imported(second) and "typer._adapters" not in imported(second)
+    assert "PIL._imaging" not in imported(second)  # (no picture to draw: Pillow not loaded)
     assert sorted(path.name for path in (tmp_path / "output").iterdir()) == sorted(
         line.rsplit("/", 1)[1] for line in second.stdout.split()
     )
@@ -175,3 +176,23 @@ def test_a_number_checked_without_pydantic_is_what_typers_own_check_makes_of_it(
             ours = answer(param.get_runtime_param(), param, value)
             typers = answer(_coercion.build_runtime_param(param.type_descriptor), param, value)
             assert ours == typers, (param.name, value)
+
+
+def test_pillow_loaded_on_first_use_still_serves_reportlab_and_the_servers():
+    """The entry makes Pillow's main module load on first use (ReportLab imports it whether or
+    not a picture is drawn): ReportLab's own ``Image`` is that module, a picture read through
+    ReportLab loads it and reads right, and a server loads it whole before its threads start."""
+    probe = (
+        "import sys, io\nfrom kkprint.__main__ import _pillow_when_used, _pillow_now\n_pillow_when_used()\n"
+        "from reportlab.lib import utils\nfrom PIL import Image\n"
+        "print(utils.Image is Image is sys.modules['PIL.Image'], type(Image).__name__, 'PIL._imaging' in sys.modules)\n"
+        "picture = io.BytesIO()\nImage.new('RGB', (3, 2), 'red').save(picture, 'PNG')\n"
+        "print(utils.ImageReader(picture).getSize(), type(Image).__name__)"
+    )
+    done = in_fresh_python(probe)
+    assert done.stdout.splitlines() == ["True _LazyModule False", "(3, 2) module"], done.stderr
+    server = in_fresh_python(
+        "import sys\nfrom kkprint.__main__ import _pillow_when_used, _pillow_now\n_pillow_when_used()\n"
+        "print(type(sys.modules['PIL.Image']).__name__)\n_pillow_now()\nprint(type(sys.modules['PIL.Image']).__name__)"
+    )
+    assert server.stdout.split() == ["_LazyModule", "module"], server.stderr
