@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def test_pydantic_asks_its_plugin_loader_for_nothing_but_the_stand_in_gives():
     """The entry puts a stand-in for ``pydantic.plugin._loader`` in ``sys.modules`` (the real one
@@ -112,6 +114,77 @@ def test_a_record_compares_and_hashes_by_value_and_keeps_its_own_hash():
         size.width = 3  # type: ignore[misc]  # (what mypy refuses; at run time it is allowed, and cheap)
     except FrozenInstanceError:
         raise AssertionError("a record is frozen at run time: it pays for two more methods a class") from None
+
+
+def test_a_records_methods_are_made_on_first_use_and_are_dataclasses_own():
+    """Records and definitions have their fields as they are made, but their methods only when
+    first looked up (on the class or an instance): then each is the very method dataclasses
+    makes, defaults, factories, keyword-only fields, ``__post_init__`` and inherited fields
+    included; copies (as pickle) and pydantic make instances without ``__init__``, and a class with no
+    docstring is named by its name, which pydantic does not take for a description."""
+    import copy
+    import dataclasses
+
+    from kkprint.base.definitions import Definition
+    from kkprint.base.records import methods_on_first_use
+
+    def both(body: dict, **options):
+        """The same class made by dataclasses and by methods_on_first_use."""
+        plain = dataclasses.dataclass(type("Card", (), dict(body)), **options)
+        lazy = methods_on_first_use(type("Card", (), dict(body)), **options)
+        return plain, lazy
+
+    def post_init(self):
+        self.seen = self.count * 2
+
+    body = {
+        "__annotations__": {"name": "str", "count": "int", "tags": "list"},
+        "count": 3,
+        "tags": dataclasses.field(default_factory=list),
+        "__post_init__": post_init,
+    }
+    plain, lazy = both(body, order=True, unsafe_hash=True)
+    assert [f.name for f in dataclasses.fields(lazy)] == ["name", "count", "tags"]
+    assert all(type(lazy.__dict__[name]).__name__ == "_OnFirstUse" for name in ("__init__", "__eq__", "__lt__"))
+    one, other = lazy("a"), lazy("a", 3, [])
+    assert type(lazy.__dict__["__init__"]).__name__ == "function"  # made once, kept
+    assert type(lazy.__dict__["__eq__"]).__name__ == "_OnFirstUse"  # (not asked for yet)
+    assert (one.seen, one.tags, one == other, one < lazy("b"), repr(one)) == (
+        6,
+        [],
+        True,
+        True,
+        repr(plain("a")),
+    )
+    assert one.tags is not other.tags and (one != lazy("a", 4)) and lazy("a", tags=[1]) > lazy("a")
+    assert copy.deepcopy(one) == one and dataclasses.replace(one, count=5).seen == 10  # (as pickle: no __init__)
+    with pytest.raises(TypeError):
+        lazy()  # (name is required, as dataclasses says)
+
+    from kkprint.base.records import mutable
+
+    @mutable
+    class Page:
+        rows: list = dataclasses.field(default_factory=list)
+
+    page = Page()
+    page.rows.append(1)
+    assert page == Page([1]) and Page.__hash__ is None and page.rows is not Page().rows  # (as dataclasses has it)
+
+    class Layout(Definition):
+        width: float = 63
+
+    class Sheet(Layout):
+        pages: int
+
+    sheet = Sheet(pages=2)
+    assert (sheet.width, sheet.pages) == (63, 2) and Sheet.__doc__ == "Sheet(...)"
+    with pytest.raises(TypeError):
+        Sheet(2)  # type: ignore[misc]  # (keyword-only, as a definition's fields are)
+    from pydantic import TypeAdapter
+
+    assert TypeAdapter(Sheet).validate_python({"pages": 4}).pages == 4
+    assert "description" not in TypeAdapter(Sheet).json_schema()
 
 
 def in_fresh_python(probe: str) -> subprocess.CompletedProcess:

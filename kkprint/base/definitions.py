@@ -22,12 +22,12 @@ import sys
 import tempfile
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from kkprint.base.paths import cache_folder
+from kkprint.base.records import methods_on_first_use
 
 Definition_ = TypeVar("Definition_", bound="Definition")
 Checked = TypeVar("Checked")
@@ -48,7 +48,7 @@ class Definition:
 
     def __init_subclass__(cls, **options: Any) -> None:
         super().__init_subclass__(**options)
-        dataclass(kw_only=True, eq=False, repr=False)(cls)
+        methods_on_first_use(cls, kw_only=True, eq=False, repr=False)
 
 
 class Names(Definition):

@@ -12,7 +12,6 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -23,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, LimitReached, suggest
 from kkprint.base.i18n import N_, Msg
+from kkprint.base.records import mutable
 from kkprint.deck.expr import PER_COPY_NAMES, Expression, Table, compile_condition, compile_template, parse_ranges
 from kkprint.deck.load import CardRef, Deck, expressions_of
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
@@ -199,7 +199,7 @@ def _resolved(region: Region, values: dict[str, Any]) -> Region:
         ) from None
 
 
-@dataclass
+@mutable
 class RegionPainter:
     """Draws regions of one deck into a card box; knows the deck (for files), fonts and icons.
     Colours are drawn as RGB: the document's inks turn them grey or CMYK where asked."""

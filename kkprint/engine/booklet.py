@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.base.records import record
+from kkprint.base.records import mutable, record
 from kkprint.engine.colour import colour, lighten
 from kkprint.engine.document import NOTE_FROM_EDGE, Document
 from kkprint.engine.fonts import FontSet
@@ -156,7 +156,7 @@ def _by_character(pieces: list) -> tuple:
     return tuple(out)
 
 
-@dataclass
+@mutable
 class _Row:
     """One line (or table row, or picture) of a column: its height and how to draw it."""
 
@@ -168,13 +168,13 @@ class _Row:
     shrink: float = 1.0  # a picture may be made this much smaller to fit where it stands
 
 
-@dataclass
+@mutable
 class _Page:
     placed: list[tuple[float, float, float, _Row]] = field(default_factory=list)  # x, top, width, row
     section: int = 0
 
 
-@dataclass
+@mutable
 class _Setter:
     """Turns blocks into rows for one column width."""
 
@@ -387,7 +387,7 @@ TITLE_BAND = 21 * mm
 FOOTER_ZONE = 13 * mm  # from the paper's bottom edge: the margin note, then the page number above it
 
 
-@dataclass
+@mutable
 class Booklet:
     """Sections laid out on ``doc``'s paper; :attr:`pages` is known before anything is drawn."""
 

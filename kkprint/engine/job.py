@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from kkprint.base.choices import LANGS
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, tr
 from kkprint.base.printer import load_profile
-from kkprint.base.records import record
+from kkprint.base.records import mutable, record
 from kkprint.base.workers import in_fork
 from kkprint.engine.cards import SheetOptions
 from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS, WRITTEN
@@ -122,7 +122,7 @@ def _no_collector_pauses():
             gc.enable()
 
 
-@dataclass
+@mutable
 class Outcome:
     """What building one target came to: the PDFs it wrote (all of them, even when it failed
     half-way), what it noticed that the user should hear (preflight warnings: anything that

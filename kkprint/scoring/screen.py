@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
+from kkprint.base.records import mutable
 from kkprint.scoring.textgrid import render
 
 Align = Literal["left", "center", "right"]
 
 
-@dataclass
+@mutable
 class Table:
     header: list[str]
     rows: list  # lists of cells; None draws a rule
@@ -23,7 +24,7 @@ class Table:
     winner_rows: set[int] = field(default_factory=set)  # or rows, where players are rows
 
 
-@dataclass
+@mutable
 class Line:
     text: str
     winner: bool = False  # the verdict line, shown in bold at a terminal
@@ -32,7 +33,7 @@ class Line:
 Part = Table | Line
 
 
-@dataclass
+@mutable
 class Screen:
     parts: Sequence[Part]
 
