@@ -14,7 +14,7 @@ import os
 import zlib
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache, partial
-from importlib.resources import files
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +41,15 @@ BASE_CHARACTERS = (
 _IGNORED = {"\n", "\r", "\t"}
 
 
-def _font_path(face: str):
+def _font_path(face: str) -> Path:
+    """The face's file where pip installed its package (a folder: wheels are unpacked). Found
+    without ``importlib.resources``, whose readers import zipfile: ~50 M instructions of every
+    build's start-up, for a path."""
     package, filename = FACES[face]
-    return files(package) / filename
+    spec = find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"No module named {package!r}", name=package)
+    return Path(next(iter(spec.submodule_search_locations))) / filename
 
 
 def _to_truetype(font) -> None:
@@ -114,8 +120,6 @@ def _converter_identity() -> str:
     """Which fontTools makes the subsets, told by its package's file (found, not imported:
     importing it loads logging and timeit, a hundredth of a build whose subsets all come from
     the cache); the file names its version, which a release's size and time may not tell."""
-    from importlib.util import find_spec
-
     spec = find_spec("fontTools")
     try:
         with open(spec.origin if spec is not None and spec.origin is not None else "", "rb") as package:
@@ -225,7 +229,7 @@ def _saved_as(font, postscript: str) -> bytes:
 def bundled_font_file(bold: bool = False) -> Path:
     """The bundled font's file as pip installed it (OpenType/CFF): text in SVG art is drawn from
     its outlines, of any character, without a subset made for it."""
-    return Path(str(_font_path("bold" if bold else "regular")))
+    return _font_path("bold" if bold else "regular")
 
 
 class Coverage:
