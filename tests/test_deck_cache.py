@@ -129,3 +129,45 @@ def test_expressions_in_positions_print_the_same_from_the_cache(tmp_path):
         made.append(pdf.read_bytes())
     assert made[0] == made[1]
     assert list((cache / "definitions").iterdir())  # the second build read the kept deck
+
+
+def test_a_games_layout_is_read_back_by_its_bytes_and_an_edit_or_its_template_is_checked_again(tmp_path):
+    """A game's own layout (``data/court/cards.yaml``) that extends nothing is kept by its bytes:
+    a warm build neither checks nor parses it. An edit is found at once (the file and its key
+    named), and a layout that extends a template is told by what both come to, so an edit of
+    the template is found too."""
+    import shutil
+
+    data, cache = tmp_path / "data", tmp_path / "cache"
+    shutil.copytree(ROOT / "data", data)
+    layout = data / "court" / "cards.yaml"
+
+    def court(lang: str = "en") -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "kkprint", "build", "court", "--out", str(tmp_path / "out")],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "KKPRINT_CACHE_DIR": str(cache), "KKPRINT_DATA": str(data), "KKPRINT_LANG": lang},
+        )
+
+    first, second = court(), court()
+    assert first.returncode == second.returncode == 0, second.stderr[-500:]
+    assert "pydantic" in imported(first) and "pydantic" not in imported(second)
+    pages = PdfReader(tmp_path / "out" / "court-characters-en-a4.pdf").pages
+    good = layout.read_text(encoding="utf-8")
+    layout.write_text(good.replace("stroke_width: 0.6}", "stroke_wdth: 0.6}", 1), encoding="utf-8")
+    for lang in ("en", "ja"):
+        assert_clean_error(errors(court(lang)), "cards.yaml", "stroke_wdth", "stroke_width")
+
+    # the same layout, its look in a template it extends
+    head, _, looks = good.partition("layout:\n")
+    (data / "court" / "look.yaml").write_text("layout:\n" + looks, encoding="utf-8")
+    layout.write_text(head + "extends: look.yaml\n", encoding="utf-8")
+    assert court().returncode == 0
+    again = PdfReader(tmp_path / "out" / "court-characters-en-a4.pdf").pages
+    assert len(again) == len(pages) and again[0].extract_text() == pages[0].extract_text()
+    (data / "court" / "look.yaml").write_text(
+        "layout:\n" + looks.replace("size: 15,", "sise: 15,", 1), encoding="utf-8"
+    )
+    assert_clean_error(errors(court()), "sise", "size")
