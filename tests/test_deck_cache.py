@@ -7,8 +7,10 @@ test with its own cache."""
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 from conftest import ROOT, assert_clean_error, errors, imported
@@ -154,20 +156,24 @@ def test_a_games_layout_is_read_back_by_its_bytes_and_an_edit_or_its_template_is
     first, second = court(), court()
     assert first.returncode == second.returncode == 0, second.stderr[-500:]
     assert "pydantic" in imported(first) and "pydantic" not in imported(second)
+    kept = (
+        cache / "definitions" / f"kkprint.deck.model.DeckFile-{zlib.crc32(str(layout.resolve()).encode()):08x}.pickle"
+    )
+    assert pickle.loads(kept.read_bytes())[1] == layout.read_bytes()  # kept by the file's bytes, not its parse
     pages = PdfReader(tmp_path / "out" / "court-characters-en-a4.pdf").pages
     good = layout.read_text(encoding="utf-8")
     layout.write_text(good.replace("stroke_width: 0.6}", "stroke_wdth: 0.6}", 1), encoding="utf-8")
     for lang in ("en", "ja"):
         assert_clean_error(errors(court(lang)), "cards.yaml", "stroke_wdth", "stroke_width")
 
-    # the same layout, its look in a template it extends
+    # the same layout, its look in a template it extends (the key as written, or with an escape)
     head, _, looks = good.partition("layout:\n")
-    (data / "court" / "look.yaml").write_text("layout:\n" + looks, encoding="utf-8")
-    layout.write_text(head + "extends: look.yaml\n", encoding="utf-8")
-    assert court().returncode == 0
-    again = PdfReader(tmp_path / "out" / "court-characters-en-a4.pdf").pages
-    assert len(again) == len(pages) and again[0].extract_text() == pages[0].extract_text()
-    (data / "court" / "look.yaml").write_text(
-        "layout:\n" + looks.replace("size: 15,", "sise: 15,", 1), encoding="utf-8"
-    )
-    assert_clean_error(errors(court()), "sise", "size")
+    template = data / "court" / "look.yaml"
+    for key in ("extends", '"ext\\x65nds"'):
+        template.write_text("layout:\n" + looks, encoding="utf-8")
+        layout.write_text(f"{head}{key}: look.yaml\n", encoding="utf-8")
+        assert court().returncode == 0
+        again = PdfReader(tmp_path / "out" / "court-characters-en-a4.pdf").pages
+        assert len(again) == len(pages) and again[0].extract_text() == pages[0].extract_text()
+        template.write_text("layout:\n" + looks.replace("size: 15,", "sise: 15,", 1), encoding="utf-8")
+        assert_clean_error(errors(court()), "sise", "size")

@@ -16,7 +16,7 @@ dataclasses compiles every method of every class as its module loads, though a b
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, TypeVar, dataclass_transform, overload
 
 Value = TypeVar("Value")
@@ -68,8 +68,10 @@ def methods_on_first_use(
     made (by dataclasses itself) when first looked up: its fields are the class's now, as
     ``dataclasses.fields`` and pydantic read them. Compiling a method is ~0.8 M instructions on
     Python 3.11, and a game's build loads some seventy classes. A method the class writes itself
-    is kept, as dataclasses keeps it. A class without a docstring is documented by its name
-    rather than by the signature dataclasses would compute (with ``inspect``, ~0.6 M a class)."""
+    is kept, as dataclasses keeps it, and what dataclasses refuses (a required field after one
+    with a default, order beside a class's own ``<``) is refused as the class is made. A class
+    without a docstring is documented by its name rather than by the signature dataclasses
+    would compute (with ``inspect``, ~0.6 M a class)."""
     hashed = options.pop("unsafe_hash", False)
     wanted = {"__init__": init, "__repr__": repr, "__eq__": eq, "__hash__": hashed}
     wanted |= dict.fromkeys(("__lt__", "__le__", "__gt__", "__ge__"), order)
@@ -77,12 +79,35 @@ def methods_on_first_use(
         cls.__doc__ = f"{cls.__name__}(...)"
     if eq and not hashed and cls.__dict__.get("__hash__") is None:
         cls.__hash__ = None  # type: ignore[assignment]  # (compared by value and changeable: no hash, as dataclasses says)
+    if options.get("slots"):
+        raise TypeError("methods_on_first_use cannot make a class with slots (dataclasses makes a new class)")
     dataclass(cls, **_OFF, **options)
+    # What dataclasses refuses as it makes the methods, refused now, as the class is made.
+    if init:
+        _refuse_required_after_default(cls)
+    for name in ("__lt__", "__le__", "__gt__", "__ge__") if order else ():
+        if name in cls.__dict__:
+            raise TypeError(
+                f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using functools.total_ordering"
+            )
     for name, made in wanted.items():
         its_own = cls.__dict__.get(name) is not None  # (``__hash__ = None``: Python's mark of none of its own)
         if made and not its_own:
             setattr(cls, name, _OnFirstUse(cls, name, options))
     return cls
+
+
+def _refuse_required_after_default(cls: type) -> None:
+    """A field without a default after one with a default (both given in order): the
+    ``__init__`` dataclasses would make is no valid function."""
+    defaulted = None
+    for each in fields(cls):  # (a dataclass by now)
+        if not each.init or each.kw_only:
+            continue
+        if each.default is not MISSING or each.default_factory is not MISSING:
+            defaulted = each.name
+        elif defaulted is not None:
+            raise TypeError(f"non-default argument {each.name!r} follows default argument {defaulted!r}")
 
 
 class _OnFirstUse:

@@ -340,7 +340,7 @@ def _plain_number(kind, info, value, param, ctx):
     """``--gap 2.5`` or a default of 300 as a number, if it plainly is one and is in range."""
     if isinstance(value, str) and PLAIN_NUMBERS[kind].fullmatch(value):
         value = kind(value)
-    if type(value) is not kind or not math.isfinite(value):
+    if type(value) is not kind or (kind is float and not math.isfinite(value)):
         return NOT_PLAIN
     if (info.min is not None and value < info.min) or (info.max is not None and value > info.max):
         return NOT_PLAIN

@@ -589,7 +589,10 @@ def _layout(path: Path) -> DeckFile:
     def resolved() -> Any:
         return resolve_deck_data(yaml_from_bytes(data, str(path)), path)
 
-    if b"extends" in data:  # (other files too, told apart by what they all come to)
+    # A template is read only through an ``extends`` key; one written with an escape
+    # (``"ext\\x65nds"``) has a backslash. A file with either may be made of other files too:
+    # it is told apart by what they all come to.
+    if b"extends" in data or b"\\" in data:
         return _checked(resolved(), path)
     return _remembered(path, data, resolved)
 
