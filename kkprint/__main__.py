@@ -49,10 +49,13 @@ def _pillow_when_used() -> None:
     import system (which would look at it, and so load it)."""
     import importlib.util
 
-    spec = importlib.util.find_spec("PIL.Image")
-    if spec is None or spec.loader is None or "PIL.Image" in sys.modules:
-        return
+    if "PIL.Image" in sys.modules or importlib.util.find_spec("PIL") is None:
+        return  # (loaded already, or not installed: ReportLab says so as it loads)
     import PIL
+
+    spec = importlib.util.find_spec("PIL.Image")
+    if spec is None or spec.loader is None:
+        return
 
     spec.loader = importlib.util.LazyLoader(spec.loader)
     module = importlib.util.module_from_spec(spec)

@@ -50,6 +50,7 @@ def mutable(cls: type[Value], /) -> type[Value]:
     return methods_on_first_use(cls)
 
 
+_ORDER = ("__lt__", "__le__", "__gt__", "__ge__")
 _OFF = {"init": False, "repr": False, "eq": False}
 # What dataclasses is asked for to make each method (with _OFF, the others off).
 _METHODS: dict[str, dict[str, bool]] = {
@@ -57,7 +58,7 @@ _METHODS: dict[str, dict[str, bool]] = {
     "__repr__": {"repr": True},
     "__eq__": {"eq": True},
     "__hash__": {"eq": True, "unsafe_hash": True},
-    **{name: {"eq": True, "order": True} for name in ("__lt__", "__le__", "__gt__", "__ge__")},
+    **{name: {"eq": True, "order": True} for name in _ORDER},
 }
 
 
@@ -74,7 +75,7 @@ def methods_on_first_use(
     would compute (with ``inspect``, ~0.6 M a class)."""
     hashed = options.pop("unsafe_hash", False)
     wanted = {"__init__": init, "__repr__": repr, "__eq__": eq, "__hash__": hashed}
-    wanted |= dict.fromkeys(("__lt__", "__le__", "__gt__", "__ge__"), order)
+    wanted |= dict.fromkeys(_ORDER, order)
     if not cls.__dict__.get("__doc__"):
         cls.__doc__ = f"{cls.__name__}(...)"
     if eq and not hashed and cls.__dict__.get("__hash__") is None:
@@ -85,7 +86,7 @@ def methods_on_first_use(
     # What dataclasses refuses as it makes the methods, refused now, as the class is made.
     if init:
         _refuse_required_after_default(cls)
-    for name in ("__lt__", "__le__", "__gt__", "__ge__") if order else ():
+    for name in _ORDER if order else ():
         if name in cls.__dict__:
             raise TypeError(
                 f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using functools.total_ordering"
