@@ -25,12 +25,15 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.base.choices import LANGS
 from kkprint.base.i18n import N_, tr
 from kkprint.base.outputs import atomic_file
+from kkprint.engine import pdfobjects
 from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
 from kkprint.engine.inks import InkCanvas, Inks
 
 # Compressed streams stay binary: ASCII85 would make every PDF a quarter larger and slower to write.
 rl_config.useA85 = 0
+# ReportLab writes a saved PDF's objects through kkprint's faster functions (the same bytes).
+pdfobjects.install()
 
 
 # Words the engine itself prints on the paper (in the catalogue, like every other word).
