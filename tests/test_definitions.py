@@ -113,7 +113,9 @@ def test_the_cache_is_in_the_users_cache_folder(tmp_path):
         env=env,
     )
     assert result.returncode == 0, result.stderr[-500:]
-    assert [path.parent.name for path in (tmp_path / "kkprint" / "definitions").iterdir()] == ["definitions"]
+    kept = sorted(path.name.split("-")[0] for path in (tmp_path / "kkprint" / "definitions").iterdir())
+    # the game's definition, and (the scorer speaks Japanese here) the Japanese catalogue
+    assert kept == ["kkprint.base.i18n.Catalogue", "kkprint.games.kardinal.model.KardinalGame"]
 
 
 # --- what pydantic finds in a definition, said as for any other file ---------------------------

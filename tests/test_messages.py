@@ -22,6 +22,35 @@ def test_every_message_has_its_japanese_and_the_catalogue_is_compiled():
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+def test_the_kept_catalogue_says_what_gettext_says(tmp_path, monkeypatch):
+    """The Japanese catalogue is read back from the cache folder (not parsed again) and answers
+    every message, singular and plural, as gettext's own parse of the .mo does."""
+    import gettext
+
+    from kkprint.base import i18n
+
+    monkeypatch.setenv("KKPRINT_CACHE_DIR", str(tmp_path))
+    theirs = gettext.translation(i18n.DOMAIN, i18n.LOCALE_DIR, languages=["ja"])
+    i18n._catalogue.cache_clear()
+    try:
+        made = i18n._catalogue("ja")
+        assert list(tmp_path.glob("definitions/kkprint.base.i18n.Catalogue-*.pickle"))
+        i18n._catalogue.cache_clear()
+        monkeypatch.setattr(i18n.Catalogue, "parsed", None)  # (the second must come from the folder)
+        kept = i18n._catalogue("ja")
+    finally:
+        i18n._catalogue.cache_clear()
+    assert kept is not made and len(theirs._catalog) > 1000
+    for key in theirs._catalog:
+        if isinstance(key, tuple):  # (a plural message: its singular, and the form's number)
+            for n in (0, 1, 2, 7):
+                assert kept.ngettext(key[0], "plural", n) == theirs.ngettext(key[0], "plural", n)
+        elif key:
+            assert kept.gettext(key) == theirs.gettext(key)
+    assert kept.gettext("no such message") == "no such message"
+    assert kept.ngettext("{count} die", "{count} dice", 3) == theirs.ngettext("{count} die", "{count} dice", 3)
+
+
 def fields(text):
     try:
         return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)

@@ -1,6 +1,6 @@
 """The shipped game definitions (``data/GAME/*.yaml``) as frozen dataclasses, checked by pydantic
 only when a file's bytes are new to this installation (and, through :func:`remembered`, a deck's
-data: ``kkprint.deck.model``).
+data, ``kkprint.deck.model``, and gettext's parse of a message catalogue, ``kkprint.base.i18n``).
 
 Why not pydantic models: a scorer runs for a tenth of a second, and importing pydantic and
 building a game's validators was half of it. The definitions are plain dataclasses instead;
