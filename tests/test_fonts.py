@@ -1,4 +1,5 @@
 import pytest
+from conftest import ROOT
 
 from kkprint.base.errors import InputError
 from kkprint.engine.fonts import ensure_drawable, prepare_fonts
@@ -37,3 +38,39 @@ def test_cold_and_warm_font_cache_give_the_same_fonts(tmp_path, monkeypatch):
     cold = fonts._subsets("XYZ競")
     assert list((tmp_path / "kkprint" / "fonts").glob("*.ttf"))
     assert fonts._subsets("XYZ競") == cold
+
+
+def _game_data() -> list:
+    from kkprint.games.court.model import load_court
+    from kkprint.games.culdcept.model import load_culdcept
+    from kkprint.games.kardinal.model import load_game
+    from kkprint.games.webofpower.model import load_board, load_map
+
+    return [load_court(), load_culdcept(), load_game(), load_map(), load_board()]
+
+
+def test_a_definition_is_read_for_its_strings_as_asdict_gives_it():
+    """A build's characters are collected from the definitions themselves, without ``asdict``'s
+    copy: the same strings, so the same font subset and the same PDF bytes."""
+    from dataclasses import asdict, replace
+
+    from kkprint.deck.build import deck_texts, spec_texts
+    from kkprint.deck.load import load_deck
+    from kkprint.engine.fonts import collect_strings
+    from kkprint.games.kit import _words_in, load_rules
+
+    for data in _game_data():
+        walked = collect_strings(data, set())
+        assert walked == collect_strings(asdict(data), set())
+        assert len(walked) > 20
+    for game in ("court", "culdcept", "kardinal", "webofpower"):
+        rules = load_rules(game)
+        for lang in ("ja", "en"):
+            assert _words_in(rules, lang) == _words_in(asdict(rules), lang) != set()
+    decks = sorted((ROOT / "examples" / "decks").glob("*/*.yaml"))
+    assert len(decks) >= 5
+    for path in decks:
+        deck = load_deck(path)
+        walked = spec_texts(deck.spec)
+        assert walked == collect_strings(asdict(replace(deck.spec, cards=[])), set()), path
+        assert walked <= deck_texts(deck) and len(walked) > 10, path

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, replace
+from dataclasses import fields, replace
 from itertools import chain, repeat
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from kkprint.base.yamlio import load_yaml_file
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import CHANGES_CASE, case_variants
 from kkprint.deck.load import CardRef, Deck, card_place, load_deck, select
-from kkprint.deck.model import SheetFile
+from kkprint.deck.model import DeckFile, SheetFile
 from kkprint.deck.preflight import Finding, attach, collecting, scratch
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book, is_static
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
@@ -69,8 +69,16 @@ def stays_inside(layout, card: CardSize) -> bool:
     return True
 
 
+def spec_texts(spec: DeckFile) -> set[str]:
+    """Every string of a deck's file but its cards (read by their fields): its keys and values,
+    as ``asdict`` would give them, without the copy it makes."""
+    return collect_strings(
+        {each.name: [] if each.name == "cards" else getattr(spec, each.name) for each in fields(spec)}, set()
+    )
+
+
 def deck_texts(deck: Deck) -> set[str]:
-    strings = collect_strings(asdict(replace(deck.spec, cards=[])), set())
+    strings = spec_texts(deck.spec)
     for card in deck.iter_cards():
         strings.update(card.fields.values())
     for table in deck.tables.values():  # what lookup() may print

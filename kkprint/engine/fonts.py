@@ -13,6 +13,7 @@ import io
 import os
 import zlib
 from collections.abc import Callable, Iterable
+from dataclasses import fields
 from functools import cache, lru_cache, partial
 from importlib.util import find_spec
 from pathlib import Path
@@ -327,7 +328,8 @@ def ensure_drawable(text: str, font_name: str) -> None:
 
 
 def collect_strings(value, out: set[str]) -> set[str]:
-    """Every string inside nested data (dict keys too): what a build may print."""
+    """Every string inside nested data (dict keys too): what a build may print. A dataclass is
+    read as ``asdict`` would give it (its fields' names and values), without the copy it makes."""
     if isinstance(value, str):
         out.add(value)
     elif isinstance(value, dict):
@@ -337,6 +339,10 @@ def collect_strings(value, out: set[str]) -> set[str]:
     elif isinstance(value, (list, tuple, set, frozenset)):
         for item in value:
             collect_strings(item, out)
+    elif hasattr(type(value), "__dataclass_fields__"):
+        for each in fields(value):
+            out.add(each.name)
+            collect_strings(getattr(value, each.name), out)
     elif value is not None:
         out.add(str(value))
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 
@@ -124,13 +124,16 @@ def rules_section(game_id: str, lang: str) -> Section:
 
 def kit_texts(game_id: str, lang: str) -> set[str]:
     """What a start file may print in ``lang``: its rules, its kit and the cover's words."""
-    words = _words_in(asdict(load_rules(game_id)), lang)
+    words = _words_in(load_rules(game_id), lang)
     notes = {tr(note, lang) for note in (PRINT_SHOP_NOTE, CONTENT_BACKS_NOTE)}
     return words | cover_texts(lang) | notes
 
 
 def _words_in(value: object, lang: str) -> set[str]:
-    """Every word of the data in ``lang`` (a {ja, en} pair gives its ``lang`` side only)."""
+    """Every word of the data in ``lang`` (a {ja, en} pair gives its ``lang`` side only); a
+    dataclass is read as ``asdict`` would give it, without the copy it makes."""
+    if hasattr(type(value), "__dataclass_fields__"):
+        value = {each.name: getattr(value, each.name) for each in fields(value)}  # type: ignore[arg-type]
     if isinstance(value, dict):
         if "ja" in value and "en" in value:
             return {value[lang]}

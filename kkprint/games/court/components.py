@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import asdict
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -221,7 +220,7 @@ def start_marker(game: CourtGame, lang: str, fonts: FontSet) -> Art:
 
 def texts(options: BuildOptions) -> Iterable[str]:
     game = load_court()
-    strings = collect_strings(asdict(game), set()) | deck_texts(character_deck(game, options.lang, None))
+    strings = collect_strings(game, set()) | deck_texts(character_deck(game, options.lang, None))
     return strings | {"–"} | kit_texts("court", options.lang)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
-from dataclasses import asdict
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -235,7 +234,7 @@ def draw_record(doc: Document, game: CuldceptGame) -> None:
 
 
 def texts(options: BuildOptions) -> Iterable[str]:
-    return collect_strings(asdict(load_culdcept()), set()) | {"JQK□—"} | kit_texts("culdcept", options.lang)
+    return collect_strings(load_culdcept(), set()) | {"JQK□—"} | kit_texts("culdcept", options.lang)
 
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

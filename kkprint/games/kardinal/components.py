@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
 from itertools import chain
 from pathlib import Path
 
@@ -310,7 +309,7 @@ def texts(options: BuildOptions) -> Iterable[str]:
         law_deck(game, options.lang),
         aid_deck(game, options.lang),
     )
-    strings = collect_strings(asdict(game), set()).union(*(deck_texts(deck) for deck in decks))
+    strings = collect_strings(game, set()).union(*(deck_texts(deck) for deck in decks))
     return strings | kit_texts("kardinal", options.lang)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import asdict
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -400,7 +399,7 @@ def draw_reference(doc: Document, game: BoardGame) -> None:
 def map_texts(options: BuildOptions) -> Iterable[str]:
     game = load_map()
     numbers = {str(n) for n in range(1, 40)} | {":"}
-    return collect_strings(asdict(game), set()) | numbers | kit_texts("webofpower", options.lang)
+    return collect_strings(game, set()) | numbers | kit_texts("webofpower", options.lang)
 
 
 RULES_KEYS = (
@@ -469,7 +468,7 @@ def build_map(options: BuildOptions, fonts: FontSet) -> list[Path]:
 
 
 def board_texts(options: BuildOptions) -> Iterable[str]:
-    words = collect_strings(asdict(load_board()), set()) | {"____ ______", "[]0123456789"}
+    words = collect_strings(load_board(), set()) | {"____ ______", "[]0123456789"}
     return words | kit_texts("webofpower-board", options.lang)
 
 
