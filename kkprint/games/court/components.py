@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -108,6 +109,7 @@ def character_fields(game: CourtGame, character: Character, lang: str) -> dict[s
     return fields
 
 
+@lru_cache(maxsize=8)  # (one deck for the cards, the start file's picture and the fonts)
 def character_deck(game: CourtGame, lang: str, players: int | None) -> Deck:
     """The character cards as a deck: the same machinery that builds any user's deck."""
     cards = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import chain
 from pathlib import Path
 
@@ -56,6 +57,7 @@ def land_fields(game: KardinalGame, land: Land, card: list[str], lang: str) -> d
     }
 
 
+@lru_cache(maxsize=8)  # (one deck for the cards, the start file's picture and the fonts)
 def land_deck(game: KardinalGame, lang: str) -> Deck:
     """The 56 land cards as a deck: identical cards (same land, same arms and road) are one
     entry with a count, so each design is stored once."""
@@ -71,6 +73,7 @@ def land_deck(game: KardinalGame, lang: str) -> Deck:
 # --- rights tokens and law chips ---------------------------------------------------------------
 
 
+@lru_cache(maxsize=8)  # (one deck for the cards, the start file's picture and the fonts)
 def rights_deck(game: KardinalGame, lang: str) -> Deck:
     """Three tokens per player colour; the symbol tells colours apart in black-and-white print."""
     cards = []
@@ -99,12 +102,14 @@ AID_KEYS = (
 )
 
 
+@lru_cache(maxsize=8)  # (one deck for the cards, the start file's picture and the fonts)
 def aid_deck(game: KardinalGame, lang: str, players: int = 5) -> Deck:
     """One player aid for each player, in the build's language."""
     fields = {key: game.label(key, lang) for key in AID_KEYS}
     return layout_deck(DATA_DIR / "kardinal" / "player-aid.yaml", fields, [({}, players, "player aid")])
 
 
+@lru_cache(maxsize=8)  # (one deck for the cards, the start file's picture and the fonts)
 def law_deck(game: KardinalGame, lang: str) -> Deck:
     cards = [
         ({"name": chip.names(lang), "german": chip.names.de or ""}, chip.count, f"law chip {chip.id}")
