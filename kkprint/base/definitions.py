@@ -105,8 +105,12 @@ def _checker() -> str:
 @lru_cache(maxsize=1)
 def _stamps(package: Path) -> str:
     """Each module's name, time and size, read once a process (a build reads several files)."""
+    walked = []
+    for folder, folders, files in os.walk(package):
+        folders[:] = [name for name in folders if name != "__pycache__"]  # (compiled: never a .py, and half the files)
+        walked.append((folder, files))
     stamps = []
-    for folder, _, files in sorted(os.walk(package)):
+    for folder, files in sorted(walked):
         for name in sorted(files):
             if name.endswith(".py"):
                 stat = os.stat(os.path.join(folder, name))
