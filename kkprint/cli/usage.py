@@ -18,6 +18,7 @@ import typing
 from functools import partial
 
 from kkprint.base.i18n import N_, OneOf, current, gettext_in, tr
+from kkprint.base.phrases import japanese_phrases
 
 # The words Typer itself asks gettext for (typer/core.py); its copy of Click has plain strings,
 # handled below. Usage errors' own words are in USAGE_ERRORS.
@@ -232,10 +233,8 @@ def _wrapper_for_japanese(plain: type) -> type:
         def wrap(self, text: str) -> list[str]:
             if display_width(text) == len(text):  # nothing wide: Click's own wrapping
                 return super().wrap(text)
-            import budoux
-
             phrases: list[str] = []
-            for phrase in budoux.load_default_japanese_parser().parse(" ".join(text.split())):
+            for phrase in japanese_phrases(" ".join(text.split())):
                 if phrases and phrase.lstrip()[:1] in NO_LINE_STARTS:  # 、。）: never first on a line
                     phrases[-1] += phrase
                 else:

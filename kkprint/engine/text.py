@@ -29,6 +29,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, LimitReached, suggest
 from kkprint.base.i18n import Msg
+from kkprint.base.phrases import japanese_phrases
 from kkprint.engine.icons import draw_icon, has_icon, icon_metrics, icon_names
 from kkprint.engine.orientation import TATECHUYOKO, runs
 from kkprint.engine.ruby import RUBY_SCALE, TOKEN, line_room, pairs, spacing
@@ -181,17 +182,10 @@ def _is_cjk(char: str) -> bool:
     return unicodedata.east_asian_width(char) in ("W", "F")
 
 
-@lru_cache(maxsize=1)
-def _budoux():
-    import budoux
-
-    return budoux.load_default_japanese_parser()
-
-
 def _phrase_starts(text: str) -> set[int]:
-    """Indices where a new phrase begins, by BudouX (Japanese); every index if it is unavailable."""
+    """Indices where a new phrase begins (Japanese, by BudouX)."""
     starts, pos = set(), 0
-    for phrase in _budoux().parse(text):
+    for phrase in japanese_phrases(text):
         starts.add(pos)
         pos += len(phrase)
     return starts
