@@ -63,6 +63,21 @@ def _pillow_when_used() -> None:
     spec.loader.exec_module(module)
 
 
+def _catalogues_kept() -> None:
+    """gettext decodes a language's whole catalogue every time a process loads it, and a command
+    in Japanese loads it before it reads its arguments (its help and errors are in Japanese):
+    every catalogue comes from kkprint.base.definitions instead, which keeps gettext's parse in
+    the cache folder beside the definitions."""
+    from kkprint.base import i18n
+
+    def kept(lang: str):
+        from kkprint.base.definitions import kept_catalogue  # (loaded with the first catalogue: English has none)
+
+        return kept_catalogue(lang)
+
+    i18n.load_catalogues_with(kept)
+
+
 def _pillow_now() -> None:
     """A server loads Pillow whole before its threads start: two threads first using a module
     that loads on first use could both load it (Python 3.11's LazyLoader has no lock)."""
@@ -73,6 +88,7 @@ def run() -> None:
     gc.disable()
     _no_pydantic_plugins()
     _pillow_when_used()
+    _catalogues_kept()
     try:
         try:
             from kkprint.cli.app import main

@@ -115,7 +115,7 @@ def test_the_cache_is_in_the_users_cache_folder(tmp_path):
     assert result.returncode == 0, result.stderr[-500:]
     kept = sorted(path.name.split("-")[0] for path in (tmp_path / "kkprint" / "definitions").iterdir())
     # the game's definition, and (the scorer speaks Japanese here) the Japanese catalogue
-    assert kept == ["kkprint.base.i18n.Catalogue", "kkprint.games.kardinal.model.KardinalGame"]
+    assert kept == ["kkprint.base.definitions.Catalogue", "kkprint.games.kardinal.model.KardinalGame"]
 
 
 # --- what pydantic finds in a definition, said as for any other file ---------------------------

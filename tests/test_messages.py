@@ -27,16 +27,17 @@ def test_the_kept_catalogue_says_what_gettext_says(tmp_path, monkeypatch):
     every message, singular and plural, as gettext's own parse of the .mo does."""
     import gettext
 
-    from kkprint.base import i18n
+    from kkprint.base import definitions, i18n
 
     monkeypatch.setenv("KKPRINT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(i18n, "_load_catalogue", definitions.kept_catalogue)  # (as kkprint.__main__ has it)
     theirs = gettext.translation(i18n.DOMAIN, i18n.LOCALE_DIR, languages=["ja"])
     i18n._catalogue.cache_clear()
     try:
         made = i18n._catalogue("ja")
-        assert list(tmp_path.glob("definitions/kkprint.base.i18n.Catalogue-*.pickle"))
+        assert list(tmp_path.glob("definitions/kkprint.base.definitions.Catalogue-*.pickle"))
         i18n._catalogue.cache_clear()
-        monkeypatch.setattr(i18n.Catalogue, "parsed", None)  # (the second must come from the folder)
+        monkeypatch.setattr(definitions.Catalogue, "parsed", None)  # (the second must come from the folder)
         kept = i18n._catalogue("ja")
     finally:
         i18n._catalogue.cache_clear()

@@ -41,7 +41,7 @@ def test_trim_marks_stand_in_the_margins_and_never_cross_the_art(tmp_path):
     import pypdfium2 as pdfium
     from reportlab.lib.units import mm
 
-    from kkprint.engine.document import ENGINE_TEXTS, open_pdf
+    from kkprint.engine.document import engine_texts, open_pdf
     from kkprint.engine.fonts import prepare_fonts
     from kkprint.engine.geometry import PAPERS
     from kkprint.engine.tiling import print_tiled
@@ -52,7 +52,7 @@ def test_trim_marks_stand_in_the_margins_and_never_cross_the_art(tmp_path):
 
     width, height = 300 * mm, 200 * mm
     path = tmp_path / "tiles.pdf"
-    with open_pdf(path, PAPERS["a4"], prepare_fonts(ENGINE_TEXTS), title="t", lang="en") as doc:
+    with open_pdf(path, PAPERS["a4"], prepare_fonts(engine_texts()), title="t", lang="en") as doc:
         tiling = print_tiled(doc, width, height, grey_art)
     assert tiling.columns == 2
     document = pdfium.PdfDocument(str(path))

@@ -247,7 +247,7 @@ def test_map_pdf_draws_a_custom_grid(tmp_path):
     from pypdf import PdfReader
 
     from kkprint.base.models import validate
-    from kkprint.engine.document import ENGINE_TEXTS, open_pdf
+    from kkprint.engine.document import engine_texts, open_pdf
     from kkprint.engine.fonts import collect_strings, prepare_fonts
     from kkprint.engine.job import BuildOptions
     from kkprint.games.webofpower.components import draw_trump_map
@@ -257,7 +257,7 @@ def test_map_pdf_draws_a_custom_grid(tmp_path):
     base["grid"] = ["AABBB", "ACCDB", "CCDDD"]
     base["territories"] = {k: v for k, v in base["territories"].items() if k in "ABCD"}
     game = validate(TrumpMap, base, "map")
-    fonts = prepare_fonts([*ENGINE_TEXTS, *collect_strings(base, set()), *map(str, range(1, 20))])
+    fonts = prepare_fonts([*engine_texts(), *collect_strings(base, set()), *map(str, range(1, 20))])
     path = tmp_path / "map.pdf"
     options = BuildOptions()
     with open_pdf(path, options.paper.landscape(), fonts, title="t", lang="en") as doc:

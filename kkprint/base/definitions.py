@@ -1,6 +1,6 @@
 """The shipped game definitions (``data/GAME/*.yaml``) as frozen dataclasses, checked by pydantic
 only when a file's bytes are new to this installation (and, through :func:`remembered`, a deck's
-data, ``kkprint.deck.model``, and gettext's parse of a message catalogue, ``kkprint.base.i18n``).
+data, ``kkprint.deck.model``, and gettext's parse of a message catalogue, :func:`kept_catalogue`).
 
 Why not pydantic models: a scorer runs for a tenth of a second, and importing pydantic and
 building a game's validators was half of it. The definitions are plain dataclasses instead;
@@ -16,6 +16,8 @@ pydantic accepted.
 
 from __future__ import annotations
 
+import gettext
+import io
 import os
 import pickle
 import sys
@@ -26,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
+from kkprint.base import i18n
 from kkprint.base.paths import cache_folder
 from kkprint.base.records import methods_on_first_use
 
@@ -151,3 +154,52 @@ def _keep(entry: Path, value: object) -> None:
         Path(temporary).unlink(missing_ok=True)
         if not isinstance(error, OSError):
             raise
+
+
+# --- the message catalogues, kept as gettext parsed them ----------------------------------------
+
+
+class Catalogue:
+    """A language's messages as gettext parsed them from the compiled ``.mo``, kept in the cache
+    folder as a definition is. gettext decodes all of its ~1,200 messages every time a process
+    loads it (~20 M instructions) and every build loads the Japanese catalogue (the words the
+    engine prints are prepared in both languages); the kept catalogue is read back in ~8 M."""
+
+    def __init__(self, messages: dict, plural: str) -> None:
+        self.messages, self.plural = messages, plural
+
+    @classmethod
+    def parsed(cls, data: bytes) -> Catalogue:
+        translations = gettext.GNUTranslations(io.BytesIO(data))
+        forms = translations.info().get("plural-forms", "")
+        plural = forms.split(";")[1].split("plural=")[1] if forms else ""  # (as gettext reads the header)
+        return cls(translations._catalog, plural)  # type: ignore[attr-defined]  # (gettext's own parse, kept whole)
+
+
+class _Kept(gettext.GNUTranslations):
+    """gettext's translations over a kept :class:`Catalogue`: its lookups, without its parse."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        super().__init__()  # (no file: nothing to parse)
+        self._catalog = catalogue.messages
+        self._plural_rule = catalogue.plural
+
+    def plural(self, n: int) -> int:
+        """gettext's rule for which plural form a number takes, made from the header on first use."""
+        rule: Callable[[int], int] = gettext.c2py(self._plural_rule) if self._plural_rule else _english_plural
+        self.plural = rule  # type: ignore[method-assign,assignment]  # (an attribute of gettext's, as it sets it)
+        return rule(n)
+
+
+def _english_plural(n: int) -> int:
+    return int(n != 1)
+
+
+def kept_catalogue(lang: str) -> gettext.NullTranslations:
+    """``lang``'s catalogue: gettext's parse of it, from the cache folder when this kkprint
+    parsed the same ``.mo`` before."""
+    found = gettext.find(i18n.DOMAIN, i18n.LOCALE_DIR, languages=[lang])
+    if found is None:
+        return i18n.parsed_catalogue(lang)  # (which says what is missing)
+    data = Path(found).read_bytes()
+    return _Kept(remembered(Catalogue, Path(found), data, lambda: Catalogue.parsed(data)))

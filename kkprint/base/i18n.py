@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextvars
 import gettext
-import io
 from collections.abc import Callable
 from contextlib import contextmanager
 from functools import cache
@@ -24,54 +23,28 @@ DOMAIN = "kkprint"
 _language: contextvars.ContextVar[str] = contextvars.ContextVar("kkprint_language", default="en")
 
 
+def parsed_catalogue(lang: str) -> gettext.NullTranslations:
+    """gettext's own reading of ``lang``'s compiled catalogue."""
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+
+
+# How a language's catalogue is loaded. This module stands below everything else in kkprint, so
+# it cannot keep gettext's parse in the cache folder itself: a kkprint process loads catalogues
+# with kkprint.base.definitions.kept_catalogue, which does (kkprint.__main__ says so).
+_load_catalogue: Callable[[str], gettext.NullTranslations] = parsed_catalogue
+
+
+def load_catalogues_with(load: Callable[[str], gettext.NullTranslations]) -> None:
+    """Load every catalogue not loaded yet with ``load`` (given ``lang``)."""
+    global _load_catalogue
+    _load_catalogue = load
+
+
 @cache
 def _catalogue(lang: str) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
-    found = gettext.find(DOMAIN, LOCALE_DIR, languages=[lang])
-    if found is None:
-        return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])  # (which says what is missing)
-    from kkprint.base.definitions import remembered
-
-    data = Path(found).read_bytes()
-    return _Kept(remembered(Catalogue, Path(found), data, lambda: Catalogue.parsed(data)))
-
-
-class Catalogue:
-    """A language's messages as gettext parsed them from the compiled ``.mo``, kept in the cache
-    folder beside the game definitions (:func:`kkprint.base.definitions.remembered`). gettext
-    decodes all of its ~1,200 messages every time a process loads it (~20 M instructions), and
-    every build in either language loads the Japanese catalogue (the words the engine prints are
-    prepared in both languages); the kept catalogue is read back in ~8 M."""
-
-    def __init__(self, messages: dict, plural: str) -> None:
-        self.messages, self.plural = messages, plural
-
-    @classmethod
-    def parsed(cls, data: bytes) -> Catalogue:
-        translations = gettext.GNUTranslations(io.BytesIO(data))
-        forms = translations.info().get("plural-forms", "")
-        plural = forms.split(";")[1].split("plural=")[1] if forms else ""  # (as gettext reads the header)
-        return cls(translations._catalog, plural)  # type: ignore[attr-defined]  # (gettext's own parse, kept whole)
-
-
-class _Kept(gettext.GNUTranslations):
-    """gettext's translations over a kept :class:`Catalogue`: its lookups, without its parse."""
-
-    def __init__(self, catalogue: Catalogue) -> None:
-        super().__init__()  # (no file: nothing to parse)
-        self._catalog = catalogue.messages
-        self._plural_rule = catalogue.plural
-
-    def plural(self, n: int) -> int:
-        """gettext's rule for which plural form a number takes, made from the header on first use."""
-        rule: Callable[[int], int] = gettext.c2py(self._plural_rule) if self._plural_rule else _english_plural
-        self.plural = rule  # type: ignore[method-assign,assignment]  # (an attribute of gettext's, as it sets it)
-        return rule(n)
-
-
-def _english_plural(n: int) -> int:
-    return int(n != 1)
+    return _load_catalogue(lang)
 
 
 def N_(msgid: str) -> str:  # noqa: N802 - the name gettext tools look for

@@ -23,7 +23,7 @@ from kkprint.deck.model import DeckFile, SheetFile
 from kkprint.deck.preflight import Finding, attach, collecting, scratch
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book, is_static
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
-from kkprint.engine.document import ENGINE_TEXTS, Document, open_pdf
+from kkprint.engine.document import Document, engine_texts, open_pdf
 from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, collect_strings, prepare_fonts
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, PlacedSlot, Shape, SheetLayout, card_size
 from kkprint.engine.inks import Inks
@@ -409,7 +409,7 @@ def check_deck(deck: Deck, options: BuildOptions | None = None, fonts: FontSet |
     ``options`` would make them: the same drawing, into a PDF that is never written. A deck that
     cannot be drawn at all (a font that cannot be read, cards that fit no sheet) raises its error."""
     options = options or BuildOptions()
-    fonts = fonts or prepare_fonts([*ENGINE_TEXTS, *bundled_texts(deck)])
+    fonts = fonts or prepare_fonts([*engine_texts(), *bundled_texts(deck)])
     job = deck_job(deck, options)
     with collecting(options) as found, scratch(job.paper, fonts, options.lang) as doc:
         job.draw(doc, fonts)

@@ -18,7 +18,7 @@ from kkprint.base.errors import InputError
 from kkprint.base.i18n import N_, Msg, tr
 from kkprint.base.paths import output_path
 from kkprint.base.printer import PrinterProfile, load_profile, save_profile
-from kkprint.engine.document import DUPLEX_WORDS, ENGINE_TEXTS, open_pdf
+from kkprint.engine.document import DUPLEX_WORDS, engine_texts, open_pdf
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import PAPERS, DuplexMode, Paper, turns_left_to_right
 from kkprint.engine.text import TextBox, draw_text
@@ -56,7 +56,7 @@ def write_sheet(out_dir: Path, paper_name: str, duplex: DuplexMode, lang: str) -
     paper = PAPERS[paper_name]
     fonts = prepare_fonts(
         [
-            *ENGINE_TEXTS,
+            *engine_texts(),
             *(tr(INSTRUCTIONS, lang, mode=tr(DUPLEX_WORDS[duplex.value], lang)) for lang in LANGS),
             "−+0123456789 XY",
         ]

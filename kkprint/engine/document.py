@@ -62,15 +62,13 @@ TILE_NOTE = N_(
     "sheet {row}-{column} / {rows}×{columns} — trim along the marks, lay the cut edge on the crosses of the sheet before, glue"
 )
 
-# ... so every build prepares their characters, in every language.
-ENGINE_TEXTS = (
-    *(
-        tr(text, lang)
-        for text in (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, BACK_SHEET_NOTE, FOLD_NOTE, TILE_NOTE, *DUPLEX_WORDS.values())
-        for lang in LANGS
-    ),
-    "50 mm long-edge short-edge — / × 0123456789",
-)
+
+@functools.cache
+def engine_texts() -> tuple[str, ...]:
+    """... so every build prepares their characters, in every language (made when a build first
+    asks: a command that builds nothing never loads the Japanese catalogue for them)."""
+    words = (ACTUAL_SIZE_NOTE, BACK_PAGE_NOTE, BACK_SHEET_NOTE, FOLD_NOTE, TILE_NOTE, *DUPLEX_WORDS.values())
+    return (*(tr(text, lang) for text in words for lang in LANGS), "50 mm long-edge short-edge — / × 0123456789")
 
 
 NOTE_FROM_EDGE = 5.0 * mm  # nothing is printed nearer the paper's edge than this

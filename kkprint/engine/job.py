@@ -23,7 +23,7 @@ from kkprint.base.printer import load_profile
 from kkprint.base.records import mutable, record
 from kkprint.base.workers import in_fork
 from kkprint.engine.cards import SheetOptions
-from kkprint.engine.document import BUILD_INKS, ENGINE_TEXTS, WRITTEN
+from kkprint.engine.document import BUILD_INKS, WRITTEN, engine_texts
 from kkprint.engine.fonts import FontSet, prepare_fonts
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, SheetLayout
 from kkprint.engine.inks import Inks
@@ -271,7 +271,7 @@ def _build_one(target: Target, options: BuildOptions) -> Outcome:
     built alone or with everything else); a deck that cannot even be read is its outcome's error."""
     outcome = Outcome(target.id)
     try:
-        fonts = prepare_fonts([*ENGINE_TEXTS, *target.texts(options)])
+        fonts = prepare_fonts([*engine_texts(), *target.texts(options)])
     except InputError as err:
         outcome.error = err
         return outcome

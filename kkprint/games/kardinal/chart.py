@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kkprint.engine.document import ENGINE_TEXTS
+from kkprint.engine.document import engine_texts
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.job import BuildOptions
 from kkprint.games.kardinal.components import ChartFill, texts, write_chart
@@ -18,7 +18,7 @@ def write_sheet(path: Path, game: KardinalGame, result: KardinalResult, lang: st
     """The 決算チャート with every name and number filled in, written atomically."""
     options = BuildOptions(lang=lang, paper_name=paper)
     names = [p.name for p in result.players]
-    fonts = prepare_fonts([*ENGINE_TEXTS, *texts(options), *names, "0123456789−-, :"])
+    fonts = prepare_fonts([*engine_texts(), *texts(options), *names, "0123456789−-, :"])
     return write_chart(path, game, options, fonts, chart_fill(game, result))
 
 
