@@ -49,6 +49,7 @@ def test_the_kept_catalogue_says_what_gettext_says(tmp_path, monkeypatch):
         elif key:
             assert kept.gettext(key) == theirs.gettext(key)
     assert kept.gettext("no such message") == "no such message"
+    assert (kept.info(), kept.charset()) == (theirs.info(), theirs.charset()) and kept.charset() == "utf-8"
     assert kept.ngettext("{count} die", "{count} dice", 3) == theirs.ngettext("{count} die", "{count} dice", 3)
 
 

@@ -12,7 +12,9 @@ import pytest
 from conftest import run_main
 from reportlab.pdfbase import pdfdoc
 
-from kkprint.engine import pdfobjects
+from kkprint.engine import document, pdfobjects
+
+assert document  # (importing the document installs kkprint's writer, as in every build)
 
 
 class Level(enum.IntEnum):
@@ -116,3 +118,16 @@ def test_whole_files_are_the_same_bytes(tmp_path, capsys, monkeypatch):
     ours, theirs = _pdf_digests(tmp_path / "ours"), _pdf_digests(tmp_path / "reportlab")
     assert len(ours) >= 4
     assert ours == theirs
+
+
+def test_reportlabs_own_functions_are_lent_for_a_block_and_what_was_there_comes_back():
+    with pdfobjects.reportlab_own():
+        assert pdfdoc.format is pdfobjects._REPORTLAB["format"]
+        with pdfobjects.reportlab_own():
+            pass
+        assert pdfdoc.format is pdfobjects._REPORTLAB["format"]  # (the outer block still lends them)
+        assert pdfdoc.PDFDictionary.format is pdfobjects._REPORTLAB_DICTIONARY
+        with pytest.raises(ZeroDivisionError), pdfobjects.reportlab_own():
+            1 / 0  # noqa: B018
+        assert pdfdoc.PDFName is pdfobjects._REPORTLAB["PDFName"]
+    assert pdfdoc.format is pdfobjects.format and pdfdoc.PDFDictionary.format is pdfobjects.dictionary

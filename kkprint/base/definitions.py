@@ -165,15 +165,20 @@ class Catalogue:
     loads it (~20 M instructions) and every build loads the Japanese catalogue (the words the
     engine prints are prepared in both languages); the kept catalogue is read back in ~8 M."""
 
-    def __init__(self, messages: dict, plural: str) -> None:
-        self.messages, self.plural = messages, plural
+    def __init__(self, messages: dict, info: dict, charset: str | None) -> None:
+        self.messages, self.info, self.charset = messages, info, charset
 
     @classmethod
     def parsed(cls, data: bytes) -> Catalogue:
         translations = gettext.GNUTranslations(io.BytesIO(data))
-        forms = translations.info().get("plural-forms", "")
-        plural = forms.split(";")[1].split("plural=")[1] if forms else ""  # (as gettext reads the header)
-        return cls(translations._catalog, plural)  # type: ignore[attr-defined]  # (gettext's own parse, kept whole)
+        messages = translations._catalog  # type: ignore[attr-defined]  # (gettext's own parse, kept whole)
+        return cls(messages, translations.info(), translations.charset())
+
+    @property
+    def plural(self) -> str:
+        """The rule for plural forms, read from the header as gettext reads it ("" for none)."""
+        forms = self.info.get("plural-forms", "")
+        return forms.split(";")[1].split("plural=")[1] if forms else ""
 
 
 class _Kept(gettext.GNUTranslations):
@@ -181,7 +186,7 @@ class _Kept(gettext.GNUTranslations):
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__()  # (no file: nothing to parse)
-        self._catalog = catalogue.messages
+        self._catalog, self._info, self._charset = catalogue.messages, catalogue.info, catalogue.charset
         self._plural_rule = catalogue.plural
 
     def plural(self, n: int) -> int:

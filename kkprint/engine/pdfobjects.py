@@ -105,11 +105,16 @@ def install() -> None:
 
 @contextmanager
 def reportlab_own() -> Iterator[None]:
-    """ReportLab's own functions within the block (the tests compare both)."""
+    """ReportLab's own functions within the block, and whichever were in place after it (the
+    tests compare both). A ReportLab module that imported one by name keeps what it took."""
+    before = {attribute: getattr(pdfdoc, attribute) for attribute in _REPORTLAB}
+    dictionary_before = pdfdoc.PDFDictionary.format
     for attribute, function in _REPORTLAB.items():
         setattr(pdfdoc, attribute, function)
     pdfdoc.PDFDictionary.format = _REPORTLAB_DICTIONARY
     try:
         yield
     finally:
-        install()
+        for attribute, function in before.items():
+            setattr(pdfdoc, attribute, function)
+        pdfdoc.PDFDictionary.format = dictionary_before
