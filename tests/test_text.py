@@ -101,3 +101,22 @@ def test_japanese_breaks_between_phrases_never_inside_a_word(width_mm):
             start = joined.find(word)
             if start >= 0:
                 assert not (start < len(line) < start + len(word)), (text, lines)
+
+
+def test_a_booklet_breaks_japanese_between_characters_however_it_is_written():
+    """Latin paragraphs skip the breaking between characters; Japanese written as character
+    references (ASCII in the file) is still broken as the same Japanese written out."""
+    from kkprint.engine.booklet import BookletStyle, _Setter
+    from kkprint.engine.document import engine_texts
+
+    japanese = "ボードゲームを家庭のプリンターで刷るためのPDFと、遊んだゲームの得点計算。" * 3
+    referenced = "".join(c if c.isascii() else f"&#{ord(c)};" for c in japanese)
+    assert referenced.isascii()
+    setter = _Setter(prepare_fonts([*engine_texts(), japanese]), BookletStyle(), 500.0)
+
+    def shown(text: str) -> list[str]:
+        return ["".join(atom.text for atom in line) for line in setter.lines(text, 120.0, 9.0)]
+
+    written = shown(japanese)
+    assert len(written) > 3 and shown(referenced) == written
+    assert shown("Roll all your dice. The dice you just rolled are your <b>active dice</b>.")[0].startswith("Roll")

@@ -32,6 +32,7 @@ from kkprint.engine.text import (
     Atom,
     FittedText,
     Frag,
+    Piece,
     TextBox,
     _is_cjk,
     draw_fitted,
@@ -131,7 +132,7 @@ def _has_cjk(text: str) -> bool:
     return not text.isascii() and any(_is_cjk(ch) for ch in text)  # (ASCII never is: most words of a Latin page)
 
 
-def _by_character(pieces: list) -> tuple:
+def _by_character(pieces: Sequence[Piece]) -> tuple:
     """Japanese running text broken between any two characters, as books set it, rather than only
     between phrases (which suits a card's few words but leaves a column's right edge ragged).
     Kinsoku holds: a closing mark stays with the character before it, an opening one with the
@@ -194,7 +195,9 @@ class _Setter:
         setting = Typesetting(FontBook(self.fonts.regular, self.fonts.bold), bold=bold, markup=True)
         font = self.fonts.bold if bold else self.fonts.regular
         parts = _AFTER_HYPHEN.split(text) if hyphens else [text]
-        pieces = _by_character([piece for part in parts for piece in tokenize(part, font, setting, size)])
+        pieces: Sequence[Piece] = [piece for part in parts for piece in tokenize(part, font, setting, size)]
+        if not text.isascii() or "&" in text:  # (Japanese, or a character reference that may be)
+            pieces = _by_character(pieces)
         for break_words in (0, 1, 2):
             lines = wrap(pieces, size, width, break_words)
             if lines is not None:
