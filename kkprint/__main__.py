@@ -78,6 +78,15 @@ def _catalogues_kept() -> None:
     i18n.load_catalogues_with(kept)
 
 
+def _methods_compiled_once() -> None:
+    """dataclasses compiles every method it makes (~0.5 M instructions each, ~40 in a game's
+    build): the code is kept in the cache folder and compiled once per installation instead."""
+    from kkprint.base.compiled import keep_compiled_methods
+    from kkprint.base.paths import cache_folder
+
+    keep_compiled_methods(cache_folder())
+
+
 def _pillow_now() -> None:
     """A server loads Pillow whole before its threads start: two threads first using a module
     that loads on first use could both load it (Python 3.11's LazyLoader has no lock)."""
@@ -89,6 +98,7 @@ def run() -> None:
     _no_pydantic_plugins()
     _pillow_when_used()
     _catalogues_kept()
+    _methods_compiled_once()
     try:
         try:
             from kkprint.cli.app import main
