@@ -134,3 +134,43 @@ def test_a_build_keeps_its_methods_and_the_next_build_reuses_them(tmp_path):
     )
     count, inits = map(int, _run(cache, probe).split())
     assert count >= 30 and inits >= 20
+
+
+def test_what_another_process_kept_meanwhile_is_kept_too_and_a_full_file_keeps_what_was_used(tmp_path, monkeypatch):
+    import marshal
+
+    from kkprint.base import compiled
+
+    path = tmp_path / "methods.marshal"
+    code = compile("x = 1", "<string>", "exec", dont_inherit=True)
+    path.write_bytes(marshal.dumps({"theirs": code}))  # (written by another process after this one began)
+    monkeypatch.setattr(compiled, "_known", {"mine": code, "older": code})
+    monkeypatch.setattr(compiled, "_added", ["mine"])
+    monkeypatch.setattr(compiled, "_used", {"mine"})
+    compiled._keep(path)
+    assert set(compiled._read(path)) == {"theirs", "mine", "older"}
+
+    monkeypatch.setattr(compiled, "MOST", 2)  # full: only what this process used stays
+    compiled._keep(path)
+    assert set(compiled._read(path)) == {"mine"}
+
+    monkeypatch.setattr(compiled, "_added", [])  # nothing compiled: nothing written
+    path.write_bytes(b"")
+    compiled._keep(path)
+    assert path.read_bytes() == b""
+
+
+def test_a_file_that_is_not_one_this_module_wrote_is_read_as_none(tmp_path, monkeypatch):
+    import marshal
+
+    from kkprint.base import compiled
+
+    path = tmp_path / "methods.marshal"
+    code = compile("x = 1", "<string>", "exec", dont_inherit=True)
+    for data in (b"", b"\x00garbage", marshal.dumps([1, 2]), marshal.dumps({1: code, "s": "not code"})):
+        path.write_bytes(data)
+        assert compiled._read(path) == {}
+    monkeypatch.setattr(compiled, "LARGEST", 10)
+    path.write_bytes(marshal.dumps({"s": code}))
+    assert compiled._read(path) == {}  # (too large to be worth reading)
+    assert compiled._read(tmp_path / "missing") == {}

@@ -23,9 +23,11 @@ from pathlib import Path
 from types import CodeType
 
 MOST = 4096  # sources kept: kkprint's classes need a few hundred; pydantic's checks add their own
+LARGEST = 16 * 1024 * 1024  # bytes of a file worth reading (a full one is ~4 MB)
 
 _known: dict[str, CodeType] = {}
-_added: list[str] = []
+_used: set[str] = set()  # the sources this process asked for
+_added: list[str] = []  # ... and of those, the ones it compiled
 
 
 def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own parameter names
@@ -35,34 +37,52 @@ def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own para
         if code is None:
             code = _known[source] = compile(source, "<string>", "exec", dont_inherit=True)
             _added.append(source)
+        _used.add(source)
         source = code
     builtins.exec(source, globals, locals)
 
 
 def _file(folder: Path) -> Path:
-    tag = importlib.util.MAGIC_NUMBER.hex()  # (code from another Python is not code for this one)
-    return folder / f"dataclass-methods-{sys.implementation.cache_tag}-{tag}.marshal"
+    """One file per Python (code from another is not code for this one) and optimisation level
+    (``python -O`` compiles without asserts), as ``__pycache__`` keeps them apart."""
+    tag = f"{sys.implementation.cache_tag}-{importlib.util.MAGIC_NUMBER.hex()}-O{sys.flags.optimize}"
+    return folder / f"dataclass-methods-{tag}.marshal"
 
 
 def keep_compiled_methods(folder: Path) -> None:
     """From now on, dataclasses compiles each method's source once per installation (``folder``:
-    the cache folder); what this process compiles anew is kept when it ends."""
+    the cache folder); what this process compiles anew is kept when it ends. (A forked worker
+    ends without it: its few methods are kept by the next build that makes them itself.)"""
     path = _file(folder)
-    try:
-        kept = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):  # none yet, unreadable, cut short: compiled again
-        kept = {}
-    if isinstance(kept, dict):
-        _known.update((source, code) for source, code in kept.items() if type(code) is CodeType)
+    _known.update(_read(path))
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # (a name dataclasses looks up as it runs)
     atexit.register(_keep, path)
 
 
+def _read(path: Path) -> dict[str, CodeType]:
+    """The code kept in ``path``; none when there is no file, or it is not one this module wrote
+    (unreadable, cut short, damaged, too large)."""
+    try:
+        with path.open("rb") as file:
+            data = file.read(LARGEST + 1)
+        kept = marshal.loads(data) if len(data) <= LARGEST else None
+    except Exception:  # (an OSError, or what a damaged file makes marshal raise: compiled again)
+        return {}
+    if not isinstance(kept, dict):
+        return {}
+    return {source: code for source, code in kept.items() if type(source) is str and type(code) is CodeType}
+
+
 def _keep(path: Path) -> None:
-    """Write every method compiled so far, whole or not at all, if this process compiled any;
-    a folder that cannot be written is no error, only a slower next run."""
-    if not _added or len(_known) > MOST:
+    """Add what this process compiled to the file, whole or not at all (another process may have
+    added its own meanwhile: they are kept too). A full file keeps only what this process used,
+    so code of classes that changed since does not pile up. A folder that cannot be written is
+    no error, only a slower next run."""
+    if not _added:
         return
+    kept = {**_read(path), **_known}
+    if len(kept) > MOST:
+        kept = {source: kept[source] for source in _used}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
@@ -70,7 +90,7 @@ def _keep(path: Path) -> None:
         return
     try:
         with os.fdopen(handle, "wb") as file:
-            file.write(marshal.dumps(dict(_known)))
+            file.write(marshal.dumps(kept))
         os.replace(temporary, path)
     except BaseException as error:  # (Ctrl-C too: nothing half-written is left)
         Path(temporary).unlink(missing_ok=True)
