@@ -16,11 +16,11 @@ import builtins
 import dataclasses
 import importlib.util
 import marshal
-import os
 import sys
-import tempfile
 from pathlib import Path
 from types import CodeType
+
+from kkprint.base.outputs import keep_in_cache
 
 MOST = 4096  # sources kept: kkprint's classes need a few hundred; pydantic's checks add their own
 LARGEST = 16 * 1024 * 1024  # bytes of a file worth reading (a full one is ~4 MB)
@@ -83,16 +83,4 @@ def _keep(path: Path) -> None:
     kept = {**_read(path), **_known}
     if len(kept) > MOST:
         kept = {source: kept[source] for source in _used}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(marshal.dumps(kept))
-        os.replace(temporary, path)
-    except BaseException as error:  # (Ctrl-C too: nothing half-written is left)
-        Path(temporary).unlink(missing_ok=True)
-        if not isinstance(error, OSError):
-            raise
+    keep_in_cache(path, marshal.dumps(kept))

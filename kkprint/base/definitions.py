@@ -21,7 +21,6 @@ import io
 import os
 import pickle
 import sys
-import tempfile
 import zlib
 from collections.abc import Callable
 from functools import lru_cache
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from kkprint.base import i18n
+from kkprint.base.outputs import keep_in_cache
 from kkprint.base.paths import cache_folder
 from kkprint.base.records import methods_on_first_use
 
@@ -139,21 +139,7 @@ def _read(entry: Path, made_by: str, data: bytes) -> object:
 
 
 def _keep(entry: Path, value: object) -> None:
-    """Written whole or not at all (another process may be reading it); a cache that cannot be
-    written is no error, only a slower next run."""
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=entry.parent, prefix=".", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as file:
-            pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, entry)
-    except BaseException as error:  # (Ctrl-C too: no half-written file is left behind)
-        Path(temporary).unlink(missing_ok=True)
-        if not isinstance(error, OSError):
-            raise
+    keep_in_cache(entry, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 # --- the message catalogues, kept as gettext parsed them ----------------------------------------

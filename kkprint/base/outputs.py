@@ -143,3 +143,21 @@ def write_new(path: Path, text: str) -> None:
         raise InputError(Msg("cannot be written: {strerror}", strerror=OsReason(err)), source=str(path)) from None
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
+
+
+def keep_in_cache(path: Path, data: bytes) -> None:
+    """An entry of kkprint's own cache folder, written whole or not at all (another process may be
+    reading it); a cache that cannot be written is no error, only a slower next run."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except BaseException as error:  # (Ctrl-C too: no half-written file is left behind)
+        Path(temporary).unlink(missing_ok=True)
+        if not isinstance(error, OSError):
+            raise
