@@ -81,10 +81,14 @@ def _catalogues_kept() -> None:
 def _methods_compiled_once() -> None:
     """dataclasses compiles every method it makes (~0.5 M instructions each, ~40 in a game's
     build): the code is kept in the cache folder and compiled once per installation instead."""
-    from kkprint.base.compiled import keep_compiled_methods
-    from kkprint.base.paths import cache_folder
+    try:
+        from kkprint.base.compiled import keep_compiled_methods
+        from kkprint.base.paths import cache_folder
 
-    keep_compiled_methods(cache_folder())
+        folder = cache_folder()
+    except ImportError:  # (a dependency missing: a speed-up is not where the command should fail)
+        return
+    keep_compiled_methods(folder)
 
 
 def _pillow_now() -> None:

@@ -98,6 +98,12 @@ def methods_on_first_use(
     return cls
 
 
+def field_values(value: Any) -> dict[str, Any]:
+    """A dataclass instance's fields by name: the first level of what ``asdict`` gives, without
+    the deep copy it makes of everything below."""
+    return {each.name: getattr(value, each.name) for each in fields(value)}
+
+
 def _refuse_required_after_default(cls: type) -> None:
     """A field without a default after one with a default (both given in order): the
     ``__init__`` dataclasses would make is no valid function."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import fields, replace
+from dataclasses import replace
 from itertools import chain, repeat
 from pathlib import Path
 
@@ -14,7 +14,7 @@ from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.paths import SHEETS_DIR, output_path
 from kkprint.base.printer import load_profile
-from kkprint.base.records import record
+from kkprint.base.records import field_values, record
 from kkprint.base.yamlio import load_yaml_file
 from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import CHANGES_CASE, case_variants
@@ -72,9 +72,7 @@ def stays_inside(layout, card: CardSize) -> bool:
 def spec_texts(spec: DeckFile) -> set[str]:
     """Every string of a deck's file but its cards (read by their fields): its keys and values,
     as ``asdict`` would give them, without the copy it makes."""
-    return collect_strings(
-        {each.name: [] if each.name == "cards" else getattr(spec, each.name) for each in fields(spec)}, set()
-    )
+    return collect_strings({**field_values(spec), "cards": []}, set())
 
 
 def deck_texts(deck: Deck) -> set[str]:

@@ -36,6 +36,7 @@ from kkprint.engine.text import (
     TextBox,
     _is_cjk,
     draw_fitted,
+    has_cjk,
     line_width,
     tokenize,
     wrap,
@@ -128,10 +129,6 @@ class BookletStyle:
 _AFTER_HYPHEN = re.compile(r"(?<=\w-)(?=\w)")  # kardinal-|land-|cards: where a file name may break
 
 
-def _has_cjk(text: str) -> bool:
-    return not text.isascii() and any(_is_cjk(ch) for ch in text)  # (ASCII never is: most words of a Latin page)
-
-
 def _by_character(pieces: Sequence[Piece]) -> tuple:
     """Japanese running text broken between any two characters, as books set it, rather than only
     between phrases (which suits a card's few words but leaves a column's right edge ragged).
@@ -139,7 +136,7 @@ def _by_character(pieces: Sequence[Piece]) -> tuple:
     one after; a Latin word, a number or an icon inside the Japanese stays whole."""
     out: list = []
     for piece in pieces:
-        if isinstance(piece, str) or piece.space or not any(_has_cjk(frag.text) for frag in piece.frags):
+        if isinstance(piece, str) or piece.space or not any(has_cjk(frag.text) for frag in piece.frags):
             out.append(piece)
             continue
         groups: list[list[Frag]] = []

@@ -13,7 +13,6 @@ import io
 import os
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import fields
 from functools import cache, lru_cache, partial
 from importlib.util import find_spec
 from pathlib import Path
@@ -24,7 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import Msg
-from kkprint.base.records import record
+from kkprint.base.records import field_values, record
 
 FACES = {
     "regular": ("noto_cjk_sans_jp_regular", "NotoSansCJKjp-Regular.otf"),
@@ -340,9 +339,9 @@ def collect_strings(value, out: set[str]) -> set[str]:
         for item in value:
             collect_strings(item, out)
     elif hasattr(type(value), "__dataclass_fields__"):
-        for each in fields(value):
-            out.add(each.name)
-            collect_strings(getattr(value, each.name), out)
+        for name, item in field_values(value).items():
+            out.add(name)
+            collect_strings(item, out)
     elif value is not None:
         out.add(str(value))
     return out

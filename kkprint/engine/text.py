@@ -182,6 +182,12 @@ def _is_cjk(char: str) -> bool:
     return unicodedata.east_asian_width(char) in ("W", "F")
 
 
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a wide (Japanese) character; ASCII never does, and says so at once
+    (most words of a Latin page)."""
+    return not text.isascii() and any(_is_cjk(c) for c in text)
+
+
 def _phrase_starts(text: str) -> set[int]:
     """Indices where a new phrase begins (Japanese, by BudouX)."""
     starts, pos = set(), 0
@@ -195,7 +201,7 @@ def _break_before(chars: str) -> list[bool]:
     """For each character (not a space), may a line start there? Spaces are handled apart."""
     n = len(chars)
     allowed = [False] * n
-    if any(_is_cjk(c) for c in chars):
+    if has_cjk(chars):
         starts = _phrase_starts(chars.replace(_OBJECT, "□"))
         for i in range(1, n):
             a, b = chars[i - 1], chars[i]
@@ -350,7 +356,7 @@ def tokenize(text: str, font: str, setting: Typesetting = PLAIN, base_size: floa
         return plain
     items = _items(_segments(text, setting, base_size), dict(setting.icons))
     out = _Builder(setting, font)
-    if text.isascii() or not any(_is_cjk(c) for c in text):  # Latin: lines break at spaces only
+    if not has_cjk(text):  # Latin: lines break at spaces only
         for piece, icon, key, reading in items:
             if icon:
                 out.icon(icon, key)
@@ -399,7 +405,7 @@ def _plain_pieces(text: str, font: str, setting: Typesetting) -> tuple[Piece, ..
     characters the face lacks, is its words and spaces — each word an atom shared by every card
     that prints it. None for any other text."""
     style = _plain_style(text, font, setting)
-    if style is None or (not text.isascii() and any(_is_cjk(c) for c in text)):
+    if style is None or has_cjk(text):
         return None
     return tuple(
         "\n" if part == "\n" else _shared_atom(" " if part.isspace() else part, style)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from kkprint.base.choices import DuplexMode
 from kkprint.base.definitions import Definition, Names, load_definition
 from kkprint.base.i18n import N_, Msg, tr
 from kkprint.base.paths import DATA_DIR
+from kkprint.base.records import field_values
 from kkprint.engine import booklet
 from kkprint.engine.booklet import Booklet, BookletStyle, Picture, Section
 from kkprint.engine.cards import CardPrint
@@ -133,7 +133,7 @@ def _words_in(value: object, lang: str) -> set[str]:
     """Every word of the data in ``lang`` (a {ja, en} pair gives its ``lang`` side only); a
     dataclass is read as ``asdict`` would give it, without the copy it makes."""
     if hasattr(type(value), "__dataclass_fields__"):
-        value = {each.name: getattr(value, each.name) for each in fields(value)}  # type: ignore[arg-type]
+        value = field_values(value)
     if isinstance(value, dict):
         if "ja" in value and "en" in value:
             return {value[lang]}
