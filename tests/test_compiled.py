@@ -1,6 +1,7 @@
-"""dataclasses' methods compiled once per installation (kkprint.base.compiled): the code kept is
-the code Python's own ``exec`` compiles, a second process compiles nothing it has kept, and a
-damaged file is only a slower run. Whole processes, each with its own cache folder."""
+"""dataclasses' methods and re's patterns compiled once per installation (kkprint.base.compiled):
+what is kept is what Python's own ``exec`` and ``re`` compile, a later process compiles nothing
+that was kept, a pattern new in every process is never written, and a damaged file is only a
+slower run. Whole processes, each with its own cache folder."""
 
 from __future__ import annotations
 
@@ -59,10 +60,10 @@ def _kept_and_compiled(cache) -> str:
         cache,
         "from kkprint.base import compiled\n"
         "from pathlib import Path\n"
-        f"compiled.keep_compiled_methods(Path({str(cache)!r}))\n"
-        "known = set(compiled._known)\n"
+        f"compiled.keep_compiled_code(Path({str(cache)!r}))\n"
+        "known = set(compiled.METHODS.known)\n"
         f"exec(compile({CLASSES!r}, 'classes', 'exec'))\n"
-        "print(len(known), len(compiled._added), said)\n",
+        "print(len(known), len(compiled.METHODS.added), said)\n",
     )
 
 
@@ -82,7 +83,7 @@ def test_the_code_kept_is_the_code_dataclasses_compiles(monkeypatch):
     theirs = _sized()  # (Python's own exec)
     monkeypatch.setattr(dataclasses, "exec", compiled._exec, raising=False)
     ours = _sized()
-    assert any("Sized" in source or "width" in source for source in compiled._known)
+    assert any("Sized" in source or "width" in source for source in compiled.METHODS.known)
     for name in ("__init__", "__eq__", "__lt__", "__hash__", "__repr__", "__setattr__"):
         mine, builtin = getattr(ours, name).__code__, getattr(theirs, name).__code__
         for attribute in ("co_code", "co_consts", "co_names", "co_varnames", "co_flags", "co_filename"):
@@ -128,7 +129,7 @@ def test_a_build_keeps_its_methods_and_the_next_build_reuses_them(tmp_path):
         f"""
         import marshal, pathlib
         [path] = pathlib.Path({str(cache)!r}).glob("dataclass-methods-*.marshal")
-        kept = marshal.loads(path.read_bytes())
+        kept, _ = marshal.loads(path.read_bytes())
         print(len(kept), sum("def __init__(" in source for source in kept))
         """
     )
@@ -143,20 +144,19 @@ def test_what_another_process_kept_meanwhile_is_kept_too_and_a_full_file_keeps_w
 
     path = tmp_path / "methods.marshal"
     code = compile("x = 1", "<string>", "exec", dont_inherit=True)
-    path.write_bytes(marshal.dumps({"theirs": code}))  # (written by another process after this one began)
-    monkeypatch.setattr(compiled, "_known", {"mine": code, "older": code})
-    monkeypatch.setattr(compiled, "_added", ["mine"])
-    monkeypatch.setattr(compiled, "_used", {"mine"})
-    compiled._keep(path)
-    assert set(compiled._read(path)) == {"theirs", "mine", "older"}
+    path.write_bytes(marshal.dumps(({"theirs": code}, ())))  # (written by another process after this one began)
+    kind = compiled._Kept("methods", compiled._is_method)
+    kind.path, kind.known, kind.added, kind.used = path, {"mine": code, "older": code}, ["mine"], {"mine"}
+    kind.keep()
+    assert set(kind.read(path)[0]) == {"theirs", "mine", "older"}
 
     monkeypatch.setattr(compiled, "MOST", 2)  # full: only what this process used stays
-    compiled._keep(path)
-    assert set(compiled._read(path)) == {"mine"}
+    kind.keep()
+    assert set(kind.read(path)[0]) == {"mine"}
 
-    monkeypatch.setattr(compiled, "_added", [])  # nothing compiled: nothing written
+    kind.added = []  # nothing compiled: nothing written
     path.write_bytes(b"")
-    compiled._keep(path)
+    kind.keep()
     assert path.read_bytes() == b""
 
 
@@ -167,10 +167,116 @@ def test_a_file_that_is_not_one_this_module_wrote_is_read_as_none(tmp_path, monk
 
     path = tmp_path / "methods.marshal"
     code = compile("x = 1", "<string>", "exec", dont_inherit=True)
-    for data in (b"", b"\x00garbage", marshal.dumps([1, 2]), marshal.dumps({1: code, "s": "not code"})):
+    kind = compiled.METHODS
+    for data in (
+        b"",
+        b"\x00garbage",
+        marshal.dumps([1, 2]),
+        marshal.dumps({"s": code}),  # (a file of the format before)
+        marshal.dumps(({1: code, "s": "not code"}, ("not a checksum",))),
+    ):
         path.write_bytes(data)
-        assert compiled._read(path) == {}
+        assert kind.read(path) == ({}, ())
     monkeypatch.setattr(compiled, "LARGEST", 10)
-    path.write_bytes(marshal.dumps({"s": code}))
-    assert compiled._read(path) == {}  # (too large to be worth reading)
-    assert compiled._read(tmp_path / "missing") == {}
+    path.write_bytes(marshal.dumps(({"s": code}, ())))
+    assert kind.read(path) == ({}, ())  # (too large to be worth reading)
+    assert kind.read(tmp_path / "missing") == ({}, ())
+
+
+# --- regular expressions ------------------------------------------------------------------------
+
+PATTERNS = [
+    (r"(?P<year>\d{4})-(?P<month>\d\d)(?:-(\d\d))?", 0),
+    (r"[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]", 0),  # (PyYAML's)
+    (r"straße|ǅ|ﬀ", 2),  # re.IGNORECASE: case folding beyond ASCII
+    (r"""(?x) \b (\w+) \s+ \1 \b  # a word twice""", 0),
+    (r"(?<=<)(b|i|span)(?=[ >])|&[^\t\n\f <&;]", 8),  # re.MULTILINE
+    (rb"%PDF-(\d)\.(\d)[\r\n]", 0),
+    ("(?s).*?ruby", 256),  # re.ASCII
+    ("", 0),
+]
+
+
+def test_a_kept_program_is_the_program_re_compiles():
+    """Patterns compare equal when their flags and code are the same (``_sre``'s own ==)."""
+    import re
+
+    from kkprint.base import compiled
+
+    if not compiled._REPLACEABLE:
+        print("skipped: this Python's re is not the one kkprint keeps programs for")
+        return
+    for pattern, flags in PATTERNS:
+        theirs = compiled._OWN_COMPILE(pattern, flags)
+        ours = compiled._matcher(pattern, compiled._program(pattern, flags))
+        assert ours == theirs and ours.groupindex == theirs.groupindex and ours.groups == theirs.groups, pattern
+    # and as re itself calls it
+    kind = compiled._Kept("regex", compiled._is_program)
+    original = compiled.PATTERNS
+    compiled.PATTERNS = kind
+    try:
+        for pattern, flags in PATTERNS:
+            for _ in range(2):  # (the second from what was kept)
+                assert compiled._compile_pattern(pattern, flags) == compiled._OWN_COMPILE(pattern, flags)
+        assert len(kind.known) == len(PATTERNS)
+        try:
+            compiled._compile_pattern("(unclosed", 0)
+        except re.error as error:
+            assert "missing )" in str(error)
+        else:
+            raise AssertionError("a broken pattern is re's error, as before")
+        # a damaged program: compiled again, and kept again
+        kind.known[(r"\d+", 0)] = (0, b"\xff\xff\xff\xff", 0, {}, (None,))
+        assert compiled._compile_pattern(r"\d+", 0).fullmatch("2026")
+        assert kind.known[(r"\d+", 0)] == compiled._program(r"\d+", 0)
+    finally:
+        compiled.PATTERNS = original
+
+
+REGEX_RUN = """
+import random, re, sys
+from pathlib import Path
+from kkprint.base import compiled
+compiled.keep_compiled_code(Path(sys.argv[1]))
+for pattern in ("(?P<a>x+)y", "[0-9a-f]{{4}}", "^kkprint (\\w+)$"):
+    assert re.compile(pattern).pattern == pattern
+re.compile("|".join(random.sample(["alpha", "beta", "gamma", "delta", "epsilon"], 5)) + "{extra}")  # new every time
+print(len(compiled.PATTERNS.known), len(compiled.PATTERNS.added))
+"""
+
+
+def test_a_pattern_is_kept_the_second_time_and_one_new_every_time_writes_nothing(tmp_path):
+    """The first process notes its patterns, the second keeps them, the third compiles none of
+    them. A process whose only new pattern is one it alone makes (ReportLab joins a set of names,
+    in each process's hash order) leaves the file as it is."""
+    from kkprint.base import compiled
+
+    if not compiled._REPLACEABLE:
+        print("skipped: this Python's re is not the one kkprint keeps programs for")
+        return
+    cache = tmp_path / "cache"
+
+    def run(extra: str = "") -> tuple[int, int]:
+        done = subprocess.run(
+            [sys.executable, "-c", REGEX_RUN.format(extra=extra), str(cache)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": "random"},
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        known, added = map(int, done.stdout.split())
+        return known, added
+
+    first = run()
+    [kept] = cache.glob("regex-programs-*.marshal")  # (the notes of a first run: more than one new pattern)
+    assert first[1] == 0
+    second = run()
+    assert second[1] >= 3  # the three, compiled a second time: kept
+    written = kept.stat().st_mtime_ns, kept.read_bytes()
+    third = run()
+    assert third[0] >= 3 and third[1] == 0
+    assert (kept.stat().st_mtime_ns, kept.read_bytes()) == written  # (nothing new worth writing)
+    run("|zeta")  # (one pattern more, once: noted in memory only)
+    assert kept.read_bytes() == written[1]

@@ -1,12 +1,20 @@
-"""The methods dataclasses writes, compiled once per installation instead of once per process.
+"""What every process would compile again from the same text, compiled once per installation.
 
-dataclasses writes every method it makes (``__init__``, ``__eq__``, ``__hash__`` …) as Python
-source and compiles it with ``exec``: ~0.5 M instructions a method, about forty of them in a
-game's build (kkprint.base.records makes each on first use). The compiled code depends only on
-that source and on the Python running it, so :func:`keep_compiled_methods` gives dataclasses an
-``exec`` that compiles each source once and keeps the code in the cache folder (marshal data, one
-file for this Python, trusted as Python trusts its ``__pycache__``). It is the code Python's own
-``exec`` would compile: the same file name and no ``__future__`` flags (dataclasses has none).
+Two kinds of code depend only on their text and on the Python running them:
+
+- dataclasses writes every method it makes (``__init__``, ``__eq__``, ``__hash__`` …) as Python
+  source and compiles it with ``exec``: ~0.5 M instructions a method, about forty of them in a
+  game's build (kkprint.base.records makes each on first use);
+- ``re`` turns every regular expression a module makes as it loads (Typer's, PyYAML's,
+  ReportLab's, the HTML parser's, kkprint's own) into the program its matcher runs, with a
+  parser and a code generator written in Python: ~90 of them in a game's build, ~115 M
+  instructions (PyYAML's check for unprintable characters alone is half of it).
+
+:func:`keep_compiled_code` gives dataclasses an ``exec``, and ``re`` a compiler, that look in the
+cache folder first (marshal data, one file a kind for this Python, trusted as Python trusts its
+``__pycache__``) and keep what they compiled anew when the process ends. Each is what Python's
+own would make: a method's code has the same file name and no ``__future__`` flags (dataclasses
+has none); a pattern's program is what ``re._compiler.compile`` hands to ``_sre.compile``.
 """
 
 from __future__ import annotations
@@ -16,71 +24,198 @@ import builtins
 import dataclasses
 import importlib.util
 import marshal
+import re
 import sys
+import zlib
+from array import array
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from types import CodeType
 
-from kkprint.base.outputs import keep_in_cache
+MOST = 4096  # entries a file keeps: kkprint needs a few hundred; pydantic's checks add their own
+LARGEST = 16 * 1024 * 1024  # bytes of a file worth reading (a full one is a few MB)
 
-MOST = 4096  # sources kept: kkprint's classes need a few hundred; pydantic's checks add their own
-LARGEST = 16 * 1024 * 1024  # bytes of a file worth reading (a full one is ~4 MB)
 
-_known: dict[str, CodeType] = {}
-_used: set[str] = set()  # the sources this process asked for
-_added: list[str] = []  # ... and of those, the ones it compiled
+class _Kept:
+    """One kind of compiled code by the text it was compiled from: read from its file in the
+    cache folder, and what this process compiled anew kept back there as it ends.
+
+    With ``second_sighting``, a text is kept the second time a process compiles it; the first
+    time only its checksum is noted. ReportLab writes one pattern from a set of names, in the
+    order of each process's string hashes: its text is new in every process, and keeping each
+    would write the file every time and fill it. A process that noted no more than one new text
+    and compiled nothing to keep writes nothing."""
+
+    NOTES = 512  # checksums a file remembers, the latest
+
+    def __init__(self, name: str, fits: Callable[[object, object], bool], *, second_sighting: bool = False) -> None:
+        self.name = name
+        self.fits = fits  # (whether an entry read back is one this module wrote)
+        self.second_sighting = second_sighting
+        self.known: dict = {}
+        self.noted: set[int] = set()  # checksums of texts compiled once, by an earlier process
+        self.noting: list[int] = []  # ... and by this one
+        self.used: set = set()  # the texts this process asked for
+        self.added: list = []  # ... and of those, the ones it compiled and keeps
+        self.path: Path | None = None
+
+    def made(self, text: Hashable, compile_it: Callable[[], object]):
+        """What ``text`` compiles to: read back, or compiled now (and kept, or noted)."""
+        made = self.known.get(text)
+        if made is None:
+            made = compile_it()
+            if self._keeps(text):
+                self.known[text] = made
+                self.added.append(text)
+        self.used.add(text)
+        return made
+
+    def _keeps(self, text: Hashable) -> bool:
+        if not self.second_sighting:
+            return True
+        checksum = zlib.crc32(marshal.dumps(text))  # type: ignore[arg-type]  # (a str, or a pattern and its flags)
+        if checksum in self.noted:
+            return True
+        self.noting.append(checksum)
+        return False
+
+    def forget(self, text: Hashable) -> None:
+        """An entry that would not serve (a damaged program): compiled again, and kept again."""
+        self.known.pop(text, None)
+
+    def file(self, folder: Path) -> Path:
+        """One file per Python (code from another is not code for this one) and optimisation level
+        (``python -O`` compiles without asserts), as ``__pycache__`` keeps them apart."""
+        tag = f"{sys.implementation.cache_tag}-{importlib.util.MAGIC_NUMBER.hex()}-O{sys.flags.optimize}"
+        return folder / f"{self.name}-{tag}.marshal"
+
+    def load(self, folder: Path) -> None:
+        self.path = self.file(folder)
+        kept, noted = self.read(self.path)
+        self.known.update(kept)
+        self.noted.update(noted)
+        atexit.register(self.keep)
+
+    def read(self, path: Path) -> tuple[dict, tuple[int, ...]]:
+        """The entries kept in ``path`` and the checksums noted there; none when there is no file,
+        or it is not one this module wrote (unreadable, cut short, damaged, too large)."""
+        try:
+            with path.open("rb") as file:
+                data = file.read(LARGEST + 1)
+            found = marshal.loads(data) if len(data) <= LARGEST else None
+        except Exception:  # (an OSError, or what a damaged file makes marshal raise: compiled again)
+            return {}, ()
+        if not (type(found) is tuple and len(found) == 2 and type(found[0]) is dict and type(found[1]) is tuple):
+            return {}, ()
+        kept, noted = found
+        return (
+            {text: made for text, made in kept.items() if self.fits(text, made)},
+            tuple(checksum for checksum in noted if type(checksum) is int),
+        )
+
+    def keep(self) -> None:
+        """Add what this process compiled to the file, whole or not at all (another process may
+        have added its own meanwhile: they are kept too). A full file keeps only what this
+        process used, so code of what changed since does not pile up. A folder that cannot be
+        written is no error, only a slower next run."""
+        if self.path is None or not (self.added or len(self.noting) > 1):
+            return
+        from kkprint.base.outputs import keep_in_cache  # (only a process that compiled needs it)
+
+        theirs, noted = self.read(self.path)
+        kept = {**theirs, **self.known}
+        if len(kept) > MOST:
+            kept = {text: kept[text] for text in self.used if text in kept}
+        notes = tuple(dict.fromkeys([*noted, *self.noting]))[-self.NOTES :]
+        keep_in_cache(self.path, marshal.dumps((kept, notes)))
+
+
+def _is_method(source: object, code: object) -> bool:
+    return type(source) is str and type(code) is CodeType
+
+
+def _is_program(pattern: object, program: object) -> bool:
+    """A pattern's key (its text and flags) and the arguments ``_sre.compile`` takes after the
+    text: flags, code, groups, group index, index group."""
+    return (
+        type(pattern) is tuple
+        and len(pattern) == 2
+        and type(pattern[0]) in (str, bytes)
+        and type(pattern[1]) is int
+        and type(program) is tuple
+        and len(program) == 5
+        and type(program[0]) is int
+        and type(program[1]) is bytes
+        and type(program[2]) is int
+        and type(program[3]) is dict
+        and type(program[4]) is tuple
+    )
+
+
+METHODS = _Kept("dataclass-methods", _is_method)
+PATTERNS = _Kept("regex-programs", _is_program, second_sighting=True)
 
 
 def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own parameter names
     """``exec`` as dataclasses calls it (a source, its globals, a namespace to fill)."""
     if type(source) is str:
-        code = _known.get(source)
-        if code is None:
-            code = _known[source] = compile(source, "<string>", "exec", dont_inherit=True)
-            _added.append(source)
-        _used.add(source)
-        source = code
+        text = source
+        source = METHODS.made(text, lambda: compile(text, "<string>", "exec", dont_inherit=True))
     builtins.exec(source, globals, locals)
 
 
-def _file(folder: Path) -> Path:
-    """One file per Python (code from another is not code for this one) and optimisation level
-    (``python -O`` compiles without asserts), as ``__pycache__`` keeps them apart."""
-    tag = f"{sys.implementation.cache_tag}-{importlib.util.MAGIC_NUMBER.hex()}-O{sys.flags.optimize}"
-    return folder / f"dataclass-methods-{tag}.marshal"
+# re's own compiler, and the steps it takes, as Python 3.11 to 3.13 write them (another Python
+# keeps its own: the compiler is not replaced)
+_compiler = getattr(re, "_compiler", None)
+_parser = getattr(re, "_parser", None)
+_sre = getattr(_compiler, "_sre", None)
+_OWN_COMPILE = getattr(_compiler, "compile", None)
+_REPLACEABLE = (
+    sys.version_info[:2] in ((3, 11), (3, 12), (3, 13)) and hasattr(_compiler, "_code") and array("I").itemsize == 4
+)
 
 
-def keep_compiled_methods(folder: Path) -> None:
-    """From now on, dataclasses compiles each method's source once per installation (``folder``:
-    the cache folder); what this process compiles anew is kept when it ends. (A forked worker
-    ends without it: its few methods are kept by the next build that makes them itself.)"""
-    path = _file(folder)
-    _known.update(_read(path))
-    dataclasses.exec = _exec  # type: ignore[attr-defined]  # (a name dataclasses looks up as it runs)
-    atexit.register(_keep, path)
+def _program(pattern: str | bytes, flags: int) -> tuple:
+    """What ``re._compiler.compile`` hands ``_sre.compile`` after the pattern's text."""
+    assert _parser is not None and _compiler is not None  # (only called where _REPLACEABLE)
+    tree = _parser.parse(pattern, flags)
+    code = _compiler._code(tree, flags)
+    groupindex = dict(tree.state.groupdict)
+    indexgroup: list[str | None] = [None] * tree.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    # (kept as the matcher's 32-bit words: marshal reads bytes at once, a list int by int)
+    return (flags | tree.state.flags, array("I", code).tobytes(), tree.state.groups - 1, groupindex, tuple(indexgroup))
 
 
-def _read(path: Path) -> dict[str, CodeType]:
-    """The code kept in ``path``; none when there is no file, or it is not one this module wrote
-    (unreadable, cut short, damaged, too large)."""
+def _compile_pattern(pattern, flags=0):
+    """``re._compiler.compile`` as ``re`` calls it for a new pattern, its program read back when
+    this installation compiled the same text with the same flags before. Anything else (a parsed
+    pattern, a ``str`` subclass, ``re.DEBUG``, which prints) goes to re's own."""
+    if type(pattern) not in (str, bytes) or type(flags) is not int or flags & re.DEBUG:
+        return _OWN_COMPILE(pattern, flags)  # type: ignore[misc]  # (set wherever this is installed)
+    key = (pattern, flags)
     try:
-        with path.open("rb") as file:
-            data = file.read(LARGEST + 1)
-        kept = marshal.loads(data) if len(data) <= LARGEST else None
-    except Exception:  # (an OSError, or what a damaged file makes marshal raise: compiled again)
-        return {}
-    if not isinstance(kept, dict):
-        return {}
-    return {source: code for source, code in kept.items() if type(source) is str and type(code) is CodeType}
+        return _matcher(pattern, PATTERNS.made(key, lambda: _program(pattern, flags)))
+    except re.error:
+        raise
+    except Exception:  # (a damaged entry: _sre checks a program before it runs it)
+        PATTERNS.forget(key)
+        return _matcher(pattern, PATTERNS.made(key, lambda: _program(pattern, flags)))
 
 
-def _keep(path: Path) -> None:
-    """Add what this process compiled to the file, whole or not at all (another process may have
-    added its own meanwhile: they are kept too). A full file keeps only what this process used,
-    so code of classes that changed since does not pile up. A folder that cannot be written is
-    no error, only a slower next run."""
-    if not _added:
-        return
-    kept = {**_read(path), **_known}
-    if len(kept) > MOST:
-        kept = {source: kept[source] for source in _used}
-    keep_in_cache(path, marshal.dumps(kept))
+def _matcher(pattern: str | bytes, program: tuple) -> re.Pattern:
+    flags, code, groups, groupindex, indexgroup = program
+    return _sre.compile(pattern, flags, array("I", code).tolist(), groups, groupindex, indexgroup)  # type: ignore[union-attr]
+
+
+def keep_compiled_code(folder: Path) -> None:
+    """From now on, dataclasses' methods and re's patterns are compiled once per installation
+    (``folder``: the cache folder); what this process compiles anew is kept when it ends. (A
+    forked worker ends without it: what it alone compiled is kept by the next process that
+    compiles it itself.)"""
+    METHODS.load(folder)
+    dataclasses.exec = _exec  # type: ignore[attr-defined]  # (a name dataclasses looks up as it runs)
+    if _REPLACEABLE:
+        PATTERNS.load(folder)
+        _compiler.compile = _compile_pattern  # type: ignore[union-attr]  # (re looks it up as it compiles)
