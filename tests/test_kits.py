@@ -344,3 +344,27 @@ def test_japanese_paragraph_lines_run_to_the_column_edge():
     for line in lines[:-1]:
         assert line_width(line, size) > width - 2 * size, "".join(atom.text for atom in line)
     assert "".join(atom.text for line in lines for atom in line) == text.replace(" ", "")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sections_laid_out_apart_and_joined_are_laid_out_as_one_booklet(lang):
+    """A start file joins its cover to the rules as each was laid out (the rules once, however
+    often the cover is): every row lands where laying out the whole booklet puts it."""
+    from kkprint.engine.booklet import Booklet, BookletStyle, Paragraph, Section
+    from kkprint.engine.fonts import prepare_fonts
+    from kkprint.games.kit import rules_section
+
+    rules = rules_section("court", lang)
+    front = Section("Cover", [Paragraph("A long cover. " * 700), Paragraph("Second paragraph " * 60)])
+    fonts = prepare_fonts([rules.title, *(str(block) for block in rules.blocks), "A long cover. Second paragraph"])
+    size, style = (210 * mm, 297 * mm), BookletStyle(accent="#7a1f2b", footer="Court")
+    whole = Booklet([front, rules], fonts, size, style)
+    joined = Booklet([front], fonts, size, style).then(Booklet([rules], fonts, size, style))
+    assert joined.pages == whole.pages >= 3 and joined.section_pages() == whole.section_pages()
+
+    def where(booklet):
+        return [
+            (page.section, [(x, y, width, row.height) for x, y, width, row in page.placed]) for page in booklet._pages
+        ]
+
+    assert where(joined) == where(whole)

@@ -14,6 +14,7 @@ before a single one is drawn.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import field
@@ -406,6 +407,18 @@ class Booklet:
     @property
     def pages(self) -> int:
         return len(self._pages)
+
+    def then(self, other: Booklet) -> Booklet:
+        """This booklet's sections and then ``other``'s, as each was laid out: a section begins
+        on a page of its own, under its own title, so where its rows fall does not depend on
+        what comes before it (a start file's rules are laid out once, though its cover, which
+        lists the rules' pages, may be laid out twice)."""
+        assert (other.fonts, other.page_size, other.style) == (self.fonts, self.page_size, self.style)
+        joined = copy.copy(self)  # (not laid out again: a copy's __init__ is not called)
+        joined.sections = [*self.sections, *other.sections]
+        after = len(self.sections)
+        joined._pages = [*self._pages, *(_Page(page.placed, page.section + after) for page in other._pages)]
+        return joined
 
     def section_pages(self) -> list[tuple[int, int]]:
         """(first, last) page of each section, counted from 1."""

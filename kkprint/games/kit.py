@@ -256,11 +256,11 @@ def write_start(
     style = BookletStyle(accent=rules.accent, footer=game_title)
     said = notes(files, options)
     the_rules = rules_section(game_id, lang)
-    rules_pages = Booklet([the_rules], fonts, options.paper.size, style).pages
+    rules_booklet = Booklet([the_rules], fonts, options.paper.size, style)
     paper_name = {"a4": "A4", "a3": "A3"}.get(options.paper.name, options.paper.name.capitalize())
     cover_pages = 1
     while True:  # the cover lists the start file's own pages, which depend on the cover's length
-        start = KitFile(path, "", Printing.START, cover_pages + rules_pages)
+        start = KitFile(path, "", Printing.START, cover_pages + rules_booklet.pages)
         kit = Kit(
             game_title,
             [start, *files],
@@ -270,12 +270,13 @@ def write_start(
             picture,
             said,
         )
-        rules_span = (cover_pages + 1, cover_pages + rules_pages)
+        rules_span = (cover_pages + 1, cover_pages + rules_booklet.pages)
         kit_cover = cover(kit, lang, paper_name, options.duplex or DuplexMode.LONG_EDGE, options.greyscale, rules_span)
-        document = Booklet([kit_cover, the_rules], fonts, options.paper.size, style)
-        if document.section_pages()[0][1] == cover_pages:
+        front = Booklet([kit_cover], fonts, options.paper.size, style)
+        if front.pages == cover_pages:
             break
-        cover_pages = document.section_pages()[0][1]
+        cover_pages = front.pages
+    document = front.then(rules_booklet)
     with open_pdf(path, options.paper, fonts, title=kit_cover.title, lang=lang) as doc:
         document.draw(doc)
     for line in said:
