@@ -129,7 +129,7 @@ def test_a_build_keeps_its_methods_and_the_next_build_reuses_them(tmp_path):
         f"""
         import marshal, pathlib
         [path] = pathlib.Path({str(cache)!r}).glob("dataclass-methods-*.marshal")
-        kept, _ = marshal.loads(path.read_bytes())
+        kept, _ = marshal.loads(path.read_bytes()[4:])  # (after its checksum)
         print(len(kept), sum("def __init__(" in source for source in kept))
         """
     )
@@ -138,13 +138,12 @@ def test_a_build_keeps_its_methods_and_the_next_build_reuses_them(tmp_path):
 
 
 def test_what_another_process_kept_meanwhile_is_kept_too_and_a_full_file_keeps_what_was_used(tmp_path, monkeypatch):
-    import marshal
 
     from kkprint.base import compiled
 
     path = tmp_path / "methods.marshal"
     code = compile("x = 1", "<string>", "exec", dont_inherit=True)
-    path.write_bytes(marshal.dumps(({"theirs": code}, ())))  # (written by another process after this one began)
+    path.write_bytes(_file_of({"theirs": code}))  # (written by another process after this one began)
     kind = compiled._Kept("methods", compiled._is_method)
     kind.path, kind.known, kind.added, kind.used = path, {"mine": code, "older": code}, ["mine"], {"mine"}
     kind.keep()
@@ -168,19 +167,38 @@ def test_a_file_that_is_not_one_this_module_wrote_is_read_as_none(tmp_path, monk
     path = tmp_path / "methods.marshal"
     code = compile("x = 1", "<string>", "exec", dont_inherit=True)
     kind = compiled.METHODS
+    good = _file_of({"s": code})
+    assert kind.read(_written(path, good)) == ({"s": code}, ())
     for data in (
         b"",
         b"\x00garbage",
-        marshal.dumps([1, 2]),
+        _file_of([1, 2]),
         marshal.dumps({"s": code}),  # (a file of the format before)
-        marshal.dumps(({1: code, "s": "not code"}, ("not a checksum",))),
+        marshal.dumps(({"s": code}, ())),  # (... and the one before that)
+        _file_of({1: code, "s": "not code"}, ("not a checksum",)),
+        good[:-1] + bytes([good[-1] ^ 1]),  # one bit flipped on disk: the checksum tells
+        good[:40] + bytes([good[40] ^ 8]) + good[41:],
     ):
         path.write_bytes(data)
         assert kind.read(path) == ({}, ())
     monkeypatch.setattr(compiled, "LARGEST", 10)
-    path.write_bytes(marshal.dumps(({"s": code}, ())))
+    path.write_bytes(good)
     assert kind.read(path) == ({}, ())  # (too large to be worth reading)
     assert kind.read(tmp_path / "missing") == ({}, ())
+
+
+def _file_of(entries, notes=()) -> bytes:
+    """A cache file as kkprint.base.compiled writes one: a checksum, then its marshal data."""
+    import marshal
+    import zlib
+
+    data = marshal.dumps((entries, notes)) if isinstance(entries, dict) else marshal.dumps(entries)
+    return zlib.crc32(data).to_bytes(4, "little") + data
+
+
+def _written(path, data: bytes):
+    path.write_bytes(data)
+    return path
 
 
 # --- regular expressions ------------------------------------------------------------------------
@@ -206,9 +224,13 @@ def test_a_kept_program_is_the_program_re_compiles():
     if not compiled._REPLACEABLE:
         print("skipped: this Python's re is not the one kkprint keeps programs for")
         return
+
+    def program(pattern, flags):
+        return compiled._program(re._parser.parse(pattern, flags), flags)
+
     for pattern, flags in PATTERNS:
         theirs = compiled._OWN_COMPILE(pattern, flags)
-        ours = compiled._matcher(pattern, compiled._program(pattern, flags))
+        ours = compiled._matcher(pattern, program(pattern, flags))
         assert ours == theirs and ours.groupindex == theirs.groupindex and ours.groups == theirs.groups, pattern
     # and as re itself calls it
     kind = compiled._Kept("regex", compiled._is_program)
@@ -228,7 +250,7 @@ def test_a_kept_program_is_the_program_re_compiles():
         # a damaged program: compiled again, and kept again
         kind.known[(r"\d+", 0)] = (0, b"\xff\xff\xff\xff", 0, {}, (None,))
         assert compiled._compile_pattern(r"\d+", 0).fullmatch("2026")
-        assert kind.known[(r"\d+", 0)] == compiled._program(r"\d+", 0)
+        assert kind.known[(r"\d+", 0)] == program(r"\d+", 0)
     finally:
         compiled.PATTERNS = original
 
@@ -280,3 +302,40 @@ def test_a_pattern_is_kept_the_second_time_and_one_new_every_time_writes_nothing
     assert (kept.stat().st_mtime_ns, kept.read_bytes()) == written  # (nothing new worth writing)
     run("|zeta")  # (one pattern more, once: noted in memory only)
     assert kept.read_bytes() == written[1]
+
+
+def test_the_parser_s_warnings_name_the_module_that_compiles_the_pattern(tmp_path, monkeypatch):
+    """re's parser warns with a stack level that counts re's own calls: the pattern compiler
+    calls it as deep, so a warning filter for a module still applies to it."""
+    import re
+    import warnings
+
+    from kkprint.base import compiled
+
+    if not compiled._REPLACEABLE:
+        print("skipped: this Python's re is not the one kkprint keeps programs for")
+        return
+    monkeypatch.setattr(compiled, "PATTERNS", compiled._Kept("regex", compiled._is_program))
+    monkeypatch.setattr(re._compiler, "compile", compiled._compile_pattern)
+    module = tmp_path / "nested_set_module.py"
+    module.write_text("import re\ndef make():\n    return re.compile('[[a]' + 'b')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import nested_set_module
+
+    re.purge()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nested_set_module.make()
+    assert [w.filename for w in caught if issubclass(w.category, FutureWarning)] == [str(module)]
+
+
+def test_the_same_new_pattern_twice_in_one_process_is_one_note(tmp_path):
+    from kkprint.base import compiled
+
+    kind = compiled._Kept("regex", compiled._is_program, second_sighting=True)
+    kind.path = tmp_path / "regex.marshal"
+    for _ in range(3):
+        kind.compiled(("new every time", 0), (0, b"", 0, {}, ()))
+    assert len(kind.noting) == 1 and not kind.added
+    kind.keep()
+    assert not kind.path.exists()  # (one new pattern: nothing worth writing)

@@ -44,7 +44,10 @@ class _Kept:
     time only its checksum is noted. ReportLab writes one pattern from a set of names, in the
     order of each process's string hashes: its text is new in every process, and keeping each
     would write the file every time and fill it. A process that noted no more than one new text
-    and compiled nothing to keep writes nothing."""
+    and compiled nothing to keep writes nothing.
+
+    The file carries a checksum of what it holds: a file damaged on disk is compiled again (a
+    damaged program could crash ``_sre`` or match otherwise), not believed."""
 
     NOTES = 512  # checksums a file remembers, the latest
 
@@ -54,40 +57,47 @@ class _Kept:
         self.second_sighting = second_sighting
         self.known: dict = {}
         self.noted: set[int] = set()  # checksums of texts compiled once, by an earlier process
-        self.noting: list[int] = []  # ... and by this one
+        self.noting: dict[int, None] = {}  # ... and by this one, in order
         self.used: set = set()  # the texts this process asked for
         self.added: list = []  # ... and of those, the ones it compiled and keeps
         self.path: Path | None = None
 
-    def made(self, text: Hashable, compile_it: Callable[[], object]):
-        """What ``text`` compiles to: read back, or compiled now (and kept, or noted)."""
+    def found(self, text: Hashable):
+        """What ``text`` was compiled to before, or None."""
         made = self.known.get(text)
-        if made is None:
-            made = compile_it()
-            if self._keeps(text):
-                self.known[text] = made
-                self.added.append(text)
-        self.used.add(text)
+        if made is not None:
+            self.used.add(text)
         return made
 
-    def _keeps(self, text: Hashable) -> bool:
-        if not self.second_sighting:
-            return True
-        checksum = zlib.crc32(marshal.dumps(text))  # type: ignore[arg-type]  # (a str, or a pattern and its flags)
-        if checksum in self.noted:
-            return True
-        self.noting.append(checksum)
-        return False
+    def compiled(self, text: Hashable, made: object) -> None:
+        """``text`` was compiled to ``made`` now: kept (or, the first time, noted)."""
+        self.used.add(text)
+        if self.second_sighting:
+            checksum = zlib.crc32(repr(text).encode("utf-8", "surrogatepass"))
+            if checksum not in self.noted:
+                self.noting[checksum] = None
+                return
+        self.known[text] = made
+        self.added.append(text)
+
+    def made(self, text: Hashable, compile_it: Callable[[], object]):
+        """What ``text`` compiles to: read back, or compiled now."""
+        made = self.found(text)
+        if made is None:
+            made = compile_it()
+            self.compiled(text, made)
+        return made
 
     def forget(self, text: Hashable) -> None:
-        """An entry that would not serve (a damaged program): compiled again, and kept again."""
+        """An entry that would not serve: compiled again, and kept again."""
         self.known.pop(text, None)
 
     def file(self, folder: Path) -> Path:
-        """One file per Python (code from another is not code for this one) and optimisation level
-        (``python -O`` compiles without asserts), as ``__pycache__`` keeps them apart."""
-        tag = f"{sys.implementation.cache_tag}-{importlib.util.MAGIC_NUMBER.hex()}-O{sys.flags.optimize}"
-        return folder / f"{self.name}-{tag}.marshal"
+        """One file per Python release (code from another is not code for this one: a bug-fix
+        release may compile a pattern otherwise) and optimisation level (``python -O`` compiles
+        without asserts)."""
+        tag = f"{sys.implementation.cache_tag}-{sys.hexversion:x}-{importlib.util.MAGIC_NUMBER.hex()}"
+        return folder / f"{self.name}-{tag}-O{sys.flags.optimize}.marshal"
 
     def load(self, folder: Path) -> None:
         self.path = self.file(folder)
@@ -102,8 +112,10 @@ class _Kept:
         try:
             with path.open("rb") as file:
                 data = file.read(LARGEST + 1)
-            found = marshal.loads(data) if len(data) <= LARGEST else None
-        except Exception:  # (an OSError, or what a damaged file makes marshal raise: compiled again)
+            if len(data) > LARGEST or len(data) < 4 or zlib.crc32(data[4:]) != int.from_bytes(data[:4], "little"):
+                return {}, ()
+            found = marshal.loads(data[4:])
+        except Exception:  # (an OSError, or what marshal raises: compiled again)
             return {}, ()
         if not (type(found) is tuple and len(found) == 2 and type(found[0]) is dict and type(found[1]) is tuple):
             return {}, ()
@@ -127,7 +139,8 @@ class _Kept:
         if len(kept) > MOST:
             kept = {text: kept[text] for text in self.used if text in kept}
         notes = tuple(dict.fromkeys([*noted, *self.noting]))[-self.NOTES :]
-        keep_in_cache(self.path, marshal.dumps((kept, notes)))
+        data = marshal.dumps((kept, notes))
+        keep_in_cache(self.path, zlib.crc32(data).to_bytes(4, "little") + data)
 
 
 def _is_method(source: object, code: object) -> bool:
@@ -153,7 +166,6 @@ def _is_program(pattern: object, program: object) -> bool:
 
 
 METHODS = _Kept("dataclass-methods", _is_method)
-PATTERNS = _Kept("regex-programs", _is_program, second_sighting=True)
 
 
 def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own parameter names
@@ -175,10 +187,14 @@ _REPLACEABLE = (
 )
 
 
-def _program(pattern: str | bytes, flags: int) -> tuple:
-    """What ``re._compiler.compile`` hands ``_sre.compile`` after the pattern's text."""
-    assert _parser is not None and _compiler is not None  # (only called where _REPLACEABLE)
-    tree = _parser.parse(pattern, flags)
+# (the matcher's own version in the name too: its programs change with it)
+PATTERNS = _Kept(f"regex-programs-{getattr(_sre, 'MAGIC', 0)}", _is_program, second_sighting=True)
+
+
+def _program(tree, flags: int) -> tuple:
+    """What ``re._compiler.compile`` hands ``_sre.compile`` after the pattern's text, for the
+    pattern ``_parser.parse`` read as ``tree``."""
+    assert _compiler is not None  # (only called where _REPLACEABLE)
     code = _compiler._code(tree, flags)
     groupindex = dict(tree.state.groupdict)
     indexgroup: list[str | None] = [None] * tree.state.groups
@@ -191,17 +207,22 @@ def _program(pattern: str | bytes, flags: int) -> tuple:
 def _compile_pattern(pattern, flags=0):
     """``re._compiler.compile`` as ``re`` calls it for a new pattern, its program read back when
     this installation compiled the same text with the same flags before. Anything else (a parsed
-    pattern, a ``str`` subclass, ``re.DEBUG``, which prints) goes to re's own."""
+    pattern, a ``str`` subclass, ``re.DEBUG``, which prints) goes to re's own. The parser is
+    called from here, as deep as re's own compiler calls it: its warnings name the module that
+    compiles the pattern."""
     if type(pattern) not in (str, bytes) or type(flags) is not int or flags & re.DEBUG:
         return _OWN_COMPILE(pattern, flags)  # type: ignore[misc]  # (set wherever this is installed)
     key = (pattern, flags)
-    try:
-        return _matcher(pattern, PATTERNS.made(key, lambda: _program(pattern, flags)))
-    except re.error:
-        raise
-    except Exception:  # (a damaged entry: _sre checks a program before it runs it)
-        PATTERNS.forget(key)
-        return _matcher(pattern, PATTERNS.made(key, lambda: _program(pattern, flags)))
+    program = PATTERNS.found(key)
+    if program is not None:
+        try:
+            return _matcher(pattern, program)
+        except Exception:  # (an entry this Python's _sre refuses: compiled again)
+            PATTERNS.forget(key)
+    tree = _parser.parse(pattern, flags)  # type: ignore[union-attr]
+    program = _program(tree, flags)
+    PATTERNS.compiled(key, program)
+    return _matcher(pattern, program)
 
 
 def _matcher(pattern: str | bytes, program: tuple) -> re.Pattern:
