@@ -310,7 +310,8 @@ def test_culdcept_reordering_and_monotonic(state, random):
     free = [i for i, s in enumerate(state["squares"]) if not s.get("owner")]
     used = {s["card"] for s in state["squares"] if s.get("owner") == leader}
     spare = [r for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] if r not in used]
-    assume(free and spare)
+    # (a player takes at most one square a turn: one who owns a square each round can take no more)
+    assume(free and spare and len(result.owned[leader]) < CULDCEPT.rounds)
     more = copy.deepcopy(state)
     more["squares"][free[0]] = {"card": spare[0], "owner": leader}
     assert len(score_state(more, "t", CULDCEPT).owned[leader]) == len(result.owned[leader]) + 1
