@@ -144,7 +144,7 @@ def test_what_another_process_kept_meanwhile_is_kept_too_and_a_full_file_keeps_w
     path = tmp_path / "methods.marshal"
     code = compile("x = 1", "<string>", "exec", dont_inherit=True)
     path.write_bytes(_file_of({"theirs": code}))  # (written by another process after this one began)
-    kind = compiled._Kept("methods", compiled._is_method)
+    kind = compiled._KeptCode("methods", compiled._is_method)
     kind.path, kind.known, kind.added, kind.used = path, {"mine": code, "older": code}, ["mine"], {"mine"}
     kind.keep()
     assert set(kind.read(path)[0]) == {"theirs", "mine", "older"}
@@ -233,7 +233,7 @@ def test_a_kept_program_is_the_program_re_compiles():
         ours = compiled._matcher(pattern, program(pattern, flags))
         assert ours == theirs and ours.groupindex == theirs.groupindex and ours.groups == theirs.groups, pattern
     # and as re itself calls it
-    kind = compiled._Kept("regex", compiled._is_program)
+    kind = compiled._KeptCode("regex", compiled._is_program)
     original = compiled.PATTERNS
     compiled.PATTERNS = kind
     try:
@@ -315,7 +315,7 @@ def test_the_parser_s_warnings_name_the_module_that_compiles_the_pattern(tmp_pat
     if not compiled._REPLACEABLE:
         print("skipped: this Python's re is not the one kkprint keeps programs for")
         return
-    monkeypatch.setattr(compiled, "PATTERNS", compiled._Kept("regex", compiled._is_program))
+    monkeypatch.setattr(compiled, "PATTERNS", compiled._KeptCode("regex", compiled._is_program))
     monkeypatch.setattr(re._compiler, "compile", compiled._compile_pattern)
     module = tmp_path / "nested_set_module.py"
     module.write_text("import re\ndef make():\n    return re.compile('[[a]' + 'b')\n")
@@ -332,7 +332,7 @@ def test_the_parser_s_warnings_name_the_module_that_compiles_the_pattern(tmp_pat
 def test_the_same_new_pattern_twice_in_one_process_is_one_note(tmp_path):
     from kkprint.base import compiled
 
-    kind = compiled._Kept("regex", compiled._is_program, second_sighting=True)
+    kind = compiled._KeptCode("regex", compiled._is_program, second_sighting=True)
     kind.path = tmp_path / "regex.marshal"
     for _ in range(3):
         kind.compiled(("new every time", 0), (0, b"", 0, {}, ()))

@@ -36,7 +36,7 @@ MOST = 4096  # entries a file keeps: kkprint needs a few hundred; pydantic's che
 LARGEST = 16 * 1024 * 1024  # bytes of a file worth reading (a full one is a few MB)
 
 
-class _Kept:
+class _KeptCode:
     """One kind of compiled code by the text it was compiled from: read from its file in the
     cache folder, and what this process compiled anew kept back there as it ends.
 
@@ -112,9 +112,10 @@ class _Kept:
         try:
             with path.open("rb") as file:
                 data = file.read(LARGEST + 1)
-            if len(data) > LARGEST or len(data) < 4 or zlib.crc32(data[4:]) != int.from_bytes(data[:4], "little"):
+            body = memoryview(data)[4:]  # (after the checksum, not copied)
+            if len(data) > LARGEST or len(data) < 4 or zlib.crc32(body) != int.from_bytes(data[:4], "little"):
                 return {}, ()
-            found = marshal.loads(data[4:])
+            found = marshal.loads(body)
         except Exception:  # (an OSError, or what marshal raises: compiled again)
             return {}, ()
         if not (type(found) is tuple and len(found) == 2 and type(found[0]) is dict and type(found[1]) is tuple):
@@ -165,7 +166,7 @@ def _is_program(pattern: object, program: object) -> bool:
     )
 
 
-METHODS = _Kept("dataclass-methods", _is_method)
+METHODS = _KeptCode("dataclass-methods", _is_method)
 
 
 def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own parameter names
@@ -188,7 +189,7 @@ _REPLACEABLE = (
 
 
 # (the matcher's own version in the name too: its programs change with it)
-PATTERNS = _Kept(f"regex-programs-{getattr(_sre, 'MAGIC', 0)}", _is_program, second_sighting=True)
+PATTERNS = _KeptCode(f"regex-programs-{getattr(_sre, 'MAGIC', 0)}", _is_program, second_sighting=True)
 
 
 def _program(tree, flags: int) -> tuple:

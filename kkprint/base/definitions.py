@@ -167,7 +167,7 @@ class Catalogue:
         return forms.split(";")[1].split("plural=")[1] if forms else ""
 
 
-class _Kept(gettext.GNUTranslations):
+class _KeptTranslations(gettext.GNUTranslations):
     """gettext's translations over a kept :class:`Catalogue`: its lookups, without its parse."""
 
     def __init__(self, catalogue: Catalogue) -> None:
@@ -193,4 +193,4 @@ def kept_catalogue(lang: str) -> gettext.NullTranslations:
     if found is None:
         return i18n.parsed_catalogue(lang)  # (which says what is missing)
     data = Path(found).read_bytes()
-    return _Kept(remembered(Catalogue, Path(found), data, lambda: Catalogue.parsed(data)))
+    return _KeptTranslations(remembered(Catalogue, Path(found), data, lambda: Catalogue.parsed(data)))

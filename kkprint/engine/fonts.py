@@ -13,6 +13,7 @@ import io
 import os
 import zlib
 from collections.abc import Callable, Iterable
+from dataclasses import is_dataclass
 from functools import cache, lru_cache, partial
 from importlib.util import find_spec
 from pathlib import Path
@@ -338,7 +339,7 @@ def collect_strings(value, out: set[str]) -> set[str]:
     elif isinstance(value, (list, tuple, set, frozenset)):
         for item in value:
             collect_strings(item, out)
-    elif hasattr(type(value), "__dataclass_fields__"):
+    elif is_dataclass(value):
         for name, item in field_values(value).items():
             out.add(name)
             collect_strings(item, out)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import is_dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -132,7 +133,7 @@ def kit_texts(game_id: str, lang: str) -> set[str]:
 def _words_in(value: object, lang: str) -> set[str]:
     """Every word of the data in ``lang`` (a {ja, en} pair gives its ``lang`` side only); a
     dataclass is read as ``asdict`` would give it, without the copy it makes."""
-    if hasattr(type(value), "__dataclass_fields__"):
+    if is_dataclass(value):
         value = field_values(value)
     if isinstance(value, dict):
         if "ja" in value and "en" in value:

@@ -73,7 +73,7 @@ def land_deck(game: KardinalGame, lang: str) -> Deck:
 # --- rights tokens and law chips ---------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)  # (one deck for the cards, the start file's picture and the fonts)
+@lru_cache(maxsize=8)  # (one deck for the cards and the fonts)
 def rights_deck(game: KardinalGame, lang: str) -> Deck:
     """Three tokens per player colour; the symbol tells colours apart in black-and-white print."""
     cards = []
@@ -102,7 +102,7 @@ AID_KEYS = (
 )
 
 
-@lru_cache(maxsize=8)  # (one deck for the cards, the start file's picture and the fonts)
+@lru_cache(maxsize=8)  # (one deck for the cards and the fonts)
 def aid_deck(game: KardinalGame, lang: str, players: int = 5) -> Deck:
     """One player aid for each player, in the build's language."""
     fields = {key: game.label(key, lang) for key in AID_KEYS}
