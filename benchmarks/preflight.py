@@ -41,7 +41,7 @@ def unchecked(deck: Path, out: Path) -> list[str]:
 
 def run_unchecked(args: list[str]) -> None:
     """The command line with the deck layer's preflight replaced by one that watches nothing."""
-    from kkprint.__main__ import run
+    from kkprint.__main__ import main  # (the process ends as the command's own does)
     from kkprint.deck import build
 
     class Unwatched:
@@ -53,7 +53,7 @@ def run_unchecked(args: list[str]) -> None:
 
     build.attach = lambda deck, doc, painter, size: Unwatched()  # painter.checks stays None
     sys.argv = ["kkprint", *args]
-    run()
+    main()
 
 
 def too_long_deck(folder: Path, count: int = 2501, failing: int = 30) -> Path:

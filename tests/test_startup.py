@@ -306,3 +306,40 @@ def test_pillow_loaded_on_first_use_still_serves_reportlab_and_the_servers():
         "print(type(sys.modules['PIL.Image']).__name__)\n_pillow_now()\nprint(type(sys.modules['PIL.Image']).__name__)"
     )
     assert server.stdout.split() == ["_LazyModule", "module"], server.stderr
+
+
+def _ended(probe: str) -> subprocess.CompletedProcess:
+    """``probe``, then ``kkprint.__main__.main()`` (the ``kkprint`` command), in a Python of its own."""
+    return in_fresh_python(probe + "\nfrom kkprint.__main__ import main\nmain()\nprint('AFTER MAIN')")
+
+
+def test_the_command_ends_its_process_with_its_code_its_output_and_its_exit_functions():
+    """main() ends the process at once, without Python taking every module apart: what was
+    printed arrives, what was registered with atexit runs, the exit code is the command's, and
+    nothing after it runs (the process has ended)."""
+    scored = _ended(
+        "import atexit, sys\natexit.register(print, 'EXIT FUNCTION RAN')\n"
+        "sys.argv = ['kkprint', 'scorer', 'court', 'examples/court-final.yaml', '--json']"
+    )
+    answer, ran = scored.stdout.rsplit("}", 1)
+    assert scored.returncode == 0 and json.loads(answer + "}")["game"] == "court", scored.stderr
+    assert ran.strip() == "EXIT FUNCTION RAN"  # (and not 'AFTER MAIN')
+    refused = _ended("import sys\nsys.argv = ['kkprint', 'build', 'nosuchgame']")
+    assert refused.returncode == 2 and "AFTER MAIN" not in refused.stdout
+    assert refused.stderr.count("\n") == 1 and "nosuchgame" in refused.stderr, refused.stderr
+
+
+def test_a_process_with_another_thread_or_a_message_to_print_ends_as_python_ends_it():
+    """A thread still running is waited for (os._exit would cut it short), and an exit whose
+    code is a message prints it and ends with 1, as Python's own end does."""
+    waited = _ended(
+        "import sys, threading, time\nsys.argv = ['kkprint', '--version']\n"
+        "threading.Thread(target=lambda: (time.sleep(0.3), print('THREAD DONE', flush=True))).start()"
+    )
+    assert waited.returncode == 0 and waited.stdout.strip().endswith("THREAD DONE"), waited.stdout + waited.stderr
+    told = _ended(
+        "import kkprint.__main__ as entry\n"
+        "def words():\n    raise SystemExit('kkprint: a message as the exit code')\n"
+        "entry.run = words"
+    )
+    assert told.returncode == 1 and told.stderr.strip() == "kkprint: a message as the exit code", told.stderr
