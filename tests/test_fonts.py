@@ -74,3 +74,81 @@ def test_a_definition_is_read_for_its_strings_as_asdict_gives_it():
         walked = spec_texts(deck.spec)
         assert walked == collect_strings(asdict(replace(deck.spec, cards=[])), set()), path
         assert walked <= deck_texts(deck) and len(walked) > 10, path
+
+
+def _pdf_of(font_name: str, text: str) -> bytes:
+    """A one-line PDF in ``font_name``, compressed as kkprint's are, with no date or id of its own."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    out = io.BytesIO()
+    canvas = Canvas(out, pageCompression=1, invariant=1)
+    canvas.setFont(font_name, 12)
+    canvas.drawString(20, 20, text)
+    canvas.showPage()
+    canvas.save()
+    return out.getvalue()
+
+
+def test_a_subsets_program_is_kept_and_gives_the_bytes_reportlab_gives(tmp_path, monkeypatch):
+    """The program of a subset is made once and kept, compressed; a PDF gets the same bytes from
+    it as from ReportLab's own subsetting, cold or warm, and a damaged or cut-short file is made
+    again (and rewritten whole) instead of believed."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFontFace
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = "Kept programs 決算 ★"
+    fonts = prepare_fonts([text])
+    face = pdfmetrics.getFont(fonts.regular).face
+    kept_way = face.addSubsetObjects
+    del face.addSubsetObjects  # (ReportLab's own way, for the bytes to compare with)
+    try:
+        reportlabs = _pdf_of(fonts.regular, text)
+    finally:
+        face.addSubsetObjects = kept_way
+    assert _pdf_of(fonts.regular, text) == reportlabs
+    (program,) = (tmp_path / "kkprint" / "fonts").glob("*.program")
+    whole = program.read_bytes()
+
+    def refused(self, subset):
+        raise AssertionError("the kept program should have been used")
+
+    with monkeypatch.context() as served:
+        served.setattr(TTFontFace, "makeSubset", refused)
+        assert _pdf_of(fonts.regular, text) == reportlabs
+    for damaged in (whole[:-1] + bytes([whole[-1] ^ 1]), whole[: len(whole) // 2], b""):
+        program.write_bytes(damaged)
+        assert _pdf_of(fonts.regular, text) == reportlabs
+        assert program.read_bytes() == whole
+
+
+def test_kept_programs_are_bounded_the_oldest_going_first(tmp_path, monkeypatch):
+    """Every change to a deck's text makes subsets of its own: past PROGRAMS_KEPT the oldest
+    kept programs are removed, and those kept are still served."""
+    import os
+
+    from kkprint.engine import fonts
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(fonts, "PROGRAMS_KEPT", 2)
+    registered = prepare_fonts(["決算競王"]).regular  # (ASCII is one subset ReportLab always has)
+    folder = tmp_path / "kkprint" / "fonts"
+    made = []
+    for number, text in enumerate("決算競王", start=1):
+        _pdf_of(registered, text)
+        (new,) = {path.name for path in folder.glob("*.program")} - set(made)
+        made.append(new)
+        os.utime(folder / new, ns=(number, number))  # (made in one tick of a coarse clock: told apart)
+    assert sorted(path.name for path in folder.glob("*.program")) == sorted(made[-2:])
+    _pdf_of(registered, "王")  # (the newest, served: nothing made, nothing removed)
+    assert sorted(path.name for path in folder.glob("*.program")) == sorted(made[-2:])
+
+
+def test_converted_fonts_and_programs_are_kept_where_the_cache_folder_is_moved(tmp_path, monkeypatch):
+    """KKPRINT_CACHE_DIR moves the whole cache folder, the fonts' part of it too."""
+    monkeypatch.setenv("KKPRINT_CACHE_DIR", str(tmp_path / "moved"))
+    registered = prepare_fonts(["移動先"]).regular
+    _pdf_of(registered, "移動先")
+    assert list((tmp_path / "moved" / "fonts").glob("*.ttf")) and list((tmp_path / "moved" / "fonts").glob("*.program"))
