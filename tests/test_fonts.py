@@ -152,3 +152,18 @@ def test_converted_fonts_and_programs_are_kept_where_the_cache_folder_is_moved(t
     registered = prepare_fonts(["移動先"]).regular
     _pdf_of(registered, "移動先")
     assert list((tmp_path / "moved" / "fonts").glob("*.ttf")) and list((tmp_path / "moved" / "fonts").glob("*.program"))
+
+
+def test_threads_embedding_one_face_each_get_their_own_subsets_program(tmp_path, monkeypatch):
+    """The studio builds in threads, and every build of the process shares a registered face:
+    PDFs made side by side are the PDFs made one at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    texts = [chr(0x4E00 + number * 7) + chr(0x4E01 + number * 11) for number in range(24)]
+    registered = prepare_fonts(texts).regular
+    alone = [_pdf_of(registered, text) for text in texts]
+    for path in (tmp_path / "kkprint" / "fonts").glob("*.program"):
+        path.unlink()  # (made side by side too)
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(lambda text: _pdf_of(registered, text), texts * 3)) == alone * 3

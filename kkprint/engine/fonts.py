@@ -338,15 +338,27 @@ def _add_kept_subset(face, identity: str, doc, fontname: str, subset: list[int])
         program = TTFontFace.makeSubset(face, subset)
         packed = pdfdoc.PDFZCompress.encode(program)
         _write_program(key, program, packed)
-    face.makeSubset = lambda subset: program
-    try:
-        descriptor = TTFontFace.addSubsetObjects(face, doc, fontname, subset)
-    finally:
-        del face.makeSubset
-    stream = doc.idToObject[f"fontFile:{face.filename}({fontname})"]  # (the name ReportLab gives it)
-    stream.content, stream.filters = packed, None
-    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+    descriptor = TTFontFace.addSubsetObjects(_MadeSubset(face, program), doc, fontname, subset)
+    stream = doc.idToObject.get(f"fontFile:{face.filename}({fontname})")  # (the name ReportLab gives it)
+    if isinstance(stream, pdfdoc.PDFStream) and stream.content == program:  # (else ReportLab compresses it)
+        stream.content, stream.filters = packed, None
+        stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
     return descriptor
+
+
+class _MadeSubset:
+    """A face whose subset's program is made already, for ReportLab's ``addSubsetObjects`` to
+    read from. The face itself is shared by every build of the process (the studio's threads
+    too): it is not changed, not even for a moment."""
+
+    def __init__(self, face, program: bytes) -> None:
+        self._face, self._program = face, program
+
+    def makeSubset(self, subset) -> bytes:  # noqa: N802 - ReportLab's name
+        return self._program
+
+    def __getattr__(self, name: str):
+        return getattr(self._face, name)
 
 
 def _kept_program(kept: bytes | None) -> tuple[bytes, bytes] | tuple[None, None]:
