@@ -24,6 +24,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import Msg
+from kkprint.base.outputs import keep_in_cache
 from kkprint.base.records import field_values, record
 
 FACES = {
@@ -176,16 +177,8 @@ def _read_cache(key: str, suffix: str = ".ttf") -> bytes | None:
 
 
 def _write_cache(key: str, data: bytes, suffix: str = ".ttf") -> None:
-    """Keep a converted font (or what it covers) for the next build; whole or not at all, and
-    never an error."""
-    cached = _cache_dir() / f"{key}{suffix}"
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        temp = cached.with_suffix(f".{os.getpid()}.part")
-        temp.write_bytes(data)
-        os.replace(temp, cached)
-    except OSError:
-        pass
+    """Keep a converted font (or what it covers, or a subset's program) for the next build."""
+    keep_in_cache(_cache_dir() / f"{key}{suffix}", data)
 
 
 def _subset_to_truetype(font, characters: str, glyphs: Iterable[str] = ()) -> None:
