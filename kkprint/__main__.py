@@ -102,6 +102,27 @@ def _pillow_now() -> None:
     import PIL.Image  # noqa: F401  # (importing it by name loads it)
 
 
+def _missing_library(name: str) -> None:
+    """A library kkprint needs is not in the Python running it (one it was not installed into):
+    one line and exit code 2, in the language typed or the environment's (the config file is
+    read by a library too), instead of Python's traceback."""
+    from kkprint.base import i18n
+    from kkprint.base.i18n import locale_name, tr, typed_language
+
+    i18n.load_catalogues_with(i18n.parsed_catalogue)  # (the kept catalogues are in a library's folder)
+    lang = typed_language(sys.argv[1:]) or os.environ.get("KKPRINT_LANG", "").strip().lower()
+    if lang not in ("ja", "en"):
+        lang = "ja" if locale_name().lower().startswith("ja") else "en"
+    said = tr(
+        "kkprint: error: {python} has no '{name}': install kkprint with what it needs (pip install -e .)",
+        lang,
+        python=sys.executable,
+        name=name.partition(".")[0],
+    )
+    sys.stderr.write(said + "\n")
+    sys.exit(2)
+
+
 def run() -> None:
     """The command, as a caller that goes on afterwards runs it: it ends by raising SystemExit
     (or returns)."""
@@ -116,6 +137,10 @@ def run() -> None:
             from kkprint.cli.serve import Servers
         except KeyboardInterrupt:  # Ctrl-C while the CLI loads: nothing begun, nothing to say
             sys.exit(130)
+        except ModuleNotFoundError as missing:
+            if (missing.name or "kkprint").partition(".")[0] == "kkprint":
+                raise  # (a module of kkprint's own missing is a broken install: its traceback)
+            _missing_library(missing.name or "?")
         main(Servers(score_pad=_score_pad, studio=_studio))
     finally:
         gc.freeze()
@@ -133,7 +158,7 @@ def main() -> None:
         code = end.code
     else:
         code = None
-    if code is not None and not isinstance(code, int) or threading.active_count() > 1:
+    if (code is not None and not isinstance(code, int)) or threading.active_count() > 1:
         raise SystemExit(code)  # (a message to print, or a thread to wait for: Python's own end)
     atexit._run_exitfuncs()
     try:

@@ -343,3 +343,17 @@ def test_a_process_with_another_thread_or_a_message_to_print_ends_as_python_ends
         "entry.run = words"
     )
     assert told.returncode == 1 and told.stderr.strip() == "kkprint: a message as the exit code", told.stderr
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "has no 'typer': install kkprint"), ("ja", "には「typer」がありません")]
+)
+def test_a_missing_library_is_one_line_in_the_users_language(lang, words):
+    """kkprint run by a Python it was not installed into (no Typer there): exit 2 and one line
+    naming the library, in the language typed, instead of Python's traceback."""
+    missing = _ended(
+        f"import sys\nsys.modules['typer'] = None\nsys.argv = ['kkprint', 'build', 'all', '--lang', '{lang}']"
+    )
+    assert missing.returncode == 2 and missing.stdout == "", missing.stderr
+    assert missing.stderr.count("\n") == 1 and words in missing.stderr and "Traceback" not in missing.stderr
+    assert ("error" in missing.stderr) == (lang == "en")  # (no word of the other language)

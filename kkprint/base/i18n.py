@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextvars
 import gettext
+import locale
+import os
 from collections.abc import Callable
 from contextlib import contextmanager
 from functools import cache
@@ -21,6 +23,32 @@ LOCALE_DIR = Path(__file__).parents[1] / "locale"
 DOMAIN = "kkprint"
 
 _language: contextvars.ContextVar[str] = contextvars.ContextVar("kkprint_language", default="en")
+
+
+def typed_language(args: list[str]) -> str | None:
+    """``--lang X`` as typed anywhere on the command line, known before the command line is
+    parsed (for help and usage errors); anything odd is left for the parser to refuse."""
+    for index, arg in enumerate(args):
+        value = (
+            arg.split("=", 1)[1]
+            if arg.startswith("--lang=")
+            else (args[index + 1] if arg == "--lang" and index + 1 < len(args) else None)
+        )
+        if value and value.lower() in ("ja", "en"):
+            return value.lower()
+    return None
+
+
+def locale_name() -> str:
+    """The locale the environment asks for (``ja_JP.UTF-8``), "" for none."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LC_PAPER", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return value
+    try:
+        return locale.getlocale()[0] or ""
+    except ValueError:
+        return ""
 
 
 def parsed_catalogue(lang: str) -> gettext.NullTranslations:

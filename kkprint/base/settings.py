@@ -5,7 +5,6 @@ English; US and Canadian locales → Letter, the rest → A4)."""
 
 from __future__ import annotations
 
-import locale
 import math
 import os
 import stat
@@ -18,7 +17,7 @@ import yaml
 
 from kkprint.base.choices import LANGS, PaperName
 from kkprint.base.errors import InputError, did_you_mean, suggest
-from kkprint.base.i18n import N_, Msg
+from kkprint.base.i18n import N_, Msg, locale_name
 from kkprint.base.paths import cache_folder, config_path
 
 PAPERS = tuple(paper.value for paper in PaperName)
@@ -118,17 +117,6 @@ def _warn(problems: tuple[tuple[str, InputError], ...]) -> None:
         sys.stderr.write(tr(warning, lang, message=problem.render(lang)) + "\n")
 
 
-def _locale() -> str:
-    for name in ("LC_ALL", "LC_MESSAGES", "LC_PAPER", "LANG"):
-        value = os.environ.get(name)
-        if value:
-            return value
-    try:
-        return locale.getlocale()[0] or ""
-    except ValueError:
-        return ""
-
-
 def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
     value = os.environ.get(name, "").strip().lower()
     if not value:
@@ -157,7 +145,7 @@ def language(flag=None) -> str:
         chosen = (
             _from_env("KKPRINT_LANG", LANGS)
             or _config().get("lang")
-            or ("ja" if _locale().lower().startswith("ja") else "en")
+            or ("ja" if locale_name().lower().startswith("ja") else "en")
         )
     _decided[:] = [chosen]
     _warn(())  # what the config file got wrong, now in the command's language
@@ -176,7 +164,7 @@ def paper(flag=None, *, fall_back: bool = True) -> str | None:
     chosen = _from_env("KKPRINT_PAPER", PAPERS) or _config().get("paper")
     if chosen or not fall_back:
         return chosen
-    region = _locale().split(".")[0].replace("-", "_").split("_")[-1].upper()
+    region = locale_name().split(".")[0].replace("-", "_").split("_")[-1].upper()
     return "letter" if region in LETTER_REGIONS else "a4"
 
 

@@ -15,7 +15,7 @@ from typing import Any, cast
 import typer
 
 from kkprint.base.errors import InputError, OsReason
-from kkprint.base.i18n import tr
+from kkprint.base.i18n import tr, typed_language
 from kkprint.cli import build, config, decks, guides, scorers, serve
 from kkprint.cli.common import HELP, language, sub_app
 from kkprint.cli.serve import Servers
@@ -82,20 +82,6 @@ court_app.command("eligible")(scorers.court_eligible)
 scorer_app.command("court", epilog=scorers.COURT_FORMAT)(scorers.scorer_court)
 scorer_app.command("culdcept", epilog=scorers.CULDCEPT_FORMAT)(scorers.scorer_culdcept)
 culdcept_app.command("battle")(scorers.culdcept_battle)
-
-
-def _lang_in(args: list[str]) -> str | None:
-    """``--lang X`` as typed anywhere on the line, known before Click parses it (for help and
-    usage errors); anything odd is left for Click to refuse."""
-    for index, arg in enumerate(args):
-        value = (
-            arg.split("=", 1)[1]
-            if arg.startswith("--lang=")
-            else (args[index + 1] if arg == "--lang" and index + 1 < len(args) else None)
-        )
-        if value and value.lower() in ("ja", "en"):
-            return value.lower()
-    return None
 
 
 def _click_command(args: list[str]):
@@ -176,7 +162,7 @@ def main(servers: Servers | None = None) -> None:
             signal.signal(getattr(signal, name), _terminate)
     _standard_streams()
     try:
-        language(_lang_in(sys.argv[1:]))  # usage errors and help speak the user's language too
+        language(typed_language(sys.argv[1:]))  # usage errors and help speak the user's language too
         from kkprint.cli import terminal, usage
 
         usage.install()
