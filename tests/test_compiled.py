@@ -137,6 +137,93 @@ def test_a_build_keeps_its_methods_and_the_next_build_reuses_them(tmp_path):
     assert count >= 30 and inits >= 20
 
 
+# --- expressions made as text: namedtuple's, typing's and inspect's -------------------------------
+
+
+def _code_fields(code) -> tuple:
+    return tuple(getattr(code, name) for name in ("co_code", "co_consts", "co_names", "co_varnames", "co_flags"))
+
+
+def test_an_expression_kept_is_the_code_python_compiles(monkeypatch):
+    import collections
+    import inspect
+    import typing
+
+    from kkprint.base import compiled
+
+    kind = compiled._KeptCode("expressions", compiled._is_method)
+    monkeypatch.setattr(compiled, "EXPRESSIONS", kind)
+    theirs = collections.namedtuple("Point", "x y")  # (Python's own eval)
+    monkeypatch.setattr(collections, "eval", compiled._eval, raising=False)
+    monkeypatch.setattr(typing, "compile", compiled._compile, raising=False)
+    monkeypatch.setattr(inspect, "eval", compiled._eval, raising=False)
+    for _ in range(2):  # (the second from what was kept)
+        ours = collections.namedtuple("Point", "x y")
+        assert _code_fields(ours.__new__.__code__) == _code_fields(theirs.__new__.__code__)
+        assert ours(1, y=2) == (1, 2) and repr(ours(1, 2)) == "Point(x=1, y=2)"
+    assert len(kind.known) == 1
+    # a forward reference: typing compiles its text (in a module without __future__ imports)
+    reference = typing.ForwardRef("dict[str, list[int]] | None")
+    assert _code_fields(reference.__forward_code__) == _code_fields(
+        compile("dict[str, list[int]] | None", "<string>", "eval", dont_inherit=True)
+    )
+    assert typing.ForwardRef("int")._evaluate(globals(), None, frozenset()) is int
+    try:
+        typing.ForwardRef("not an expression!")
+    except SyntaxError as error:
+        assert "Forward reference must be an expression" in str(error)
+    else:
+        raise AssertionError("a broken reference is typing's error, as before")
+
+    # inspect evaluates annotations (text, as this module writes them) in their module's names
+    def annotated(size: float, names: list[str]) -> dict[str, float]: ...
+
+    assert inspect.signature(annotated, eval_str=True).parameters["names"].annotation == list[str]
+    # eval itself: spaces before the expression are stripped, no globals means the caller's
+    seen = 41  # noqa: F841 - read by the expressions below
+    assert compiled._eval("  seen + 1", {"seen": 1}) == 2
+    assert compiled._eval("seen + 1") == 42
+    assert compiled._eval("seen + extra", None, {"seen": 1, "extra": 2}) == 3
+    assert compiled._eval(compile("7 * 6", "<string>", "eval")) == 42  # (code given: run as it is)
+    # what is not an expression as typing compiles one goes to Python's compile
+    assert isinstance(compiled._compile("x = 1", "<string>", "exec"), type(reference.__forward_code__))
+    assert "  leading" not in kind.known and "seen + 1" in kind.known
+
+
+def test_a_build_keeps_its_expressions_and_the_next_command_compiles_none(tmp_path):
+    """``--help`` has Typer read every command's annotations: a second run reads them back."""
+    cache = tmp_path / "cache"
+    probe = textwrap.dedent(
+        """
+        import atexit, sys
+        from kkprint.base import compiled
+        sys.argv = ["kkprint", "--help"]
+        atexit.register(lambda: print(len(compiled.EXPRESSIONS.known), len(compiled.EXPRESSIONS.added), file=sys.stderr))
+        from kkprint.__main__ import run
+        try:
+            run()
+        except SystemExit:
+            pass
+        """
+    )
+    counts = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "KKPRINT_CACHE_DIR": str(cache)},
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        counts.append(tuple(map(int, done.stderr.split()[-2:])))
+    (known_first, added_first), (known_second, added_second) = counts
+    assert added_first >= 20  # every annotation and tuple class compiled the first time ...
+    assert added_second == 0 and known_second >= added_first  # ... and read back the second
+    assert len(list(cache.glob("expressions-*.marshal"))) == 1
+
+
 def test_what_another_process_kept_meanwhile_is_kept_too_and_a_full_file_keeps_what_was_used(tmp_path, monkeypatch):
 
     from kkprint.base import compiled

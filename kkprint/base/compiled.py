@@ -1,31 +1,37 @@
 """What every process would compile again from the same text, compiled once per installation.
 
-Two kinds of code depend only on their text and on the Python running them:
+Three kinds of code depend only on their text and on the Python running them:
 
 - dataclasses writes every method it makes (``__init__``, ``__eq__``, ``__hash__`` …) as Python
   source and compiles it with ``exec``: ~0.5 M instructions a method, about forty of them in a
   game's build (kkprint.base.records makes each on first use);
+- expressions made as text: ``namedtuple`` writes each tuple class's ``__new__`` as a lambda
+  (``eval``), ``typing`` compiles every forward reference (an annotation as text: all of
+  kkprint's), ``inspect`` evaluates the annotations Typer asks it for — ~180 of them in a
+  game's build (8 M instructions), more in ``--help`` (23 M, a sixteenth of it);
 - ``re`` turns every regular expression a module makes as it loads (Typer's, PyYAML's,
   ReportLab's, the HTML parser's, kkprint's own) into the program its matcher runs, with a
   parser and a code generator written in Python: ~90 of them in a game's build, ~115 M
   instructions (PyYAML's check for unprintable characters alone is half of it).
 
-:func:`keep_compiled_code` gives dataclasses an ``exec``, and ``re`` a compiler, that look in the
-cache folder first (marshal data, one file a kind for this Python, trusted as Python trusts its
+:func:`keep_compiled_code` gives dataclasses an ``exec``, namedtuple and inspect an ``eval``,
+typing a ``compile``, and ``re`` a compiler, that look in the cache folder first (marshal data, one file a kind for this Python, trusted as Python trusts its
 ``__pycache__``) and keep what they compiled anew when the process ends. Each is what Python's
-own would make: a method's code has the same file name and no ``__future__`` flags (dataclasses
-has none); a pattern's program is what ``re._compiler.compile`` hands to ``_sre.compile``.
+own would make: a method's or an expression's code has the same file name and no ``__future__``
+flags (dataclasses, collections, typing and inspect have none); a pattern's program is what ``re._compiler.compile`` hands to ``_sre.compile``.
 """
 
 from __future__ import annotations
 
 import atexit
 import builtins
+import collections
 import dataclasses
 import importlib.util
 import marshal
 import re
 import sys
+import typing
 import zlib
 from array import array
 from collections.abc import Callable, Hashable
@@ -177,6 +183,33 @@ def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own para
     builtins.exec(source, globals, locals)
 
 
+EXPRESSIONS = _KeptCode("expressions", _is_method)
+
+
+def _expression(text: str) -> CodeType:
+    """What ``compile(text, "<string>", "eval")`` makes, from a module without ``__future__``
+    imports; its errors are compile's own (and nothing is kept of them)."""
+    return EXPRESSIONS.made(text, lambda: compile(text, "<string>", "eval", dont_inherit=True))
+
+
+def _eval(source, globals=None, locals=None, /):  # noqa: A002 - eval's own parameter names
+    """``eval`` as namedtuple and inspect call it (a text, the globals to evaluate it in)."""
+    if type(source) is str and globals is not None:
+        # (eval strips the spaces and tabs before an expression; compile would refuse them)
+        return builtins.eval(_expression(source.lstrip(" \t")), globals, locals)
+    if globals is None:  # (the caller's, as eval's own takes them)
+        caller = sys._getframe(1)
+        globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
+    return builtins.eval(source, globals, locals)
+
+
+def _compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1, **more):
+    """``compile`` as typing calls it for a forward reference (a text as an expression)."""
+    if type(source) is str and filename == "<string>" and mode == "eval" and not (flags or more) and optimize == -1:
+        return _expression(source)
+    return builtins.compile(source, filename, mode, flags, True, optimize, **more)
+
+
 # re's own compiler, and the steps it takes, as Python 3.11 to 3.13 write them (another Python
 # keeps its own: the compiler is not replaced)
 _compiler = getattr(re, "_compiler", None)
@@ -232,12 +265,18 @@ def _matcher(pattern: str | bytes, program: tuple) -> re.Pattern:
 
 
 def keep_compiled_code(folder: Path) -> None:
-    """From now on, dataclasses' methods and re's patterns are compiled once per installation
-    (``folder``: the cache folder); what this process compiles anew is kept when it ends. (A
-    forked worker ends without it: what it alone compiled is kept by the next process that
-    compiles it itself.)"""
+    """From now on, dataclasses' methods, expressions made as text and re's patterns are compiled
+    once per installation (``folder``: the cache folder); what this process compiles anew is kept
+    when it ends. (A forked worker ends without it: what it alone compiled is kept by the next
+    process that compiles it itself.)"""
     METHODS.load(folder)
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # (a name dataclasses looks up as it runs)
+    EXPRESSIONS.load(folder)
+    collections.eval = _eval  # type: ignore[attr-defined]  # (a name each looks up as it runs)
+    typing.compile = _compile  # type: ignore[attr-defined]
+    import inspect  # (Typer's, loaded anyway: its own tuples' classes made above)
+
+    inspect.eval = _eval  # type: ignore[attr-defined]
     if _REPLACEABLE:
         PATTERNS.load(folder)
         _compiler.compile = _compile_pattern  # type: ignore[union-attr]  # (re looks it up as it compiles)
