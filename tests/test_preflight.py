@@ -396,3 +396,34 @@ def test_an_icon_region_is_checked_at_the_icons_own_scale(tmp_path):
     assert _check(tmp_path, deck.replace("SCALE", "1")) == []  # 52 to 60 mm: inside the 63 mm card
     [finding] = _check(tmp_path, deck.replace("SCALE", "2"))  # 16 mm about the same middle: 48 to 64
     assert (finding.region, finding.kind) == ("mark", "off-card") and "1 mm past" in finding.render("en")
+
+
+@pytest.mark.parametrize("name", ["small-text-shrunk", "missing-column"])
+def test_a_picture_of_the_cards_draws_them_as_the_sheet_does_and_checks_nothing_again(name):
+    """A kit's set-up picture draws cards another file of the build prints and checks: the same
+    art (a column no card has still read as empty), no preflight of its own, no verdict when
+    its document closes."""
+    from reportlab.lib.units import mm
+
+    from kkprint.deck.build import card_prints, painter_for
+    from kkprint.deck.load import load_deck
+    from kkprint.deck.preflight import scratch
+    from kkprint.engine.fonts import prepare_fonts
+    from kkprint.engine.geometry import PAPERS
+
+    deck = load_deck(CORPUS / f"{name}.yaml")
+    fonts = prepare_fonts(["".join(value for card in deck.iter_cards() for value in card.fields.values())])
+    drawn = []
+    for checked in (True, False):
+        with scratch(PAPERS["a4"], fonts, "en") as doc:
+            painter = painter_for(deck, fonts)
+            canvas = doc.canvas
+            for print_ in card_prints(deck, doc, painter, 63 * mm, 88 * mm, checked=checked):
+                start = len(canvas._code)
+                print_.front.draw(canvas, 63 * mm, 88 * mm)
+                drawn.append((checked, canvas._code[start:]))
+            assert (painter.checks is not None) is checked and bool(doc.closing) is checked
+    sheet = [code for checked, code in drawn if checked]
+    picture = [code for checked, code in drawn if not checked]
+    assert len(sheet) == 2 and picture == sheet
+    assert any("Tj" in line for line in picture[1])  # (the cards' words are drawn)

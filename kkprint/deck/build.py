@@ -20,7 +20,7 @@ from kkprint.deck.data import CardData, as_text
 from kkprint.deck.expr import CHANGES_CASE, case_variants
 from kkprint.deck.load import CardRef, Deck, card_place, load_deck, select
 from kkprint.deck.model import DeckFile, SheetFile
-from kkprint.deck.preflight import Finding, attach, collecting, scratch
+from kkprint.deck.preflight import Finding, attach, collecting, column_checks, scratch
 from kkprint.deck.render import Face, RegionPainter, deck_icons, font_book, is_static
 from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, print_cards, print_shop_pages
 from kkprint.engine.document import Document, engine_texts, open_pdf
@@ -114,7 +114,9 @@ def one_back(deck: Deck) -> bool:
     return all(is_static(region, deck.columns) for region in spec.back.values())
 
 
-def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: float) -> Iterator[CardPrint]:
+def card_prints(
+    deck: Deck, doc, painter: RegionPainter, width: float, height: float, *, checked: bool = True
+) -> Iterator[CardPrint]:
     """Every copy of every card, fronts and backs as shared art: a design used twice is stored once.
 
     A generator: the art of a card exists only while its sheet is drawn, so memory stays flat
@@ -125,13 +127,16 @@ def card_prints(deck: Deck, doc, painter: RegionPainter, width: float, height: f
 
     The deck's preflight watches the drawing (:mod:`kkprint.deck.preflight`): a card that cannot
     be drawn is noted and the others are still drawn, so one build finds every card's problems.
+    Not ``checked``: a picture of the cards (a kit's set-up), which the file printing them checks.
     """
-    every = chain.from_iterable(copies for _, copies in prints_by_card(deck, doc, painter, width, height))
+    every = chain.from_iterable(
+        copies for _, copies in prints_by_card(deck, doc, painter, width, height, checked=checked)
+    )
     yield from progress.counted(every, Msg("drawing cards"), lambda: deck.total)  # a bar at a terminal
 
 
 def prints_by_card(
-    deck: Deck, doc, painter: RegionPainter, width: float, height: float
+    deck: Deck, doc, painter: RegionPainter, width: float, height: float, *, checked: bool = True
 ) -> Iterator[tuple[int, Iterator[CardPrint]]]:
     """:func:`card_prints` card by card: each card that prints, as its place among the deck's
     cards (counted from 0), with its copies — none for a card that cannot be laid out (the
@@ -139,8 +144,14 @@ def prints_by_card(
     numbers."""
     spec = deck.spec
     size = deck_card_size(deck)
-    trimmed = CardSize((width - 2 * painter.bleed) / mm, (height - 2 * painter.bleed) / mm, size.shape, size.corner_mm)
-    checks = attach(deck, doc, painter, trimmed)
+    if checked:
+        trimmed = CardSize(
+            (width - 2 * painter.bleed) / mm, (height - 2 * painter.bleed) / mm, size.shape, size.corner_mm
+        )
+        checks = attach(deck, doc, painter, trimmed)
+        blanks = checks.blanks
+    else:  # (a quarter of drawing a card went to checking it again)
+        checks, blanks = None, column_checks(deck)[1]
 
     def face(layout, ident: str, section: tuple) -> Face:
         return Face(painter, doc, layout, ident, width, height, section, stays_inside(layout, size))
@@ -222,7 +233,7 @@ def prints_by_card(
     # each column no card has, read as empty (the preflight has said so, and each card's other
     # problems are still found)
     spec_fields = {
-        **checks.blanks,
+        **blanks,
         **deck.deck_names(),
         **{key: as_text(value) for key, value in spec.fields.items()},
     }
@@ -252,6 +263,8 @@ def prints_by_card(
         try:
             layout, back_of = front_of(card), back_for(card)
         except InputError as err:
+            if checks is None:
+                raise
             checks.card_failed(ref, err)
             yield index, iter(())
             continue

@@ -257,7 +257,7 @@ def court_picture(game: CourtGame, lang: str, fonts: FontSet) -> Picture:
         assert doc is not None  # a picture is drawn on a page of an open document
         fronts: dict[str, Art] = {}
         for print_, character in zip(
-            card_prints(deck, doc, painter_for(deck, fonts), card.width, card.height), _copies(game)
+            card_prints(deck, doc, painter_for(deck, fonts), card.width, card.height, checked=False), _copies(game)
         ):
             fronts.setdefault(character, print_.front)
         for number, row in enumerate(rows):
