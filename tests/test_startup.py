@@ -235,7 +235,7 @@ def test_a_build_with_its_defaults_and_plain_numbers_loads_no_pydantic(tmp_path)
     """Typer checks every option, its default included, through a pydantic adapter (~0.1 s);
     kkprint checks words, paths, choices and plain numbers itself. A game's build typed as a user
     types it (``--out`` left at its default, a gap and an offset given) imports no pydantic once
-    the game's definition is kept, and writes where it should."""
+    the game's definition is kept, nor PyYAML, and writes where it should."""
     import os
 
     from conftest import imported
@@ -247,6 +247,8 @@ def test_a_build_with_its_defaults_and_plain_numbers_loads_no_pydantic(tmp_path)
     assert first.returncode == second.returncode == 0, second.stderr[-500:]
     assert "pydantic" not in imported(second) and "typer._adapters" not in imported(second)
     assert "PIL._imaging" not in imported(second)  # (no picture to draw: Pillow not loaded)
+    # the game's files were read once, as YAML; the second build has them all from the cache
+    assert "yaml" in imported(first) and "yaml" not in imported(second)
     assert sorted(path.name for path in (tmp_path / "output").iterdir()) == sorted(
         Path(line).name for line in second.stdout.splitlines()
     )

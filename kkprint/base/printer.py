@@ -6,8 +6,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import yaml
-
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
 from kkprint.base.outputs import atomic_file
@@ -44,6 +42,8 @@ def load_profile() -> PrinterProfile:
 
 def save_profile(profile: PrinterProfile) -> Path:
     path = profile_path()
+    import yaml  # (only a command that writes the file needs PyYAML: see yamlio._line_loader)
+
     with atomic_file(path) as temp:
         Path(temp).write_text(
             yaml.safe_dump({"offset_mm": list(profile.offset_mm), "scale": profile.scale}), encoding="utf-8"

@@ -13,8 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, overload
 
-import yaml
-
 from kkprint.base.choices import LANGS, PaperName
 from kkprint.base.errors import InputError, did_you_mean, suggest
 from kkprint.base.i18n import N_, Msg, locale_name
@@ -192,6 +190,8 @@ def set_value(key: str, value: str) -> Path:
     settings = _config()
     settings[key] = value
     path = config_path()
+    import yaml  # (only a command that writes the file needs PyYAML: see yamlio._line_loader)
+
     with atomic_file(path) as temp:
         Path(temp).write_text(yaml.safe_dump(settings, allow_unicode=True), encoding="utf-8")
     return path

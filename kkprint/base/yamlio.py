@@ -6,6 +6,7 @@ plain data (dicts, lists, strings, numbers), never objects or code.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -14,10 +15,8 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import yaml
-from yaml.composer import Composer
-from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
-from yaml.nodes import MappingNode, SequenceNode
+if TYPE_CHECKING:
+    import yaml
 
 from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import N_, Msg
@@ -37,65 +36,8 @@ class LineDict(dict):
         return self.key_lines.get(key, self.line)
 
 
-if TYPE_CHECKING or not hasattr(yaml, "CSafeLoader"):
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
-
-    class _Events(Reader, Scanner, Parser):
-        """PyYAML's own parser, where it was built without libyaml."""
-
-        def __init__(self, stream):
-            Reader.__init__(self, stream)
-            Scanner.__init__(self)
-            Parser.__init__(self)
-
-else:  # libyaml's C parser: several times faster; the stubs cannot know it is there
-    from yaml._yaml import CParser as _Events
-
-
 def _line(node_or_event) -> Msg:
     return Msg("line {line}", line=node_or_event.start_mark.line + 1)
-
-
-class _ShallowComposer(Composer, _Events):
-    """PyYAML's composer, refusing lists and mappings nested deeper than :data:`MAX_DEPTH`
-    before they are built. libyaml's own composer recurses in C: a hundred thousand ``[`` end
-    the process with a segfault before Python can say anything; and everything that walks
-    the data afterwards recurses too. An alias counts as deep as what it stands for: each list
-    and mapping's height is noted once it is composed, so an alias costs nothing to measure
-    (walking what it stands for, again for every alias, would be a bomb of its own)."""
-
-    _depth = 0
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._heights: dict[int, int] = {}  # id of a composed list or mapping -> levels it holds
-
-    def compose_node(self, parent, index):
-        if self.check_event(AliasEvent):
-            event = self.peek_event()
-            target = self.anchors.get(event.anchor)
-            # (an alias inside what it names has no height yet: the expansion check refuses it)
-            if target is not None and self._depth + self._heights.get(id(target), 0) > MAX_DEPTH:
-                raise self._too_deep(event)
-            return super().compose_node(parent, index)
-        if not self.check_event(SequenceStartEvent, MappingStartEvent):
-            return super().compose_node(parent, index)
-        self._depth += 1
-        try:
-            if self._depth > MAX_DEPTH:
-                raise self._too_deep(self.peek_event())
-            node = cast("MappingNode | SequenceNode", super().compose_node(parent, index))  # (a list or mapping)
-        finally:
-            self._depth -= 1
-        children = (part for child in node.value for part in (child if isinstance(node, MappingNode) else (child,)))
-        self._heights[id(node)] = 1 + max((self._heights.get(id(part), 0) for part in children), default=0)
-        return node
-
-    @staticmethod
-    def _too_deep(event) -> InputError:
-        return InputError(Msg("nested more than {limit} levels deep", limit=MAX_DEPTH), place=_line(event))
 
 
 # The plain values of YAML; the rest of its tags (!!binary, !!set, !!omap …) build what no
@@ -104,72 +46,170 @@ _YAML_TAG = "tag:yaml.org,2002:"
 _PLAIN_TAGS = {_YAML_TAG + name for name in ("null", "bool", "int", "float", "str", "timestamp", "seq", "map")}
 
 
-class _PlainConstructor(yaml.constructor.SafeConstructor):
-    """The safe constructor, limited to plain values of a sane size, whose mistakes are the
-    user's: one line naming the value and its line, never a Python exception."""
-
-    def construct_object(self, node, deep=False):
-        tag = "!!" + node.tag.removeprefix(_YAML_TAG)
-        if node.tag not in _PLAIN_TAGS and node.tag.startswith(_YAML_TAG):
-            raise InputError(Msg("the tag {tag} is not allowed; write plain values", tag=tag), place=_line(node))
-        try:
-            return super().construct_object(node, deep)
-        except (ValueError, TypeError, KeyError, AttributeError, OverflowError, IndexError):
-            message = (
-                Msg("'{value}' cannot be read as {tag}", value=node.value[:40], tag=tag)
-                if isinstance(node.value, str)
-                else Msg("this list or mapping cannot be read as {tag}", tag=tag)
-            )
-            raise InputError(message, place=_line(node)) from None
-
-    def construct_yaml_int(self, node):
-        digits = len(str(node.value).replace("_", "").lstrip("+-"))
-        if digits > MAX_NUMBER_DIGITS:
-            raise InputError(
-                Msg(
-                    "a number of {digits:,} digits is longer than any count (at most {limit}); quote it if it is text",
-                    digits=digits,
-                    limit=MAX_NUMBER_DIGITS,
-                ),
-                place=_line(node),
-            )
-        return super().construct_yaml_int(node)
-
-
-# (the stubs allow constructors only on PyYAML's own loader classes)
-_PlainConstructor.add_constructor(_YAML_TAG + "int", _PlainConstructor.construct_yaml_int)  # type: ignore[type-var]
-
-
 MAX_EXPANSION = 10  # aliases may make a document at most this many times its own size
 
 
-class _LineLoader(_ShallowComposer, _PlainConstructor, yaml.resolver.Resolver):
-    """The safe loader (libyaml's C parser where PyYAML has it: several times faster) whose
-    mappings become :class:`LineDict` carrying their line numbers, within the limits above.
+@functools.cache
+def _line_loader() -> type:
+    """The loader :func:`parse_yaml` reads with (:class:`_LineLoader` below), made with PyYAML
+    the first time a command parses a file: a command whose files all come from the cache (a
+    game's build) never loads PyYAML, ~3 ms of its start-up."""
+    import yaml
+    from yaml.composer import Composer
+    from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
+    from yaml.nodes import MappingNode, SequenceNode
 
-    Anchors and aliases (``&frame`` … ``*frame``, ``<<: *frame``) are allowed, within a bound: a
-    few lines of nested aliases expand to billions of nodes for any code that walks the data, so
-    a document whose aliases, written out, would make it more than :data:`MAX_EXPANSION` times
-    its own size is refused before anything is built from it.
-    """
+    if TYPE_CHECKING or not hasattr(yaml, "CSafeLoader"):
+        from yaml.parser import Parser
+        from yaml.reader import Reader
+        from yaml.scanner import Scanner
 
-    size_limit = 0  # characters the document may expand to; set by parse_yaml
+        class _Events(Reader, Scanner, Parser):
+            """PyYAML's own parser, where it was built without libyaml."""
 
-    def __init__(self, stream):
-        _Events.__init__(self, stream)
-        _ShallowComposer.__init__(self)
-        _PlainConstructor.__init__(self)
-        yaml.resolver.Resolver.__init__(self)
+            def __init__(self, stream):
+                Reader.__init__(self, stream)
+                Scanner.__init__(self)
+                Parser.__init__(self)
 
-    def construct_document(self, node):
-        if self.size_limit:
-            _check_expansion(node, self.size_limit)
-        return super().construct_document(node)
+    else:  # libyaml's C parser: several times faster; the stubs cannot know it is there
+        from yaml._yaml import CParser as _Events
+
+    class _ShallowComposer(Composer, _Events):
+        """PyYAML's composer, refusing lists and mappings nested deeper than :data:`MAX_DEPTH`
+        before they are built. libyaml's own composer recurses in C: a hundred thousand ``[`` end
+        the process with a segfault before Python can say anything; and everything that walks
+        the data afterwards recurses too. An alias counts as deep as what it stands for: each list
+        and mapping's height is noted once it is composed, so an alias costs nothing to measure
+        (walking what it stands for, again for every alias, would be a bomb of its own)."""
+
+        _depth = 0
+
+        def __init__(self) -> None:
+            super().__init__()
+            self._heights: dict[int, int] = {}  # id of a composed list or mapping -> levels it holds
+
+        def compose_node(self, parent, index):
+            if self.check_event(AliasEvent):
+                event = self.peek_event()
+                target = self.anchors.get(event.anchor)
+                # (an alias inside what it names has no height yet: the expansion check refuses it)
+                if target is not None and self._depth + self._heights.get(id(target), 0) > MAX_DEPTH:
+                    raise self._too_deep(event)
+                return super().compose_node(parent, index)
+            if not self.check_event(SequenceStartEvent, MappingStartEvent):
+                return super().compose_node(parent, index)
+            self._depth += 1
+            try:
+                if self._depth > MAX_DEPTH:
+                    raise self._too_deep(self.peek_event())
+                node = cast("MappingNode | SequenceNode", super().compose_node(parent, index))  # (a list or mapping)
+            finally:
+                self._depth -= 1
+            children = (part for child in node.value for part in (child if isinstance(node, MappingNode) else (child,)))
+            self._heights[id(node)] = 1 + max((self._heights.get(id(part), 0) for part in children), default=0)
+            return node
+
+        @staticmethod
+        def _too_deep(event) -> InputError:
+            return InputError(Msg("nested more than {limit} levels deep", limit=MAX_DEPTH), place=_line(event))
+
+    class _PlainConstructor(yaml.constructor.SafeConstructor):
+        """The safe constructor, limited to plain values of a sane size, whose mistakes are the
+        user's: one line naming the value and its line, never a Python exception."""
+
+        def construct_object(self, node, deep=False):
+            tag = "!!" + node.tag.removeprefix(_YAML_TAG)
+            if node.tag not in _PLAIN_TAGS and node.tag.startswith(_YAML_TAG):
+                raise InputError(Msg("the tag {tag} is not allowed; write plain values", tag=tag), place=_line(node))
+            try:
+                return super().construct_object(node, deep)
+            except (ValueError, TypeError, KeyError, AttributeError, OverflowError, IndexError):
+                message = (
+                    Msg("'{value}' cannot be read as {tag}", value=node.value[:40], tag=tag)
+                    if isinstance(node.value, str)
+                    else Msg("this list or mapping cannot be read as {tag}", tag=tag)
+                )
+                raise InputError(message, place=_line(node)) from None
+
+        def construct_yaml_int(self, node):
+            digits = len(str(node.value).replace("_", "").lstrip("+-"))
+            if digits > MAX_NUMBER_DIGITS:
+                raise InputError(
+                    Msg(
+                        "a number of {digits:,} digits is longer than any count (at most {limit}); quote it if it is text",
+                        digits=digits,
+                        limit=MAX_NUMBER_DIGITS,
+                    ),
+                    place=_line(node),
+                )
+            return super().construct_yaml_int(node)
+
+    # (the stubs allow constructors only on PyYAML's own loader classes)
+    _PlainConstructor.add_constructor(_YAML_TAG + "int", _PlainConstructor.construct_yaml_int)  # type: ignore[type-var]
+
+    class _LineLoader(_ShallowComposer, _PlainConstructor, yaml.resolver.Resolver):
+        """The safe loader (libyaml's C parser where PyYAML has it: several times faster) whose
+        mappings become :class:`LineDict` carrying their line numbers, within the limits above.
+
+        Anchors and aliases (``&frame`` … ``*frame``, ``<<: *frame``) are allowed, within a bound: a
+        few lines of nested aliases expand to billions of nodes for any code that walks the data, so
+        a document whose aliases, written out, would make it more than :data:`MAX_EXPANSION` times
+        its own size is refused before anything is built from it.
+        """
+
+        size_limit = 0  # characters the document may expand to; set by parse_yaml
+
+        def __init__(self, stream):
+            _Events.__init__(self, stream)
+            _ShallowComposer.__init__(self)
+            _PlainConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+        def construct_document(self, node):
+            if self.size_limit:
+                _check_expansion(node, self.size_limit)
+            return super().construct_document(node)
+
+    def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
+        own = sum(1 for key_node, _ in node.value if key_node.tag != "tag:yaml.org,2002:merge")
+        loader.flatten_mapping(node)  # a merge (<<: *base) puts the base's pairs first
+        merged = len(node.value) - own
+        result = LineDict()
+        result.line = node.start_mark.line + 1
+        result.key_lines = {}
+        from_base: set = set()
+        for index, (key_node, value_node) in enumerate(node.value):
+            key = loader.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise InputError(
+                    Msg("a mapping key must be a plain value"),
+                    place=Msg("line {line}", line=key_node.start_mark.line + 1),
+                ) from None
+            if index < merged:
+                from_base.add(key)
+            elif key in result and key not in from_base:  # (a key of the mapping's own overrides its base's)
+                raise InputError(
+                    Msg("key '{key}' appears twice", key=key),
+                    place=Msg("line {line}", line=key_node.start_mark.line + 1),
+                )
+            else:
+                from_base.discard(key)
+            result[key] = loader.construct_object(value_node, deep=True)
+            result.key_lines[key] = key_node.start_mark.line + 1
+        return result
+
+    _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)  # type: ignore[type-var]
+    return _LineLoader
 
 
 def _check_expansion(root: yaml.Node, limit: int) -> None:
     """Refuse a node graph whose aliases, written out in full, pass ``limit`` characters (or that
     contains itself). Each node is sized once, so the check is as cheap as the graph is small."""
+    import yaml  # (loaded: the loader calls this)
+
     sizes: dict[int, int] = {}
     inside: set[int] = set()
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
@@ -209,38 +249,6 @@ def _check_expansion(root: yaml.Node, limit: int) -> None:
             stack.extend((child, False) for child in node.value)
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
-    own = sum(1 for key_node, _ in node.value if key_node.tag != "tag:yaml.org,2002:merge")
-    loader.flatten_mapping(node)  # a merge (<<: *base) puts the base's pairs first
-    merged = len(node.value) - own
-    result = LineDict()
-    result.line = node.start_mark.line + 1
-    result.key_lines = {}
-    from_base: set = set()
-    for index, (key_node, value_node) in enumerate(node.value):
-        key = loader.construct_object(key_node, deep=True)
-        try:
-            hash(key)
-        except TypeError:
-            raise InputError(
-                Msg("a mapping key must be a plain value"), place=Msg("line {line}", line=key_node.start_mark.line + 1)
-            ) from None
-        if index < merged:
-            from_base.add(key)
-        elif key in result and key not in from_base:  # (a key of the mapping's own overrides its base's)
-            raise InputError(
-                Msg("key '{key}' appears twice", key=key), place=Msg("line {line}", line=key_node.start_mark.line + 1)
-            )
-        else:
-            from_base.discard(key)
-        result[key] = loader.construct_object(value_node, deep=True)
-        result.key_lines[key] = key_node.start_mark.line + 1
-    return result
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)  # type: ignore[type-var]
-
-
 # What libyaml says of the mistakes people make, in words the catalogue has.
 YAML_PROBLEMS = {
     N_("did not find expected node content"),
@@ -272,6 +280,8 @@ def YamlProblem(problem: str):  # noqa: N802 - reads as the kind of value it mak
 
 def parse_yaml(text: str, source: str) -> Any:
     """Parse YAML (or JSON, which YAML reads too) text; errors name the source and line."""
+    import yaml  # (loaded by the first file parsed: see _line_loader)
+
     bad = yaml.reader.Reader.NON_PRINTABLE.search(text)
     if bad:
         char, index = bad.group(0), bad.start()
@@ -281,7 +291,7 @@ def parse_yaml(text: str, source: str) -> Any:
             source=source,
             place=Msg("line {line}", line=line),
         )
-    loader = _LineLoader(text)
+    loader = _line_loader()(text)
     loader.size_limit = MAX_EXPANSION * max(len(text), 1) if "*" in text else 0  # (no alias, no check)
     try:
         return loader.get_single_data()
