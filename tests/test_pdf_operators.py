@@ -135,3 +135,41 @@ def test_art_drawn_where_it_goes_writes_and_leaves_what_savestate_and_translate_
         else:
             assert getattr(ours, name) == getattr(theirs, name), name
     assert ours._fillColorObj != HexColor("#336699")  # (what the art set is undone)
+
+
+@pytest.mark.parametrize("rotation", [0, 30])
+def test_an_icon_region_writes_and_leaves_what_a_saved_state_around_its_icon_would(rotation):
+    """An icon region brackets its icon in ``q … Q`` without ReportLab's copy of the canvas state
+    (placing a form changes none of it), also when its first use defines the form meanwhile."""
+    from pathlib import Path
+
+    from kkprint.deck.build import painter_for
+    from kkprint.deck.load import load_deck
+    from kkprint.deck.model import IconRegion
+    from kkprint.deck.render import icon_square
+    from kkprint.engine.icons import draw_icon
+
+    deck = load_deck(Path(__file__).parent / "preflight" / "clean.yaml")
+    region = IconRegion(type="icon", x=50, y=4, w=8, h=8, icon="die:3", rotation=rotation)
+    ours, theirs = _canvas(), _canvas()
+    documents = [Document(canvas, PAPERS["a4"], FONTS, "en") for canvas in (ours, theirs)]
+    painter = painter_for(deck, FONTS)
+    for canvas in (ours, theirs):
+        canvas.setFillColor(HexColor("#336699"))
+    for _card in range(2):  # (the first defines the icon's form, the second places it again)
+        assert painter.draw(ours, region, {}, 63 * 2.8346, 88 * 2.8346, "cost") == "die:3"
+        x, y, w, h = painter._box(region, 63 * 2.8346, 88 * 2.8346)
+        theirs.saveState()
+        if rotation:
+            theirs.translate(x + w / 2, y + h / 2)
+            theirs.rotate(rotation)
+            theirs.translate(-(x + w / 2), -(y + h / 2))
+        draw_icon(theirs, "die:3", *icon_square("die:3", x, y, w, h))
+        theirs.restoreState()
+    assert ours._code == theirs._code and ours._code[0] == ".2 .4 .6 rg" and ours._code[1] == "q"
+    assert ours._formsinuse == theirs._formsinuse and len(documents[0]._forms) == 1
+    for name in Canvas.STATE_ATTRIBUTES:
+        if name == "_extgstate":
+            assert ours._extgstate._d == theirs._extgstate._d
+        else:
+            assert getattr(ours, name) == getattr(theirs, name), name

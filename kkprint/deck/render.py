@@ -269,10 +269,16 @@ class RegionPainter:
             self._boxes[known] = box
         x, y, w, h = box[:4]
         # text sets its own colour and font and leaves nothing a later region relies on: it needs
-        # no saved state of its own unless it is turned or see-through
-        isolated = not isinstance(region, TextRegion) or region.rotation or region.opacity < 1
+        # no saved state of its own unless it is turned or see-through; an icon places a form and
+        # changes nothing the canvas keeps, so its "q … Q" needs no copy of the canvas's state
+        # (which ReportLab's saveState makes: a third of placing an icon)
+        turned = bool(region.rotation) or region.opacity < 1
+        isolated = turned or not isinstance(region, TextRegion | IconRegion)
+        bracketed = not turned and isinstance(region, IconRegion)
         if isolated:
             c.saveState()
+        elif bracketed:
+            c._code.append("q")
         if region.rotation:
             c.translate(x + w / 2, y + h / 2)
             c.rotate(region.rotation)
@@ -322,6 +328,8 @@ class RegionPainter:
         finally:
             if isolated:
                 c.restoreState()
+            elif bracketed:
+                c._code.append("Q")  # (where the canvas writes now: a form the icon defined has ended)
         return drawn
 
     def _text_of(self, value: str, key: str, fields: dict[str, str]) -> str:
