@@ -7,7 +7,6 @@ Rows are yielded one at a time (CSV and xlsx are streamed), so long decks stay l
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import math
@@ -201,6 +200,8 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, list]]:
     delimiter = max(",;\t", key=lambda d: (first.count(d), d == ","))
     if path.suffix.lower() == ".tsv":
         delimiter = "\t"
+    import csv  # (a deck's CSV needs it; a game's build reads none)
+
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     old_limit = csv.field_size_limit()
     csv.field_size_limit(MAX_CELL + 1)
