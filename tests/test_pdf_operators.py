@@ -137,6 +137,28 @@ def test_art_drawn_where_it_goes_writes_and_leaves_what_savestate_and_translate_
     assert ours._fillColorObj != HexColor("#336699")  # (what the art set is undone)
 
 
+def test_a_state_kept_by_save_state_is_what_savestate_keeps_and_restorestate_gives_back():
+    from kkprint.engine.document import restore_state, save_state
+
+    ours, theirs = _canvas(), _canvas()
+    for canvas in (ours, theirs):
+        canvas.translate(5, 7)
+        canvas.setFillAlpha(0.8)
+    saved = save_state(ours)
+    _art(ours, 63, 88)
+    restore_state(ours, saved)
+    theirs.saveState()
+    _art(theirs, 63, 88)
+    theirs.restoreState()
+    assert ours._code == theirs._code and ours._code[-1] == "Q"
+    for name in Canvas.STATE_ATTRIBUTES:
+        if name == "_extgstate":
+            assert ours._extgstate._d == theirs._extgstate._d == {"ca": 0.8}
+        else:
+            assert getattr(ours, name) == getattr(theirs, name), name
+    assert ours._fillColorObj != HexColor("#336699") and ours._lineWidth != 3  # (what the art set is undone)
+
+
 @pytest.mark.parametrize("rotation", [0, 30])
 def test_an_icon_region_writes_and_leaves_what_a_saved_state_around_its_icon_would(rotation):
     """An icon region brackets its icon in ``q … Q`` without ReportLab's copy of the canvas state

@@ -27,7 +27,7 @@ from kkprint.deck.expr import PER_COPY_NAMES, Expression, Table, compile_conditi
 from kkprint.deck.load import CardRef, Deck, expressions_of
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
 from kkprint.engine.cards import Art
-from kkprint.engine.document import Document, do_form
+from kkprint.engine.document import Document, do_form, restore_state, save_state
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_metrics, icon_names, register_icon
 from kkprint.engine.pictures import SvgFonts, check_picture, draw_picture
@@ -276,7 +276,7 @@ class RegionPainter:
         isolated = turned or not isinstance(region, TextRegion | IconRegion)
         bracketed = not turned and isinstance(region, IconRegion)
         if isolated:
-            c.saveState()
+            saved = save_state(c)
         elif bracketed:
             c._code.append("q")
         if region.rotation:
@@ -327,7 +327,7 @@ class RegionPainter:
             raise err.located(source=self.deck.source, place=place) from None
         finally:
             if isolated:
-                c.restoreState()
+                restore_state(c, saved)
             elif bracketed:
                 c._code.append("Q")  # (where the canvas writes now: a form the icon defined has ended)
         return drawn

@@ -135,6 +135,22 @@ def do_form(canvas: Canvas, name: str) -> None:
 _CANVAS_STATE = operator.itemgetter(*Canvas.STATE_ATTRIBUTES)  # what Canvas.saveState keeps
 
 
+def save_state(canvas: Canvas) -> tuple:
+    """``canvas.saveState()``: the same ``q``, the same state kept, as one tuple taken at once
+    rather than ReportLab's dictionary filled attribute by attribute (a card's shapes save and
+    restore it hundreds of times a sheet). Undone by :func:`restore_state`, not restoreState."""
+    saved = _CANVAS_STATE(canvas.__dict__)
+    canvas._extgstate = canvas._extgstate.pushCopy()  # (drawing may change transparency in place)
+    canvas._code.append("q")
+    return saved
+
+
+def restore_state(canvas: Canvas, saved: tuple) -> None:
+    """``canvas.restoreState()`` for a state :func:`save_state` kept."""
+    canvas._code.append("Q")  # (where the canvas writes now: a form defined meanwhile has ended)
+    canvas.__dict__.update(zip(Canvas.STATE_ATTRIBUTES, saved))
+
+
 class Document:
     """One open PDF: the canvas plus the reusable forms (XObjects) defined in it so far. (A
     long card-per-page one may go on in further files: see :meth:`between_cards`.)"""
@@ -227,15 +243,12 @@ class Document:
         state attribute by attribute, which with its matrix arithmetic cost a card of its own art
         (a name on each) a twelfth of its drawing."""
         c = self.canvas
-        saved = _CANVAS_STATE(c.__dict__)
-        c._extgstate = c._extgstate.pushCopy()  # (drawing may change transparency in place)
+        saved = save_state(c)
         a, b, c_, d, e, f = c._currentMatrix  # moved by (x, y), as Canvas.translate tracks it
         c._currentMatrix = (a, b, c_, d, a * x + c_ * y + e, b * x + d * y + f)
-        c._code.append("q")
         c._code.append(f"{fp_str(1, 0, 0, 1, x, y)} cm")
         draw(c, width, height)
-        c._code.append("Q")
-        c.__dict__.update(zip(Canvas.STATE_ATTRIBUTES, saved))
+        restore_state(c, saved)
 
     def margin_note(self, side: str = "bottom", extra: str = "") -> None:
         """The 'print at actual size' line and a 50 mm scale bar, in the outer strip of one margin.
