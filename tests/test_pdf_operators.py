@@ -195,3 +195,38 @@ def test_an_icon_region_writes_and_leaves_what_a_saved_state_around_its_icon_wou
             assert ours._extgstate._d == theirs._extgstate._d
         else:
             assert getattr(ours, name) == getattr(theirs, name), name
+
+
+def test_the_build_canvas_sets_transparency_as_reportlabs_canvas_does():
+    """Colours carry their alpha: the build's canvas skips ReportLab's work when it stays the same,
+    and writes the same operators, states and PDF (version 1.4 from the first colour) otherwise."""
+    from kkprint.engine.inks import BuildCanvas
+
+    pdfs, codes = [], []
+    for kind in (BuildCanvas, Canvas):
+        buffer = io.BytesIO()
+        canvas = kind(buffer, invariant=1)
+        for colour, alpha in [("#336699", None), ("#336699", 1.0), ("#993366", 0.5), ("#993366", 0.5), ("#000000", 1)]:
+            canvas.setFillColor(HexColor(colour), alpha)
+            canvas.setStrokeColor(HexColor(colour), alpha)
+            canvas.rect(0, 0, 10, 10, fill=1)
+        canvas.saveState()
+        canvas.setStrokeAlpha(0.25)
+        canvas.restoreState()
+        canvas.setStrokeAlpha(0.25)  # (the state restored above: written again)
+        for wrong in (1.5, -0.1, "0.5"):
+            with pytest.raises(ValueError, match="setFillAlpha invalid value"):
+                canvas.setFillAlpha(wrong)
+            with pytest.raises(ValueError, match="setStrokeAlpha invalid value"):
+                canvas.setStrokeAlpha(wrong)
+        codes.append(list(canvas._code))
+        canvas.showPage()
+        canvas.save()
+        pdfs.append(buffer.getvalue())
+    assert codes[0] == codes[1] and sum("gs" in line for line in codes[0]) == 6
+    assert pdfs[0] == pdfs[1] and pdfs[0].startswith(b"%PDF-1.4")
+    plain = io.BytesIO()
+    untouched = BuildCanvas(plain, invariant=1)
+    untouched.rect(0, 0, 10, 10)
+    untouched.save()
+    assert plain.getvalue().startswith(b"%PDF-1.3")  # (no colour set: no transparency asked for)

@@ -33,7 +33,6 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import EmbeddedType1Face, getFont
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg, text, tr
@@ -47,6 +46,7 @@ from kkprint.engine.cards import SAFE_MM
 from kkprint.engine.document import Document
 from kkprint.engine.fonts import FontSet
 from kkprint.engine.geometry import CardSize, Paper, Shape
+from kkprint.engine.inks import BuildCanvas
 from kkprint.engine.job import BUILD_OPTIONS, BuildOptions, notice
 from kkprint.engine.pictures import pixel_size
 from kkprint.engine.text import FittedText, TextBox, ink_box, set_sizes
@@ -525,7 +525,7 @@ def collecting(options: BuildOptions) -> Iterator[list[Preflight]]:
 @contextmanager
 def scratch(paper: Paper, fonts: FontSet, lang: str) -> Iterator[Document]:
     """A document drawn as a build draws it, into memory, and dropped: nothing is written."""
-    canvas = Canvas(io.BytesIO(), pagesize=paper.size, invariant=1, initialFontName=fonts.regular)
+    canvas = BuildCanvas(io.BytesIO(), pagesize=paper.size, invariant=1, initialFontName=fonts.regular)
     yield Document(canvas, paper, fonts, lang)
 
 

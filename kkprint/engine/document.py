@@ -28,7 +28,7 @@ from kkprint.base.outputs import atomic_file
 from kkprint.engine import pdfobjects
 from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
-from kkprint.engine.inks import InkCanvas, Inks
+from kkprint.engine.inks import BuildCanvas, InkCanvas, Inks
 
 # Compressed streams stay binary: ASCII85 would make every PDF a quarter larger and slower to write.
 rl_config.useA85 = 0
@@ -348,7 +348,7 @@ def open_pdf(
     scratch PDFs, in a folder of their own). None is put in its place before the last is
     complete, and a failure before then leaves none; the document's ``paths`` names them."""
     inks = inks or BUILD_INKS.get()
-    make = Canvas if inks.plain else functools.partial(InkCanvas, inks=inks)
+    make = BuildCanvas if inks.plain else functools.partial(InkCanvas, inks=inks)
     paths: list[Path] = []
     pages: list[int] = []  # of each file saved
     with ExitStack() as files:
