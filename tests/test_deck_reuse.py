@@ -3,6 +3,8 @@ extending a front, YAML anchors and aliases — and the bounds that keep each of
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import assert_clean_error, run_cli
 from test_deck_compute import box_of, card_pages, picture
@@ -164,3 +166,88 @@ def test_a_back_may_extend_a_template_and_shift_its_regions(tmp_path):
     )
     back = load_deck(deck).spec.back
     assert back is not None and back["title"].y == pytest.approx(33) and back["banner"].fill == "#2f5fa8"
+
+
+SUITS = """\
+name: suits
+card: {size: poker}
+print: {backs: none}
+layout:
+  band:  {type: shape, shape: rect, x: 0, y: 0, w: 63, h: 20, fill: "${colour}"}
+  stripe: {type: shape, shape: rect, x: 0, y: 8, w: 63, h: 2, fill: "#ffffff", opacity: 0.5, when: "suit == 'Moon'"}
+  suit:  {type: text, x: 4, y: 22, w: 55, h: 8, field: suit, size: 12, align: center}
+  motto: {type: text, x: 4, y: 31, w: 55, h: 3, text: "${suit} — the order of the ${suit}", size: 4}
+  mark:  {type: icon, x: 24, y: 40, w: 15, h: 15, field: mark}
+  rank:  {type: text, x: 4, y: 60, w: 55, h: 10, field: name, size: 14, align: center}
+  seal:  {type: shape, shape: circle, x: 26, y: 72, w: 11, h: 11, stroke: "${colour}", stroke_width: 1.5}
+  sigil: {type: text, x: 4, y: 84, w: 55, h: 3, text: "${suit}", size: 8, align: center}
+cards:
+CARDS"""
+
+
+def _suits(tmp_path, cards: int) -> Path:
+    rows = []
+    for number in range(cards):
+        suit, colour = [("Sun", "#e0a020"), ("Moon", "#3050a0"), ("Star", "#a03050")][number % 3]
+        rows.append(
+            f"  - {{name: Knight {number + 1}, suit: {suit}, colour: '{colour}', mark: 'die:{number % 6 + 1}'}}"
+        )
+    return write(tmp_path, SUITS.replace("CARDS", "\n".join(rows)) + "\n", f"suits-{cards}.yaml")
+
+
+def test_regions_many_cards_draw_alike_are_stored_once_for_their_values(tmp_path, monkeypatch, capsys):
+    """A suit's band, name, motto and seal are drawn once for each suit and placed on its every
+    card; each card's own rank and mark are drawn for it. The cards look exactly as when each is
+    drawn whole, and the preflight says each card's problems (the motto's small text) as before."""
+    from pypdf import PdfReader
+    from test_deck_output import build
+
+    from kkprint.deck import render
+    from kkprint.deck.build import check_deck
+    from kkprint.engine.preview import pages_alike
+
+    deck = _suits(tmp_path, 12)
+    runs = render.runs_of(
+        load_deck(deck).spec.layout, load_deck(deck).columns, (c.fields for c in load_deck(deck).iter_cards())
+    )
+    assert [(run.kind, [name for name, _ in run.regions]) for run in runs] == [
+        (render.BY_VALUES, ["band", "stripe", "suit", "motto"]),
+        (render.OWN, ["mark", "rank"]),
+        (render.BY_VALUES, ["seal", "sigil"]),
+    ]
+    assert runs[0].refs == ("colour", "suit")
+
+    def forms(pdf: Path) -> int:
+        return sum(len(page["/Resources"].get("/XObject", {})) for page in PdfReader(pdf).pages)
+
+    made, usual = {}, render.VALUES_SAMPLE
+    for sample in (usual, 1):  # (a sample of one card shows nothing repeating)
+        monkeypatch.setattr(render, "VALUES_SAMPLE", sample)
+        [pdf] = build(deck, tmp_path / f"out-{sample}", card_pages=True)
+        findings = check_deck(load_deck(deck))
+        made[sample] = (pdf, findings)
+    (stored, stored_findings), (whole, whole_findings) = made[usual], made[1]
+    for page in range(12):
+        assert pages_alike([(stored, page), (whole, page)], 3), page
+    assert forms(stored) > forms(whole)  # (the suits' forms, among the die icons)
+    small = [f for f in stored_findings if f.kind == "small-text"]
+    assert [(f.card, f.region) for f in small] == [(n, "motto") for n in range(1, 13)]
+    assert [(f.card, f.region, f.kind) for f in stored_findings] == [(f.card, f.region, f.kind) for f in whole_findings]
+    capsys.readouterr()
+
+
+def test_a_stored_run_drawn_again_in_a_later_file_says_each_cards_problems_once(tmp_path, monkeypatch, capsys):
+    """An export goes on in a new file every few pages: a suit's stored run is drawn again in
+    each file, and every card still has its own warning, once, as in one file."""
+    from kkprint.deck import export
+
+    deck = _suits(tmp_path, 9)
+    said, pictures = {}, {}
+    for per_file in (export.PAGES_PER_FILE, 2):
+        monkeypatch.setattr(export, "PAGES_PER_FILE", per_file)
+        options = export.ExportOptions(out_dir=tmp_path / f"out-{per_file}", dpi=36, lang="en")
+        pictures[per_file] = [path.read_bytes() for path in export.export_deck(deck, options)]
+        said[per_file] = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert said[2] == said[export.PAGES_PER_FILE] and len(said[2]) == 9, said
+    assert all("region 'motto'" in line for line in said[2])
+    assert pictures[2] == pictures[export.PAGES_PER_FILE]

@@ -13,8 +13,9 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from functools import cached_property
+from itertools import islice
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
@@ -488,24 +489,116 @@ def _star(points: int, inner: float) -> list[tuple[float, float]]:
 # --- faces ------------------------------------------------------------------------------------
 
 
-def runs_of(layout: Layout, columns: frozenset[str] = frozenset()) -> list[tuple[bool, list[tuple[str, Region]]]]:
-    """Consecutive regions grouped by whether they are the same on every card (keeps draw order)."""
-    runs: list[tuple[bool, list]] = []
+class Run(NamedTuple):
+    """Consecutive regions of a face, drawn alike: ``STATIC`` ones are the same on every card (one
+    form for all); ``BY_VALUES`` ones are the same on every card that gives ``refs`` the same
+    values (one form for each such group of cards: the band, name and value of a card's suit,
+    say); ``OWN`` ones are drawn for each card."""
+
+    kind: str
+    regions: list[tuple[str, Region]]
+    refs: tuple[str, ...] = ()
+
+
+STATIC, BY_VALUES, OWN = "static", "by-values", "own"
+VALUES_SAMPLE = 64  # the deck's first cards, by which its runs are cut (a long deck is not read twice over)
+
+
+def runs_of(layout: Layout, columns: frozenset[str] = frozenset(), cards: Iterable[dict] | None = None) -> list[Run]:
+    """Consecutive regions grouped by whether they are the same on every card (keeps draw order);
+    with the deck's ``cards`` (their fields), the others further by the values they read."""
+    runs: list[Run] = []
     for name, region in layout.items():
-        static = is_static(region, columns)
-        if runs and runs[-1][0] == static:
-            runs[-1][1].append((name, region))
+        kind = STATIC if is_static(region, columns) else OWN
+        if runs and runs[-1].kind == kind:
+            runs[-1].regions.append((name, region))
         else:
-            runs.append((static, [(name, region)]))
-    return runs
+            runs.append(Run(kind, [(name, region)]))
+    if cards is None or not any(run.kind == OWN and len(run.regions) > 1 for run in runs):
+        return runs
+    sample = list(islice(cards, VALUES_SAMPLE))
+    return [part for run in runs for part in (_by_values(run, columns, sample) if run.kind == OWN else (run,))]
+
+
+def _by_values(run: Run, columns: frozenset[str], cards: list[dict]) -> list[Run]:
+    """A run of regions drawn for each card, cut by what its regions read: consecutive regions
+    whose values few cards make (at most one set for every two cards: a suit's colour and name)
+    become a ``BY_VALUES`` run, stored once for each set, as long as each region adds nothing
+    to tell the run's cards apart (a suit's motto does; a card's own mark would not); the rest
+    stay each card's own. A run of one region is no gain (an icon is a stored form already)."""
+    distinct: dict[tuple[str, ...], int] = {}
+
+    def variety(refs: tuple[str, ...]) -> int:
+        if refs not in distinct:
+            distinct[refs] = len({tuple(map(card.get, refs)) for card in cards})
+        return distinct[refs]
+
+    groups: list[tuple[list[tuple[str, Region]], tuple[str, ...] | None]] = []  # (regions, refs when stored)
+    for name, region in run.regions:
+        read = refs_of(region, columns)
+        shared = region.cards is None and "*" not in read and not any(ref.startswith("card.") for ref in read)
+        refs = tuple(sorted(read)) if shared and 2 * variety(tuple(sorted(read))) <= len(cards) else None
+        last = groups[-1] if groups else None
+        if last is not None and refs is None and last[1] is None:
+            last[0].append((name, region))
+        elif last is not None and refs is not None and last[1] is not None:
+            together = tuple(sorted({*last[1], *refs}))
+            if variety(together) == variety(last[1]):
+                last[0].append((name, region))
+                groups[-1] = (last[0], together)
+            else:
+                groups.append(([(name, region)], refs))
+        else:
+            groups.append(([(name, region)], refs))
+    parts: list[Run] = []
+    for regions, refs in groups:
+        if refs is not None and len(regions) > 1:
+            parts.append(Run(BY_VALUES, regions, refs))
+        elif parts and parts[-1].kind == OWN:
+            parts[-1].regions.extend(regions)
+        else:
+            parts.append(Run(OWN, regions))
+    return parts
+
+
+class _Told:
+    """What a preflight hears while a ``BY_VALUES`` run is drawn: passed on, and kept to be told
+    again for every later card that shows the run (each card's findings stay its own)."""
+
+    def __init__(self, checks: RegionWatcher) -> None:
+        self.checks = checks
+        self.heard: list[tuple[str, tuple]] = []
+
+    @property
+    def card(self) -> CardRef | None:
+        return self.checks.card
+
+    @card.setter
+    def card(self, card: CardRef | None) -> None:
+        self.checks.card = card
+
+    def failed(self, face: tuple[str, ...], name: str, err: InputError) -> None:
+        self.heard.append(("failed", (face, name, err)))
+        self.checks.failed(face, name, err)
+
+    def drawn(self, face: tuple[str, ...], name: str, region: Region, drawn) -> None:
+        self.heard.append(("drawn", (face, name, region, drawn)))
+        self.checks.drawn(face, name, region, drawn)
+
+    def tell(self, checks: RegionWatcher) -> None:
+        """Say it all again to ``checks``, for the card it is drawing now."""
+        for what, told in self.heard:
+            getattr(checks, what)(*told)
 
 
 class Face:
     """One layout (a front, or a back) of a deck, ready to make the art of any card.
 
-    Runs of regions that never change are drawn once as shared forms; they must be defined
-    (:meth:`define_shared`) before card forms are, because PDF forms cannot be defined inside
-    one another — only used.
+    Its regions are drawn in runs (:func:`runs_of`): those that never change once, as shared
+    forms (:meth:`define_shared`, again in each file of a long document); those that many cards
+    draw alike (a suit's band, name and value) as a form for each set of values they read,
+    drawn by the first card that has it; the rest for each card. A form starts from PDF's own
+    graphics state, as a card's own stored art always has.
     """
 
     def __init__(
@@ -522,13 +615,14 @@ class Face:
         self.painter, self.doc, self.ident, self.inside = painter, doc, ident, inside
         self.width, self.height = width, height
         columns = painter.deck.columns
-        self.runs = runs_of(layout, columns)
+        self.runs = runs_of(layout, columns, (card.fields for card in painter.deck.iter_cards()))
         self.section = section
         self.places = {name: painter.deck.region_place(section, name) for name in layout}
         self.refs = sorted(set().union(*(refs_of(r, columns) for r in layout.values())) if layout else set())
         self.ranges = [(name, parse_ranges(r.cards)) for name, r in layout.items() if r.cards is not None]
         self.conditions = {name: compile_condition(r.when) for name, r in layout.items() if r.when is not None}
         self.shared: dict[int, str] = {}
+        self._told: dict[tuple, _Told | None] = {}  # what the preflight heard as each by-values form was drawn
         self._same: Art | None = None
 
     @cached_property
@@ -580,8 +674,8 @@ class Face:
             c.restoreState()
 
     def define_shared(self) -> None:
-        for index, (static, regions) in enumerate(self.runs):
-            if static:
+        for index, (kind, regions, _) in enumerate(self.runs):
+            if kind == STATIC:
                 # a def, not a lambda: mypy cannot type a lambda with a default argument
                 def draw(c: Canvas, w: float, h: float, regions=regions) -> None:
                     self._draw(c, regions, {}, 0, Msg("what every card of '{face}' shares", face=self.ident))
@@ -589,6 +683,29 @@ class Face:
                 self.shared[index] = self.doc.use_form(
                     f"deck-{self.ident}-shared-{index}", self.width, self.height, draw
                 )
+
+    def _by_values(self, c: Canvas, index: int, run: Run, fields: dict[str, str], number: int, where) -> None:
+        """A ``BY_VALUES`` run: a form drawn by the first card giving its regions their values, and
+        placed for every card giving the same. The preflight hears of its regions for each card
+        all the same (a problem is that card's too), drawn or not."""
+        key = (self, index, tuple(fields.get(name) for name in run.refs))
+        checks = self.painter.checks
+        heard_now = False
+
+        def draw(canvas: Canvas, w: float, h: float) -> None:
+            nonlocal heard_now
+            told = self._told[key] = _Told(checks) if checks is not None else None
+            self.painter.checks = told
+            try:
+                self._draw(canvas, run.regions, fields, number, where)
+            finally:
+                self.painter.checks = checks
+            heard_now = not self.doc.drawing_again  # (drawn again for a later file: said, not heard)
+
+        do_form(c, self.doc.use_form(key, self.width, self.height, draw))
+        told = self._told.get(key)
+        if checks is not None and told is not None and not heard_now:
+            told.tell(checks)
 
     def key(self, fields: dict[str, str], number: int) -> str:
         """Names the drawing by what it depends on: equal keys are equal pictures."""
@@ -608,11 +725,13 @@ class Face:
             if checks is not None:
                 checks.card = card
             try:
-                for index, (static, regions) in enumerate(self.runs):
-                    if static:
+                for index, run in enumerate(self.runs):
+                    if run.kind == STATIC:
                         do_form(c, self.shared[index])
+                    elif run.kind == BY_VALUES:
+                        self._by_values(c, index, run, fields, number, where)
                     else:
-                        self._draw(c, regions, fields, number, where)
+                        self._draw(c, run.regions, fields, number, where)
             finally:
                 if checks is not None:
                     checks.card = None
