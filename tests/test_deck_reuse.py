@@ -221,18 +221,21 @@ def test_regions_many_cards_draw_alike_are_stored_once_for_their_values(tmp_path
         return sum(len(page["/Resources"].get("/XObject", {})) for page in PdfReader(pdf).pages)
 
     made, usual = {}, render.VALUES_SAMPLE
-    for sample in (usual, 1):  # (a sample of one card shows nothing repeating)
+    # (a sample of one card shows nothing repeating; with one set of values kept, what the
+    # preflight heard of a suit is forgotten at each other suit, and the suit drawn as the card's own)
+    for sample, kept in ((usual, render.MAX_RESOLVED), (1, render.MAX_RESOLVED), (usual, 1)):
         monkeypatch.setattr(render, "VALUES_SAMPLE", sample)
-        [pdf] = build(deck, tmp_path / f"out-{sample}", card_pages=True)
-        findings = check_deck(load_deck(deck))
-        made[sample] = (pdf, findings)
-    (stored, stored_findings), (whole, whole_findings) = made[usual], made[1]
+        monkeypatch.setattr(render, "MAX_RESOLVED", kept)
+        [pdf] = build(deck, tmp_path / f"out-{sample}-{kept}", card_pages=True)
+        made[sample, kept] = (pdf, [(f.card, f.region, f.kind) for f in check_deck(load_deck(deck))])
+    (stored, findings), (whole, whole_findings), (forgetful, forgetful_findings) = made.values()
     for page in range(12):
-        assert pages_alike([(stored, page), (whole, page)], 3), page
-    assert forms(stored) > forms(whole)  # (the suits' forms, among the die icons)
-    small = [f for f in stored_findings if f.kind == "small-text"]
-    assert [(f.card, f.region) for f in small] == [(n, "motto") for n in range(1, 13)]
-    assert [(f.card, f.region, f.kind) for f in stored_findings] == [(f.card, f.region, f.kind) for f in whole_findings]
+        assert pages_alike([(stored, page), (whole, page), (forgetful, page)], 3), page
+    assert forms(stored) > forms(forgetful) > forms(whole)  # (the suits' forms, among the die icons)
+    assert [(card, region) for card, region, kind in findings if kind == "small-text"] == [
+        (n, "motto") for n in range(1, 13)
+    ]
+    assert findings == whole_findings == forgetful_findings
     capsys.readouterr()
 
 

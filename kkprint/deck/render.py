@@ -690,6 +690,13 @@ class Face:
         all the same (a problem is that card's too), drawn or not."""
         key = (self, index, tuple(fields.get(name) for name in run.refs))
         checks = self.painter.checks
+        if checks is not None and key not in self._told and self.doc.has_form(key):
+            # what the preflight heard of it is no longer kept (a long deck of many values): this
+            # card draws the run as its own, and the preflight hears of it anew
+            self._draw(c, run.regions, fields, number, where)
+            return
+        if len(self._told) >= MAX_RESOLVED:  # (a deck of many values: memory stays flat)
+            self._told.clear()
         heard_now = False
 
         def draw(canvas: Canvas, w: float, h: float) -> None:

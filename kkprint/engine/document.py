@@ -223,6 +223,10 @@ class Document:
             _complete_resources(self.canvas, name, shading, colours)
         return self._forms[key]
 
+    def has_form(self, key: Hashable) -> bool:
+        """Whether art ``key`` is a form of this file already (:meth:`use_form` would not draw it)."""
+        return key in self._forms
+
     def draw_form(self, name: str, x: float, y: float, scale: float = 1.0) -> None:
         """Place a stored form with its corner at (x, y), scaled. The operators are those of
         saveState, translate, scale, doForm and restoreState, written as they are: placing a form
