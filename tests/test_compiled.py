@@ -151,7 +151,7 @@ def test_an_expression_kept_is_the_code_python_compiles(monkeypatch):
 
     from kkprint.base import compiled
 
-    kind = compiled._KeptCode("expressions", compiled._is_method)
+    kind = compiled._KeptCode("expressions", compiled._is_code)
     monkeypatch.setattr(compiled, "EXPRESSIONS", kind)
     theirs = collections.namedtuple("Point", "x y")  # (Python's own eval)
     monkeypatch.setattr(collections, "eval", compiled._eval, raising=False)
@@ -220,7 +220,7 @@ def test_what_another_process_kept_meanwhile_is_kept_too_and_a_full_file_keeps_w
     path = tmp_path / "methods.marshal"
     code = compile("x = 1", "<string>", "exec", dont_inherit=True)
     path.write_bytes(_file_of({"theirs": code}))  # (written by another process after this one began)
-    kind = compiled._KeptCode("methods", compiled._is_method)
+    kind = compiled._KeptCode("methods", compiled._is_code)
     kind.path, kind.known, kind.added, kind.used = path, {"mine": code, "older": code}, ["mine"], {"mine"}
     kind.keep()
     assert set(kind.read(path)[0]) == {"theirs", "mine", "older"}

@@ -15,10 +15,12 @@ Three kinds of code depend only on their text and on the Python running them:
   instructions (PyYAML's check for unprintable characters alone is half of it).
 
 :func:`keep_compiled_code` gives dataclasses an ``exec``, namedtuple and inspect an ``eval``,
-typing a ``compile``, and ``re`` a compiler, that look in the cache folder first (marshal data, one file a kind for this Python, trusted as Python trusts its
-``__pycache__``) and keep what they compiled anew when the process ends. Each is what Python's
-own would make: a method's or an expression's code has the same file name and no ``__future__``
-flags (dataclasses, collections, typing and inspect have none); a pattern's program is what ``re._compiler.compile`` hands to ``_sre.compile``.
+typing a ``compile``, and ``re`` a compiler, that look in the cache folder first (marshal data,
+one file a kind for this Python, trusted as Python trusts its ``__pycache__``) and keep what
+they compiled anew when the process ends. Each is what Python's own would make: a method's or
+an expression's code has the same file name and no ``__future__`` flags (dataclasses,
+collections, typing and inspect have none); a pattern's program is what
+``re._compiler.compile`` hands to ``_sre.compile``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import builtins
 import collections
 import dataclasses
 import importlib.util
+import inspect  # (loaded by dataclasses already)
 import marshal
 import re
 import sys
@@ -150,7 +153,7 @@ class _KeptCode:
         keep_in_cache(self.path, zlib.crc32(data).to_bytes(4, "little") + data)
 
 
-def _is_method(source: object, code: object) -> bool:
+def _is_code(source: object, code: object) -> bool:
     return type(source) is str and type(code) is CodeType
 
 
@@ -172,7 +175,7 @@ def _is_program(pattern: object, program: object) -> bool:
     )
 
 
-METHODS = _KeptCode("dataclass-methods", _is_method)
+METHODS = _KeptCode("dataclass-methods", _is_code)
 
 
 def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own parameter names
@@ -183,7 +186,7 @@ def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own para
     builtins.exec(source, globals, locals)
 
 
-EXPRESSIONS = _KeptCode("expressions", _is_method)
+EXPRESSIONS = _KeptCode("expressions", _is_code)
 
 
 def _expression(text: str) -> CodeType:
@@ -204,7 +207,8 @@ def _eval(source, globals=None, locals=None, /):  # noqa: A002 - eval's own para
 
 
 def _compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1, **more):
-    """``compile`` as typing calls it for a forward reference (a text as an expression)."""
+    """``compile`` as typing calls it for a forward reference (a text as an expression). Its
+    caller is typing, which has no ``__future__`` flags to pass on: none are taken from here."""
     if type(source) is str and filename == "<string>" and mode == "eval" and not (flags or more) and optimize == -1:
         return _expression(source)
     return builtins.compile(source, filename, mode, flags, True, optimize, **more)
@@ -272,11 +276,8 @@ def keep_compiled_code(folder: Path) -> None:
     METHODS.load(folder)
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # (a name dataclasses looks up as it runs)
     EXPRESSIONS.load(folder)
-    collections.eval = _eval  # type: ignore[attr-defined]  # (a name each looks up as it runs)
+    collections.eval = inspect.eval = _eval  # type: ignore[attr-defined]  # (a name each looks up as it runs)
     typing.compile = _compile  # type: ignore[attr-defined]
-    import inspect  # (Typer's, loaded anyway: its own tuples' classes made above)
-
-    inspect.eval = _eval  # type: ignore[attr-defined]
     if _REPLACEABLE:
         PATTERNS.load(folder)
         _compiler.compile = _compile_pattern  # type: ignore[union-attr]  # (re looks it up as it compiles)

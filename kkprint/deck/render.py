@@ -517,10 +517,10 @@ def runs_of(layout: Layout, columns: frozenset[str] = frozenset(), cards: Iterab
     if cards is None or not any(run.kind == OWN and len(run.regions) > 1 for run in runs):
         return runs
     sample = list(islice(cards, VALUES_SAMPLE))
-    return [part for run in runs for part in (_by_values(run, columns, sample) if run.kind == OWN else (run,))]
+    return [part for run in runs for part in (_cut_by_values(run, columns, sample) if run.kind == OWN else (run,))]
 
 
-def _by_values(run: Run, columns: frozenset[str], cards: list[dict]) -> list[Run]:
+def _cut_by_values(run: Run, columns: frozenset[str], cards: list[dict]) -> list[Run]:
     """A run of regions drawn for each card, cut by what its regions read: consecutive regions
     whose values few cards make (at most one set for every two cards: a suit's colour and name)
     become a ``BY_VALUES`` run, stored once for each set, as long as each region adds nothing
