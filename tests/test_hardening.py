@@ -194,7 +194,7 @@ def test_signals_end_the_build_cleanly(english, tmp_path, sig, code):
     _, err = process.communicate(timeout=60)
     assert process.returncode == code, err
     assert "nothing half-written was kept" in err and "Traceback" not in err
-    assert list(out.iterdir()) == []
+    assert not out.exists()  # (nor the folder made for it)
 
 
 def test_ctrl_c_while_the_cli_loads_ends_with_130_and_no_traceback(monkeypatch):

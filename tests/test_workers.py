@@ -91,7 +91,7 @@ def test_a_cancelled_copy_stops_removes_what_it_was_writing_and_is_waited_for(tm
     assert list(target.parent.glob(".half.pdf-*.part"))
     copy.cancel()
     assert not running(copy.pid)
-    assert list(target.parent.iterdir()) == []
+    assert not target.parent.exists()  # (nor the folder made for it)
 
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="needs Linux's /proc to see the copy")
@@ -132,4 +132,27 @@ def test_a_copy_whose_process_is_killed_stops_and_removes_what_it_was_writing(tm
     if alive:
         os.kill(copy, signal.SIGKILL)  # (not left to the next test)
     assert not alive, "the copy outlived the process that made it"
-    assert list(target.parent.iterdir()) == []
+    assert not target.parent.exists()  # (nor the folder made for it)
+
+
+def test_a_failed_write_takes_away_the_folders_it_made_and_only_those(tmp_path):
+    """A refused build leaves no empty output folder behind: the folders made for a file that
+    was not put in place are removed, innermost first, while empty — not one that was there
+    before, nor one another file was written into meanwhile."""
+    made = tmp_path / "a" / "b" / "c"
+    with pytest.raises(InputError), atomic_file(made / "x.pdf") as temporary:
+        Path(temporary).write_bytes(b"%PDF-1.4 half")
+        raise InputError(Msg("is empty"), source="deck.yaml")
+    assert list(tmp_path.iterdir()) == []
+
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with pytest.raises(KeyboardInterrupt), atomic_file(kept / "new" / "x.pdf"):
+        raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == [kept] and list(kept.iterdir()) == []
+
+    with pytest.raises(InputError), atomic_file(tmp_path / "shared" / "inner" / "x.pdf"):
+        with atomic_file(tmp_path / "shared" / "y.pdf") as other:
+            Path(other).write_bytes(b"%PDF-1.4 whole")
+        raise InputError(Msg("is empty"), source="deck.yaml")
+    assert sorted(p.name for p in (tmp_path / "shared").iterdir()) == ["y.pdf"]

@@ -105,24 +105,26 @@ def atomic_file(path: Path, *, magic: bytes | None = None, tidied: bool = False)
     ``tidied``: the caller has already removed the leftovers of ``path`` (see
     :func:`remove_leftovers`)."""
     check_destination(path, magic)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InputError(
-            Msg("cannot create the folder: {strerror}", strerror=OsReason(err)), source=str(path.parent)
-        ) from None
+    made = _make_folder(path.parent)
     if not tidied:
         remove_leftovers(path.parent, [path.name])
     try:
-        handle, temp = tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".part", dir=path.parent)
+        try:
+            handle, temp = _temporary(path)
+        except FileNotFoundError:  # (another process's failed write took the folder it had just made)
+            made = _make_folder(path.parent)
+            handle, temp = _temporary(path)
         os.fchmod(handle, 0o666 & ~_umask())
         os.close(handle)
     except OSError as err:
+        _remove_if_empty(made)
         raise InputError(Msg("cannot be written: {strerror}", strerror=OsReason(err)), source=str(path)) from None
+    written = False
     try:
         yield temp
         check_destination(path, magic)  # still what it was when we started
         os.replace(temp, path)
+        written = True
     except OSError as err:
         raise InputError(Msg("cannot be written: {value}", value=OsReason(err)), source=str(path)) from None
     finally:
@@ -130,6 +132,40 @@ def atomic_file(path: Path, *, magic: bytes | None = None, tidied: bool = False)
             os.unlink(temp)
         except OSError:
             pass
+        if not written:
+            _remove_if_empty(made)
+
+
+def _temporary(path: Path) -> tuple[int, str]:
+    return tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".part", dir=path.parent)
+
+
+def _make_folder(folder: Path) -> list[Path]:
+    """Make ``folder`` and what it lies in; the folders that were made, innermost first (a
+    failed write takes them away again: a refused build leaves no empty output folder)."""
+    made = []
+    missing = folder
+    while not os.path.lexists(missing) and missing != missing.parent:
+        made.append(missing)
+        missing = missing.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        _remove_if_empty(made)  # (those made before one could not be)
+        raise InputError(
+            Msg("cannot create the folder: {strerror}", strerror=OsReason(err)), source=str(folder)
+        ) from None
+    return made
+
+
+def _remove_if_empty(folders: list[Path]) -> None:
+    """Remove the folders, innermost first, as long as they are empty (another file written
+    into one meanwhile keeps it and those around it)."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 def write_new(path: Path, text: str) -> None:
