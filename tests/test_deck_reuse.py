@@ -254,3 +254,43 @@ def test_a_stored_run_drawn_again_in_a_later_file_says_each_cards_problems_once(
     assert said[2] == said[export.PAGES_PER_FILE] and len(said[2]) == 9, said
     assert all("region 'motto'" in line for line in said[2])
     assert pictures[2] == pictures[export.PAGES_PER_FILE]
+
+
+def _plain_deck(folder: Path, name: str, colour: str) -> Path:
+    """A deck whose front and back are the same on every card: each face is one stored form."""
+    return write(
+        folder,
+        f"name: {name}\ncard: {{w: 30, h: 30}}\n"
+        f'layout:\n  band: {{type: shape, shape: rect, x: 0, y: 0, w: 30, h: 30, fill: "{colour}"}}\n'
+        f'back:\n  band: {{type: shape, shape: rect, x: 0, y: 0, w: 30, h: 30, fill: "{colour}"}}\n'
+        "cards: [{name: A}, {name: B}]\n",
+        f"{name}.yaml",
+    )
+
+
+def test_two_decks_drawn_into_one_file_keep_their_own_faces(tmp_path):
+    """A kit's sheet may hold two decks (kardinal's tokens and chips): faces of the same name
+    ("front", "back") and the same values are two drawings, not one form used for both."""
+    from itertools import chain
+
+    from kkprint.deck.build import card_prints, deck_card_size, painter_for
+    from kkprint.engine.cards import SheetOptions, print_cards
+    from kkprint.engine.document import open_pdf
+    from kkprint.engine.fonts import prepare_fonts
+    from kkprint.engine.geometry import PAPERS, SheetLayout
+
+    red, blue = (
+        load_deck(_plain_deck(tmp_path, name, colour)) for name, colour in (("r", "#ff0000"), ("b", "#0000ff"))
+    )
+    fonts = prepare_fonts(["AB"])
+    layout = SheetLayout(PAPERS["a4"], deck_card_size(red), 2, 6)
+    pdf = tmp_path / "both.pdf"
+    with open_pdf(pdf, layout.paper, fonts, title="both", lang="en") as doc:
+        size = layout.card
+        prints = chain(
+            *(card_prints(deck, doc, painter_for(deck, fonts), size.width, size.height) for deck in (red, blue))
+        )
+        print_cards(doc, layout, prints, SheetOptions())
+    for page in (0, 1):  # fronts, then backs
+        image = picture(pdf, page)
+        assert box_of(image, "#ff0000") and box_of(image, "#0000ff")

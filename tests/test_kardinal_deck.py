@@ -109,3 +109,27 @@ def test_rights_tokens_and_law_chips_share_one_sheet_with_the_chips_backs_behind
     front, back = reader.pages[0].extract_text(), reader.pages[1].extract_text()
     assert front.count("Rights") == 15 and "Take back" in front and "victory" in front
     assert back.count("Law") == 8 and "Rights" not in back  # tokens have no back
+
+
+def test_the_set_up_picture_shows_the_law_chips_face_down_as_their_back_prints(tmp_path):
+    """The start file's picture draws the land cards and the law chips' backs into one page: each
+    deck's faces are its own drawings (the chips' back once showed another deck's back, since
+    both faces were called "back")."""
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageChops
+
+    from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    written = build_targets(resolve(["kardinal"]), BuildOptions(out_dir=tmp_path, lang="en"))
+    [start] = [p for p in written if "-start-" in p.name]
+    document = pdfium.PdfDocument(str(start))
+    try:
+        page = document[0].render(scale=150 / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    tint = Image.new("RGB", page.size, "#e4d2d5")  # the law chip's back (data/kardinal/law-chip.yaml)
+    red, green, blue = ImageChops.difference(page, tint).split()
+    near = ImageChops.lighter(ImageChops.lighter(red, green), blue).point(lambda v: 255 if v < 8 else 0)
+    chip = (25 / 5 / 25.4 * 150) ** 2  # a 25 mm chip in a picture drawn at a fifth, in pixels at 150 dpi
+    assert near.histogram()[255] > 8 * chip * 0.75  # eight chips, each mostly its tint

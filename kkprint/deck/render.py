@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from itertools import islice
+from itertools import count, islice
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, cast
 
@@ -591,6 +591,9 @@ class _Told:
             getattr(checks, what)(*told)
 
 
+_FACES = count(1)  # each Face's number: the names of its forms are its own
+
+
 class Face:
     """One layout (a front, or a back) of a deck, ready to make the art of any card.
 
@@ -613,6 +616,7 @@ class Face:
         inside: bool = False,
     ):
         self.painter, self.doc, self.ident, self.inside = painter, doc, ident, inside
+        self.prefix = f"deck-{ident}-{next(_FACES)}"  # (two decks in one file both have a "front")
         self.width, self.height = width, height
         columns = painter.deck.columns
         self.runs = runs_of(layout, columns, (card.fields for card in painter.deck.iter_cards()))
@@ -680,9 +684,7 @@ class Face:
                 def draw(c: Canvas, w: float, h: float, regions=regions) -> None:
                     self._draw(c, regions, {}, 0, Msg("what every card of '{face}' shares", face=self.ident))
 
-                self.shared[index] = self.doc.use_form(
-                    f"deck-{self.ident}-shared-{index}", self.width, self.height, draw
-                )
+                self.shared[index] = self.doc.use_form(f"{self.prefix}-shared-{index}", self.width, self.height, draw)
 
     def _by_values(self, c: Canvas, index: int, run: Run, fields: dict[str, str], number: int, where) -> None:
         """A ``BY_VALUES`` run: a form drawn by the first card giving its regions their values, and
@@ -717,11 +719,11 @@ class Face:
     def key(self, fields: dict[str, str], number: int) -> str:
         """Names the drawing by what it depends on: equal keys are equal pictures."""
         if self.uniform:
-            return f"deck-{self.ident}-same"
+            return f"{self.prefix}-same"
         values = sorted(fields.items()) if "*" in self.refs else [fields.get(name) for name in self.refs]
         mask = [number in ranges for _, ranges in self.ranges]
         digest = hashlib.sha1(json.dumps([values, mask], ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
-        return f"deck-{self.ident}-{digest}"
+        return f"{self.prefix}-{digest}"
 
     def art(self, fields: dict[str, str], number: int, where: str | Msg, shared: bool, card: CardRef) -> Art:
         """The face of one card; the preflight hears of ``card`` (its :class:`CardRef`) while it
