@@ -427,3 +427,40 @@ def test_a_picture_of_the_cards_draws_them_as_the_sheet_does_and_checks_nothing_
     picture = [code for checked, code in drawn if not checked]
     assert len(sheet) == 2 and picture == sheet
     assert any("Tj" in line for line in picture[1])  # (the cards' words are drawn)
+
+
+TYPO_DECK = """\
+name: typo
+card: {w: 60, h: 80}
+layouts:
+  item:
+    regions:
+      band: {type: shape, shape: rect, x: 0, y: 0, w: 60, h: 10, fill: "${colur}"}
+      title: {type: text, x: 5, y: 12, w: 50, h: 10, text: "${name}"}
+  plan:
+    extends: item
+    regions:
+      stamp: {type: shape, shape: star, x: 40, y: 40, w: 10, h: 10, fill: "#ffd166"}
+back:
+  extends: item
+cards:
+  - {name: Ann, colour: "#aa0000", layout: item}
+  - {name: Bob, colour: "#00aa00", layout: plan}
+  - {name: Cy, colour: "#0000aa", layout: plan}
+"""
+
+
+def test_a_column_no_card_has_is_said_once_where_it_is_written(tmp_path, capsys, monkeypatch):
+    """One typo, one error: the region that reads the missing column, at the line it is written
+    on — not again for the layout and the back that inherit it unchanged, and not for each card
+    whose colour its blank value breaks."""
+    deck = tmp_path / "typo.yaml"
+    deck.write_text(TYPO_DECK, encoding="utf-8")
+    for lang, said in (("en", "no card has a column 'colur'"), ("ja", "列「colur」はどのカードにもありません")):
+        code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
+        lines = err.splitlines()
+        assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
+        assert len(lines) == 1 and said in lines[0] and ("(line 6)" in lines[0] or "（6行目）" in lines[0]), err
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
+    [finding] = json.loads(out)
+    assert (finding["kind"], finding["line"], finding["card"]) == ("missing-column", 6, None)

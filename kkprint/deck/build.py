@@ -151,7 +151,7 @@ def prints_by_card(
         checks = attach(deck, doc, painter, trimmed)
         blanks = checks.blanks
     else:  # (a quarter of drawing a card went to checking it again)
-        checks, blanks = None, column_checks(deck)[1]
+        checks, blanks = None, column_checks(deck).blanks
 
     def face(layout, ident: str, section: tuple) -> Face:
         return Face(painter, doc, layout, ident, width, height, section, stays_inside(layout, size))

@@ -64,7 +64,7 @@ class _Inputs:
         self.shared = json.dumps(as_written(spec, exclude=NOT_DRAWN), sort_keys=True, ensure_ascii=False)
         # what every card reads besides its own fields, as a build gives it (deck.name, today …)
         self.spec_fields = {
-            **column_checks(deck)[1],  # (a column no card has reads as empty, as in a build)
+            **column_checks(deck).blanks,  # (a column no card has reads as empty, as in a build)
             **deck.deck_names(),
             **{key: as_text(value) for key, value in spec.fields.items()},
         }

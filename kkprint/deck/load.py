@@ -55,6 +55,7 @@ class Deck:
     chosen: tuple[CardData, ...] | None = None  # set by --only
     chosen_rows: tuple[int, ...] = ()  # the data row (card.row) of each chosen card
     lines: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> YAML line
+    written_in: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> the section it is in
     tables: dict[str, LookupTable] = field(default_factory=dict, compare=False, hash=False)
     columns: frozenset[str] = frozenset()  # every field some card has (a deck's fields: included)
 
@@ -413,26 +414,47 @@ def _added(first: Any, second: Any, source: str, place: str) -> Any:
     return "${" + first_term + " + " + second_term + "}"
 
 
-def _region_lines(raw: Any) -> dict:
-    """Where each region is written in the user's file, for error messages."""
+def _region_lines(raw: Any) -> tuple[dict, dict]:
+    """Where each region is written in the user's file, for error messages: its line, and the
+    section it is written in — a region a face inherits from another of the file's layouts
+    (``extends: item``) is written where that one is."""
     lines: dict = {}
+    written_in: dict = {}
     if not isinstance(raw, LineDict):
-        return lines
+        return lines, written_in
+    layouts = raw.get("layouts") if isinstance(raw.get("layouts"), dict) else {}
+    parents: dict[tuple, tuple] = {}
 
-    def take(section: tuple, mapping: Any) -> None:
-        if isinstance(mapping, LineDict):
-            for name in mapping:
-                lines[(*section, name)] = mapping.line_of(name)
+    def take(section: tuple, regions: Any, parent: Any) -> None:
+        if isinstance(regions, LineDict):
+            for name in regions:
+                lines[(*section, name)] = regions.line_of(name)
+                written_in[(*section, name)] = section
+        if isinstance(parent, str) and parent in layouts:
+            parents[section] = ("layouts", parent)
+        elif parent == "layout" and section != ("layout",):
+            parents[section] = ("layout",)
 
-    take(("layout",), _regions_and_parent(raw.get("layout"))[0])
-    take(("back",), _regions_and_parent(raw.get("back"))[0])
-    for group in ("layouts", "backs"):
-        entries = raw.get(group)
-        if isinstance(entries, dict):
-            for name, entry in entries.items():
-                inner = entry.get("regions") if group == "layouts" and isinstance(entry, dict) else entry
-                take((group, name), _regions_and_parent(inner)[0] if group == "backs" else inner)
-    return lines
+    take(("layout",), *_regions_and_parent(raw.get("layout")))
+    take(("back",), *_regions_and_parent(raw.get("back")))
+    for name, entry in layouts.items():
+        take(("layouts", name), entry.get("regions") if isinstance(entry, dict) else None, _parent_of(entry))
+    if isinstance(raw.get("backs"), dict):
+        for name, entry in raw["backs"].items():
+            take(("backs", name), *_regions_and_parent(entry))
+    for section in parents:
+        ancestor, seen = parents.get(section), {section}
+        while ancestor is not None and ancestor not in seen:  # (a loop is refused elsewhere, with its own error)
+            seen.add(ancestor)
+            for key, line in list(lines.items()):
+                if key[:-1] == ancestor and (*section, key[-1]) not in lines:
+                    lines[(*section, key[-1])], written_in[(*section, key[-1])] = line, ancestor
+            ancestor = parents.get(ancestor)
+    return lines, written_in
+
+
+def _parent_of(entry: Any) -> Any:
+    return entry.get("extends") if isinstance(entry, dict) else None
 
 
 def faces_of(spec: DeckFile) -> Iterator[tuple[tuple, Layout]]:
@@ -558,8 +580,17 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     if data_spec is not None:
         data_path = confined(path.parent, data_spec.file, N_("data file"), source, "data", allow_outside)
     tables = _tables(spec, path.parent, source, allow_outside)
+    lines, written_in = _region_lines(raw)
     deck = Deck(
-        spec, tuple(cards), data_path, path.parent, source, allow_outside, lines=_region_lines(raw), tables=tables
+        spec,
+        tuple(cards),
+        data_path,
+        path.parent,
+        source,
+        allow_outside,
+        lines=lines,
+        written_in=written_in,
+        tables=tables,
     )
     columns: set[str] = set(spec.fields)
     total = 0

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import EmbeddedType1Face, getFont
@@ -171,10 +172,19 @@ def counted(findings: list[Finding], strict: bool = False) -> Msg:
     return said[0] if len(said) == 1 else Msg("{errors}, {warnings}", errors=said[0], warnings=said[1])
 
 
-def column_checks(deck: Deck) -> tuple[list[Finding], dict[str, str]]:
+class ColumnChecks(NamedTuple):
+    """What :func:`column_checks` finds."""
+
+    findings: list[Finding]
+    blanks: dict[str, str]  # each column no card has, as an empty field
+    reading_blanks: frozenset[tuple[tuple[str, ...], str]]  # (face, region) of each region reading one
+
+
+def column_checks(deck: Deck) -> ColumnChecks:
     """What the deck's columns say before any card is drawn — a column that looks like copies but
     is not the deck's ``copies_field`` (a warning: the copies would silently be 1 each); a column
-    no card has, named by a region (an error, once per region) — and those missing columns as
+    no card has, named by a region (an error, once per region and line: a region a layout
+    inherits unchanged is the same mistake, at the same place) — and those missing columns as
     blank fields: the build goes on reading them as empty, so each card's other problems are
     still found. Cheap: the studio asks it at every change."""
     columns = deck.columns  # (the deck's fields: among them)
@@ -190,17 +200,24 @@ def column_checks(deck: Deck) -> tuple[list[Finding], dict[str, str]]:
             )
             found.append(Finding(deck.source, COPIES_COLUMN, message))
     missing: dict[str, str] = {}
+    reading: set[tuple[tuple[str, ...], str]] = set()
+    said: set[tuple[str, int]] = set()
     for section, layout in faces_of(deck.spec):
         for name, region in layout.items():
             # what deck.expr says a ${…} or when: reads by name; card.*, deck.* and today are no columns
             for column in sorted(refs_of(region, columns, required=True) - columns - SPECIAL_NAMES):
                 missing[column] = ""
-                message = Msg("no card has a column '{column}'{hint}", column=column, hint=suggest(column, columns))
+                reading.add((section, name))
                 line = deck.lines.get((*section, name))
+                if line is not None and (column, line) in said:
+                    continue
+                if line is not None:
+                    said.add((column, line))
+                message = Msg("no card has a column '{column}'{hint}", column=column, hint=suggest(column, columns))
                 found.append(
                     Finding(deck.source, MISSING_COLUMN, message, face=section, region=name, line=line, error=True)
                 )
-    return found, missing
+    return ColumnChecks(found, missing, frozenset(reading))
 
 
 # --- collecting while a deck is drawn --------------------------------------------------------
@@ -227,8 +244,9 @@ class Preflight:
         self._clear_boxes: dict[TextRegion, bool] = {}  # (regions compare and hash as themselves)
         self._fonts = len(doc.canvas._doc.fontMapping)
         self._raster_icons = self._deck_rasters()
-        found, self.blanks = column_checks(deck)  # (the deck as a whole, before any card)
-        self.findings.extend(found)
+        columns = column_checks(deck)  # (the deck as a whole, before any card)
+        self.findings.extend(columns.findings)
+        self.blanks, self._reading_blanks = columns.blanks, columns.reading_blanks
         doc.on_new_file.append(self._new_file)
 
     def _new_file(self) -> None:
@@ -249,8 +267,10 @@ class Preflight:
 
     def failed(self, face: tuple[str, ...], name: str, err: InputError) -> None:
         """A region that could not be drawn on this card: an error, and the build goes on to
-        find the others."""
-        self._add(ERROR, err.message, face, name, self.card, error=True)
+        find the others. Not for a region that reads a column no card has: that error is said
+        once, for the region, not again for every card its blank value breaks."""
+        if (face, name) not in self._reading_blanks:
+            self._add(ERROR, err.message, face, name, self.card, error=True)
 
     def card_failed(self, card: CardRef, err: InputError) -> None:
         """A card that could not be laid out at all (its layout or back names nothing)."""

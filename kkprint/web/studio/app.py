@@ -26,6 +26,7 @@ from kkprint.base.errors import InputError
 from kkprint.base.i18n import text, tr
 from kkprint.deck.build import deck_card_size
 from kkprint.deck.expr import compile_condition, parse_ranges
+from kkprint.deck.load import Deck
 from kkprint.deck.preflight import Finding
 from kkprint.deck.render import region_for_card
 from kkprint.web.app import create_web_app, language, page
@@ -151,7 +152,7 @@ def _regions(snapshot: Snapshot, section: tuple, fields: dict[str, str], number:
             region, drawn, why = written, False, err.render(lang)
         else:
             drawn, why = _prints(region, fields, tables, number, lang)
-        where, line = _written(deck.lines, section, name)
+        where, line = _written(deck, section, name)
         found.append(
             {
                 "name": name,
@@ -181,16 +182,13 @@ def _prints(region, fields: dict[str, str], tables, number: int, lang: str) -> t
     return drawn, None if drawn else f"when: {region.when}"
 
 
-def _written(lines: dict, section: tuple, name: str) -> tuple[str | None, int | None]:
+def _written(deck: Deck, section: tuple, name: str) -> tuple[str | None, int | None]:
     """Where a region is written in the deck file: in its own section, else in a layout it
     extends (a region of a built-in template is written in none)."""
-    line = lines.get((*section, name))
-    if line:
-        return _section_name(section), line
-    for key, found in lines.items():
-        if key[0] == "layouts" and key[-1] == name and found:
-            return _section_name(key[:-1]), found
-    return None, None
+    line = deck.lines.get((*section, name))
+    if not line:
+        return None, None
+    return _section_name(deck.written_in[(*section, name)]), line
 
 
 def _written_block(lines: tuple[str, ...], line: int | None, most: int = 12) -> str | None:

@@ -137,7 +137,7 @@ class Studio:
             deck = load_deck(self.path, allow_outside=self.allow_outside)
             lines = tuple(read_text(self.path).splitlines())
             inputs = card_inputs(deck)
-            columns, _ = column_checks(deck)  # (said at every change: no card's picture depends on them)
+            columns = column_checks(deck).findings  # (said at every change: no card's picture depends on them)
         except InputError as err:
             self._publish(replace(before, version=before.version + 1, error=err, busy=False, pending=0))
             return
