@@ -422,7 +422,8 @@ def _region_lines(raw: Any) -> tuple[dict, dict]:
     written_in: dict = {}
     if not isinstance(raw, LineDict):
         return lines, written_in
-    layouts = raw.get("layouts") if isinstance(raw.get("layouts"), dict) else {}
+    found = raw.get("layouts")
+    layouts: dict = found if isinstance(found, dict) else {}
     parents: dict[tuple, tuple] = {}
 
     def take(section: tuple, regions: Any, parent: Any) -> None:
