@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 
 def test_pydantic_asks_its_plugin_loader_for_nothing_but_the_stand_in_gives():
@@ -359,3 +360,50 @@ def test_a_missing_library_is_one_line_in_the_users_language(lang, words):
     assert missing.returncode == 2 and missing.stdout == "", missing.stderr
     assert missing.stderr.count("\n") == 1 and words in missing.stderr and "Traceback" not in missing.stderr
     assert ("error" in missing.stderr) == (lang == "en")  # (no word of the other language)
+
+
+def test_a_workbook_read_again_unchanged_comes_from_the_cache_without_openpyxl(tmp_path):
+    """A deck's .xlsx (its cards, and a lookup table on another sheet) is parsed by openpyxl
+    once; a build that reads the same bytes again takes the rows from the cache folder. Changed
+    bytes — even of the same size and time — are read again."""
+    import os
+
+    from conftest import imported
+    from openpyxl import Workbook
+
+    def workbook(price: int) -> None:
+        book = Workbook()
+        cards = book.active
+        cards.title = "Cards"
+        for row in (["name", "kind"], ["Axe", "tool"], ["Bow", "weapon"]):
+            cards.append(row)
+        prices = book.create_sheet("Prices")
+        for row in (["kind", "price"], ["tool", price], ["weapon", 7]):
+            prices.append(row)
+        book.save(tmp_path / "cards.xlsx")
+
+    (tmp_path / "d.yaml").write_text(
+        "name: wb\ncard: {size: mini}\ndata: {file: cards.xlsx, sheet: Cards}\n"
+        "tables: {prices: {file: cards.xlsx, sheet: Prices}}\n"
+        "layout:\n  t: {type: text, x: 2, y: 2, w: 36, h: 10, text: \"${name} ${lookup('prices', kind, 'price')}\"}\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "KKPRINT_CACHE_DIR": str(tmp_path / "cache"), "KKPRINT_LANG": "en"}
+    command = [sys.executable, "-X", "importtime", "-m", "kkprint", "build", "d.yaml", "--out", "out"]
+
+    def build() -> tuple[set[str], str]:
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-500:]
+        [pdf] = done.stdout.split()
+        return imported(done), "".join(page.extract_text() for page in PdfReader(tmp_path / pdf).pages)
+
+    workbook(3)
+    first, text = build()
+    assert "openpyxl" in first and "Axe 3" in text and "Bow 7" in text
+    again, text = build()
+    assert "openpyxl" not in again and "Axe 3" in text
+    stat = (tmp_path / "cards.xlsx").stat()
+    workbook(4)  # (a number of the same width: the file keeps its size, and its time is put back)
+    os.utime(tmp_path / "cards.xlsx", ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    changed, text = build()
+    assert "openpyxl" in changed and "Axe 4" in text

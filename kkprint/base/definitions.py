@@ -87,10 +87,11 @@ def load_definition(kind: type[Definition_], path: Path) -> Definition_:
     return remembered(kind, path, data, check)
 
 
-def remembered(kind: type[Checked], path: Path, key: bytes, check: Callable[[], Checked]) -> Checked:
-    """``check()``'s ``kind`` made of ``path``, from the cache when this kkprint made it of the
-    same ``key`` (everything the check reads, as bytes) before; else checked and kept."""
-    made_by, entry = _checker(), _entry(kind, path)
+def remembered(kind: type[Checked], path: Path, key: bytes, check: Callable[[], Checked], part: str = "") -> Checked:
+    """``check()``'s ``kind`` made of ``path`` (its ``part``: a workbook's sheet), from the cache
+    when this kkprint made it of the same ``key`` (everything the check reads, as bytes) before;
+    else checked and kept."""
+    made_by, entry = _checker(), _entry(kind, path, part)
     found = _read(entry, made_by, key)
     if isinstance(found, kind):
         return found
@@ -121,10 +122,11 @@ def _stamps(package: Path) -> str:
     return "\n".join(stamps)
 
 
-def _entry(kind: type, path: Path) -> Path:
-    """One cache entry per definition file and kind: a new version replaces the old one (the
-    name only spreads the entries; what an entry holds is compared whole)."""
-    name = f"{kind.__module__}.{kind.__qualname__}-{zlib.crc32(str(path.resolve()).encode()):08x}"
+def _entry(kind: type, path: Path, part: str = "") -> Path:
+    """One cache entry per definition file (and part) and kind: a new version replaces the old
+    one (the name only spreads the entries; what an entry holds is compared whole)."""
+    where = f"{path.resolve()}#{part}" if part else str(path.resolve())
+    name = f"{kind.__module__}.{kind.__qualname__}-{zlib.crc32(where.encode()):08x}"
     return cache_folder() / "definitions" / f"{name}.pickle"
 
 
