@@ -2,7 +2,7 @@
 
 Every file kkprint writes goes through :func:`atomic_file`: it is written under a hidden
 temporary name beside its destination and renamed into place when complete, so a killed or
-failed build leaves the old file or the new one, never half of one. The destination may not be
+failed build leaves the old file or the new one, never half of one (nor an empty folder made for it). The destination may not be
 a link (kkprint never writes through one), a device, a pipe or a folder, and an existing file is
 replaced only if it is the same kind of file (a PDF for a PDF). Files get the user's umask, as any
 program's would. A temporary file whose process is gone is removed by the next write beside it.
