@@ -495,6 +495,20 @@ def test_watch_rebuilds_on_save_and_survives_a_broken_edit(english, tmp_path):
     assert os.path.getsize(pdf) > 0
 
 
+def test_watch_is_not_woken_by_what_the_build_does_to_its_own_folders(tmp_path):
+    """A failed build takes away the folders it made for its output (``--out gen/out``): that
+    change, and any inside the output folder, starts no build — or a broken deck would rebuild
+    without end. The deck's own files still do."""
+    from watchfiles import Change
+
+    from kkprint.deck.watch import _relevant
+
+    keep = _relevant((tmp_path / "gen" / "out",))
+    assert not keep(Change.deleted, str(tmp_path / "gen"))
+    assert not keep(Change.added, str(tmp_path / "gen" / "out" / "d-a4.pdf"))
+    assert keep(Change.modified, str(tmp_path / "d.yaml")) and keep(Change.added, str(tmp_path / "general.csv"))
+
+
 @pytest.mark.parametrize("mode", ["cmyk", "grey"])
 def test_converted_pictures_keep_their_transparency(tmp_path, mode):
     picture = Image.new("RGBA", (20, 20), (0, 0, 0, 0))

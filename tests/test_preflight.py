@@ -464,3 +464,76 @@ def test_a_column_no_card_has_is_said_once_where_it_is_written(tmp_path, capsys,
     code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
     [finding] = json.loads(out)
     assert (finding["kind"], finding["line"], finding["card"]) == ("missing-column", 6, None)
+
+
+CHAINED_DECK = """\
+name: chained
+card: {w: 60, h: 80}
+layouts:
+  item:
+    regions:
+      band: {type: shape, shape: rect, x: 0, y: 0, w: 60, h: 10, fill: "${colur}"}
+  plan: {extends: item, regions: {title: {type: text, x: 5, y: 12, w: 50, h: 10, text: "${name}"}}}
+  deluxe: {extends: plan, regions: {stamp: {type: shape, shape: star, x: 40, y: 40, w: 10, h: 10, fill: "#ffd166"}}}
+layout:
+  extends: deluxe
+back:
+  extends: layout
+backs:
+  flow: {a: {type: text, x: 5, y: 2, w: 50, h: 9, text: "${nme}"}, b: {type: text, x: 5, y: 30, w: 50, h: 9, text: "${nme}"}}
+  price: {p: {type: text, x: 5, y: 2, w: 50, h: 9, text: "${lookup('prices', kind, 'price')}${colur}"}}
+tables: {prices: {tool: {price: 3}}}
+cards:
+  - {name: Ann, colour: "#aa0000", kind: tool, back: price, layout: deluxe}
+  - {name: Bob, colour: "#00aa00", kind: weapon, back: price, layout: plan}
+  - {name: Cy, colour: "#0000aa", kind: tool, back: flow, layout: item}
+"""
+
+
+def test_an_inherited_region_is_named_where_it_is_written_and_a_cards_own_error_still_said(
+    tmp_path, capsys, monkeypatch
+):
+    """Down a chain of extends (deluxe → plan → item; the back → layout → deluxe) a region is
+    written where the first of them writes it: its line and section there, its missing column said
+    once. Two regions written on one line are two. A card's error that is not the blank's (a key
+    missing from a table) is still said, in the region that also reads the missing column."""
+    from kkprint.deck.load import load_deck
+
+    deck_path = tmp_path / "chained.yaml"
+    deck_path.write_text(CHAINED_DECK, encoding="utf-8")
+    deck = load_deck(deck_path)
+    for section in (("layouts", "plan"), ("layouts", "deluxe"), ("layout",), ("back",)):
+        assert deck.lines[(*section, "band")] == 6 and deck.written_in[(*section, "band")] == ("layouts", "item")
+    assert deck.written_in[("back", "title")] == ("layouts", "plan") and deck.lines[("back", "title")] == 7
+    code, out, _ = run(["check", str(deck_path), "--json"], capsys, monkeypatch)
+    found = [(f["kind"], f["face"], f["region"], f["line"], f["card"]) for f in json.loads(out)]
+    assert code == 2
+    assert sorted(found, key=str) == sorted(
+        [
+            ("missing-column", "layouts.item", "band", 6, None),
+            ("missing-column", "backs.flow", "a", 14, None),
+            ("missing-column", "backs.flow", "b", 14, None),
+            ("missing-column", "backs.price", "p", 15, None),
+            ("error", "backs.price", "p", 15, 2),  # Bob's kind is no key of the table
+        ],
+        key=str,
+    ), found
+
+
+def test_a_layout_extending_a_template_named_layout_has_none_of_the_decks_lines(tmp_path):
+    """A ``layouts`` entry's ``extends: layout`` names a template file (layout.yaml), not the
+    deck's own ``layout``: its inherited regions are written in no line of the deck."""
+    from kkprint.deck.load import load_deck
+
+    (tmp_path / "layout.yaml").write_text(
+        'name: t\nlayout:\n  band: {type: shape, shape: rect, x: 0, y: 0, w: 60, h: 10, fill: "#000000"}\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "d.yaml").write_text(
+        "name: d\ncard: {w: 60, h: 80}\n"
+        'layout:\n  band: {type: shape, shape: rect, x: 0, y: 0, w: 60, h: 10, fill: "#123456"}\n'
+        "layouts:\n  other: {extends: layout, regions: {}}\ncards: [{name: A, layout: other}]\n",
+        encoding="utf-8",
+    )
+    deck = load_deck(tmp_path / "d.yaml")
+    assert ("layouts", "other", "band") not in deck.lines and deck.lines[("layout", "band")] == 4

@@ -156,3 +156,33 @@ def test_a_failed_write_takes_away_the_folders_it_made_and_only_those(tmp_path):
             Path(other).write_bytes(b"%PDF-1.4 whole")
         raise InputError(Msg("is empty"), source="deck.yaml")
     assert sorted(p.name for p in (tmp_path / "shared").iterdir()) == ["y.pdf"]
+
+
+def test_a_folder_named_through_dot_dot_that_was_there_stays(tmp_path, monkeypatch):
+    """``new/../old``: the write makes ``new`` (the system walks through it) and not ``old``, which
+    was there; failing, it takes away ``new`` and leaves ``old``."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "old").mkdir()
+    with pytest.raises(InputError), atomic_file(Path("new/../old/x.pdf")):
+        raise InputError(Msg("is empty"), source="deck.yaml")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old"]
+
+
+def test_a_write_whose_new_folder_another_write_took_away_makes_it_again(tmp_path, monkeypatch):
+    """Two processes writing into one new folder: if the other's failed write removes it between
+    this write making it and opening its temporary file, this write makes it again."""
+    from kkprint.base import outputs
+
+    real, calls = outputs._temporary, []
+
+    def folder_taken_first_time(path):
+        calls.append(path)
+        if len(calls) == 1:
+            path.parent.rmdir()  # (what the other process's failed write did)
+        return real(path)
+
+    monkeypatch.setattr(outputs, "_temporary", folder_taken_first_time)
+    target = tmp_path / "shared" / "x.pdf"
+    with atomic_file(target) as temporary:
+        Path(temporary).write_bytes(b"%PDF-1.4 whole")
+    assert target.read_bytes() == b"%PDF-1.4 whole" and len(calls) == 2

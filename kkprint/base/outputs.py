@@ -2,10 +2,10 @@
 
 Every file kkprint writes goes through :func:`atomic_file`: it is written under a hidden
 temporary name beside its destination and renamed into place when complete, so a killed or
-failed build leaves the old file or the new one, never half of one (nor an empty folder made for it). The destination may not be
-a link (kkprint never writes through one), a device, a pipe or a folder, and an existing file is
-replaced only if it is the same kind of file (a PDF for a PDF). Files get the user's umask, as any
-program's would. A temporary file whose process is gone is removed by the next write beside it.
+failed build leaves the old file or the new one, never half of one (nor an empty folder made
+for it). The destination may not be a link (kkprint never writes through one), a device, a pipe
+or a folder, and an existing file is replaced only if it is the same kind of file (a PDF for a
+PDF). Files get the user's umask, as any program's would. A temporary file whose process is gone is removed by the next write beside it.
 """
 
 from __future__ import annotations
@@ -141,15 +141,22 @@ def _temporary(path: Path) -> tuple[int, str]:
 
 
 def _make_folder(folder: Path) -> list[Path]:
-    """Make ``folder`` and what it lies in; the folders that were made, innermost first (a
-    failed write takes them away again: a refused build leaves no empty output folder)."""
-    made = []
-    missing = folder
-    while not os.path.lexists(missing) and missing != missing.parent:
-        made.append(missing)
-        missing = missing.parent
+    """Make ``folder`` and what it lies in, one level at a time; the folders this call made,
+    innermost first (a failed write takes them away again: a refused build leaves no empty
+    output folder). Only a level this call created is one it made: ``new/../old`` made ``new``."""
+    missing = []
+    level = folder
+    while not os.path.lexists(level) and level != level.parent:
+        missing.append(level)
+        level = level.parent
+    made: list[Path] = []
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        for level in reversed(missing):
+            try:
+                level.mkdir()
+            except FileExistsError:  # (another process, or a name like "..", got there first)
+                continue
+            made.insert(0, level)
     except OSError as err:
         _remove_if_empty(made)  # (those made before one could not be)
         raise InputError(

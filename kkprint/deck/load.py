@@ -433,7 +433,7 @@ def _region_lines(raw: Any) -> tuple[dict, dict]:
                 written_in[(*section, name)] = section
         if isinstance(parent, str) and parent in layouts:
             parents[section] = ("layouts", parent)
-        elif parent == "layout" and section != ("layout",):
+        elif parent == "layout" and section[0] in ("back", "backs"):  # (a layout's "layout" is a template)
             parents[section] = ("layout",)
 
     take(("layout",), *_regions_and_parent(raw.get("layout")))
@@ -449,7 +449,7 @@ def _region_lines(raw: Any) -> tuple[dict, dict]:
             seen.add(ancestor)
             for key, line in list(lines.items()):
                 if key[:-1] == ancestor and (*section, key[-1]) not in lines:
-                    lines[(*section, key[-1])], written_in[(*section, key[-1])] = line, ancestor
+                    lines[(*section, key[-1])], written_in[(*section, key[-1])] = line, written_in[key]
             ancestor = parents.get(ancestor)
     return lines, written_in
 

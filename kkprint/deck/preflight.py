@@ -39,8 +39,8 @@ from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import N_, Msg, text, tr
 from kkprint.base.records import record
 from kkprint.deck.data import COPIES_LIKE
-from kkprint.deck.expr import SPECIAL_NAMES
-from kkprint.deck.load import CardRef, Deck, card_named, faces_of
+from kkprint.deck.expr import SPECIAL_NAMES, compile_condition, compile_template
+from kkprint.deck.load import CardRef, Deck, card_named, expressions_of, faces_of
 from kkprint.deck.model import IconRegion, ImageRegion, Region, ShapeRegion, TextRegion
 from kkprint.deck.render import RegionPainter, icon_square, refs_of
 from kkprint.engine.cards import SAFE_MM
@@ -177,7 +177,8 @@ class ColumnChecks(NamedTuple):
 
     findings: list[Finding]
     blanks: dict[str, str]  # each column no card has, as an empty field
-    reading_blanks: frozenset[tuple[tuple[str, ...], str]]  # (face, region) of each region reading one
+    # (face, region) of each region reading one, with the keys that read it ("fill", "when"…)
+    reading_blanks: dict[tuple[tuple[str, ...], str], frozenset[str]]
 
 
 def column_checks(deck: Deck) -> ColumnChecks:
@@ -200,24 +201,49 @@ def column_checks(deck: Deck) -> ColumnChecks:
             )
             found.append(Finding(deck.source, COPIES_COLUMN, message))
     missing: dict[str, str] = {}
-    reading: set[tuple[tuple[str, ...], str]] = set()
-    said: set[tuple[str, int]] = set()
+    reading: dict[tuple[tuple[str, ...], str], frozenset[str]] = {}
+    said: set[tuple[str, tuple[str, ...], str]] = set()
     for section, layout in faces_of(deck.spec):
         for name, region in layout.items():
             # what deck.expr says a ${…} or when: reads by name; card.*, deck.* and today are no columns
-            for column in sorted(refs_of(region, columns, required=True) - columns - SPECIAL_NAMES):
+            absent = refs_of(region, columns, required=True) - columns - SPECIAL_NAMES
+            if not absent:
+                continue
+            reading[(section, name)] = _keys_reading(region, absent, columns)
+            written = deck.written_in.get((*section, name), section)  # (a region inherited is written there)
+            for column in sorted(absent):
                 missing[column] = ""
-                reading.add((section, name))
-                line = deck.lines.get((*section, name))
-                if line is not None and (column, line) in said:
+                if (column, written, name) in said:  # (the same mistake, in the same place)
                     continue
-                if line is not None:
-                    said.add((column, line))
+                said.add((column, written, name))
                 message = Msg("no card has a column '{column}'{hint}", column=column, hint=suggest(column, columns))
+                line = deck.lines.get((*written, name))
                 found.append(
-                    Finding(deck.source, MISSING_COLUMN, message, face=section, region=name, line=line, error=True)
+                    Finding(deck.source, MISSING_COLUMN, message, face=written, region=name, line=line, error=True)
                 )
-    return ColumnChecks(found, missing, frozenset(reading))
+    return ColumnChecks(found, missing, reading)
+
+
+def _keys_reading(region: Region, absent: frozenset[str], columns: frozenset[str]) -> frozenset[str]:
+    """The keys of ``region`` whose value reads one of the ``absent`` columns."""
+    keys = {key for key, text in expressions_of(region) if compile_template(text).required(columns) & absent}
+    if region.when is not None and compile_condition(region.when).required & absent:
+        keys.add("when")
+    return frozenset(keys)
+
+
+def _from_a_blank(err: InputError, keys: frozenset[str]) -> bool:
+    """Whether ``err`` is what one of ``keys``, which read a column no card has, made of the empty
+    value it read: it names the key ("fill: colour '' …", "x ${…} = '': …") and an empty value.
+    Another key's error, or one about a value the card does have, is the card's own."""
+    message = err.message
+    if not isinstance(message, Msg) or str(message.values.get("key", "")).split("[", 1)[0].split(".", 1)[0] not in keys:
+        return False
+    return _says_empty(message)
+
+
+def _says_empty(message: Msg) -> bool:
+    return any(value == "" or (isinstance(value, Msg) and _says_empty(value)) for value in message.values.values())
 
 
 # --- collecting while a deck is drawn --------------------------------------------------------
@@ -267,9 +293,10 @@ class Preflight:
 
     def failed(self, face: tuple[str, ...], name: str, err: InputError) -> None:
         """A region that could not be drawn on this card: an error, and the build goes on to
-        find the others. Not for a region that reads a column no card has: that error is said
-        once, for the region, not again for every card its blank value breaks."""
-        if (face, name) not in self._reading_blanks:
+        find the others. Not what a key reading a column no card has makes of its blank: that
+        error is said once, for the region, not again for every card (the card's other errors
+        are said)."""
+        if not _from_a_blank(err, self._reading_blanks.get((face, name), frozenset())):
             self._add(ERROR, err.message, face, name, self.card, error=True)
 
     def card_failed(self, card: CardRef, err: InputError) -> None:

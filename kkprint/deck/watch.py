@@ -22,6 +22,8 @@ IGNORED_SUFFIXES = (".part", ".pdf", ".png~", ".swp", ".tmp")
 
 
 def _relevant(out_dirs: tuple[Path, ...]) -> Callable:
+    """Changes the build did not make itself: not inside an output folder, nor one of the folders
+    an output folder lies in (a failed build takes away the folders it made for its files)."""
     resolved = tuple(d.resolve() for d in out_dirs)
 
     def keep(change, path: str) -> bool:
@@ -29,9 +31,10 @@ def _relevant(out_dirs: tuple[Path, ...]) -> Callable:
         if target.name.startswith(".") or target.name.endswith(IGNORED_SUFFIXES) or target.name.endswith("~"):
             return False
         try:
-            return not any(target.resolve().is_relative_to(d) for d in resolved)
+            changed = target.resolve()
         except OSError:
             return False
+        return not any(changed.is_relative_to(d) or d.is_relative_to(changed) for d in resolved)
 
     return keep
 
