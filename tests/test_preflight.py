@@ -456,11 +456,14 @@ def test_a_column_no_card_has_is_said_once_where_it_is_written(tmp_path, capsys,
     whose colour its blank value breaks."""
     deck = tmp_path / "typo.yaml"
     deck.write_text(TYPO_DECK, encoding="utf-8")
-    for lang, said in (("en", "no card has a column 'colur'"), ("ja", "列「colur」はどのカードにもありません")):
+    for lang, where, said in (
+        ("en", "layout 'item', region 'band' (line 6): ", "no card has a column 'colur'"),
+        ("ja", "レイアウト「item」、領域「band」（6行目）: ", "列「colur」はどのカードにもありません"),
+    ):
         code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
         lines = err.splitlines()
         assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
-        assert len(lines) == 1 and said in lines[0] and ("(line 6)" in lines[0] or "（6行目）" in lines[0]), err
+        assert len(lines) == 1 and f"{where}{said}" in lines[0], err  # (the layout named: the deck has two)
     code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
     [finding] = json.loads(out)
     assert (finding["kind"], finding["line"], finding["card"]) == ("missing-column", 6, None)

@@ -100,6 +100,8 @@ class Finding:
                 )
         if self.face[:1] in (("back",), ("backs",)):
             parts.append(Msg("back '{name}'", name=self.face[1]) if len(self.face) > 1 else Msg("back"))
+        elif self.face[:1] == ("layouts",) and len(self.face) > 1 and self.card is None:
+            parts.append(Msg("layout '{name}'", name=self.face[1]))  # (a card's finding: its card says which)
         if self.region is not None:
             parts.append(
                 Msg("region '{name}' (line {line})", name=self.region, line=self.line)
