@@ -122,6 +122,23 @@ def _stamps(package: Path) -> str:
     return "\n".join(stamps)
 
 
+@lru_cache(maxsize=8)
+def package_identity(package: str, file: str = "__init__.py") -> str:
+    """Which release of ``package`` is installed, told by the bytes of its ``file`` that names the
+    version (found, not imported: importing it may cost more than what it keys; a release's size
+    and time may not tell it); "unknown" when that file cannot be read."""
+    import hashlib
+    from importlib.util import find_spec
+
+    spec = find_spec(package)
+    folders = spec.submodule_search_locations if spec is not None else None
+    try:
+        with open(os.path.join(next(iter(folders)), file) if folders else "", "rb") as named:
+            return hashlib.sha256(named.read()).hexdigest()[:16]
+    except OSError:
+        return "unknown"
+
+
 def _entry(kind: type, path: Path, part: str = "") -> Path:
     """One cache entry per definition file (and part) and kind: a new version replaces the old
     one (the name only spreads the entries; what an entry holds is compared whole)."""

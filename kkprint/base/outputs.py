@@ -5,7 +5,8 @@ temporary name beside its destination and renamed into place when complete, so a
 failed build leaves the old file or the new one, never half of one (nor an empty folder made
 for it). The destination may not be a link (kkprint never writes through one), a device, a pipe
 or a folder, and an existing file is replaced only if it is the same kind of file (a PDF for a
-PDF). Files get the user's umask, as any program's would. A temporary file whose process is gone is removed by the next write beside it.
+PDF). Files get the user's umask, as any program's would. A temporary file whose process is
+gone is removed by the next write beside it.
 """
 
 from __future__ import annotations

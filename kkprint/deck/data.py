@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -238,23 +237,12 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterable[tuple[int, list]]:
     from the cache when this kkprint has read these very bytes before."""
     import hashlib
 
-    from kkprint.base.definitions import remembered
+    from kkprint.base.definitions import package_identity, remembered
 
     data = read_bytes(path, limit=MAX_DATA_BYTES, what=N_("data files"))
-    key = hashlib.sha256(data).digest() + repr((sheet, _openpyxl_stamp())).encode()
+    reader = package_identity("openpyxl", "_constants.py")  # (another release may read a workbook otherwise)
+    key = hashlib.sha256(data).digest() + repr((sheet, reader)).encode()
     return remembered(SheetRows, path, key, lambda: SheetRows(_read_xlsx(data, sheet, str(path))), repr(sheet))
-
-
-def _openpyxl_stamp() -> tuple:
-    """The installed openpyxl, by its files' time and size (without importing it): another
-    version may read a workbook otherwise, so rows it kept are read again."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("openpyxl")
-    if spec is None or spec.origin is None:
-        return ()
-    info = os.stat(spec.origin)
-    return (spec.origin, info.st_mtime_ns, info.st_size)
 
 
 def _read_xlsx(data: bytes, sheet: str | None, source: str) -> Iterator[tuple[int, list]]:

@@ -22,6 +22,7 @@ from typing import Any
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from kkprint.base.definitions import package_identity
 from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import Msg
 from kkprint.base.outputs import keep_in_cache
@@ -119,22 +120,9 @@ def _font_identity(face: str) -> str:
     return f"{found.st_size}:{found.st_mtime_ns}"
 
 
-@cache
-def _converter_identity() -> str:
-    """Which fontTools makes the subsets, told by its package's file (found, not imported:
-    importing it loads logging and timeit, a hundredth of a build whose subsets all come from
-    the cache); the file names its version, which a release's size and time may not tell."""
-    spec = find_spec("fontTools")
-    try:
-        with open(spec.origin if spec is not None and spec.origin is not None else "", "rb") as package:
-            return hashlib.sha256(package.read()).hexdigest()[:16]
-    except OSError:
-        return "unknown"
-
-
 def _cache_key(face: str, characters: str) -> str:
     """Same font, same fontTools, same characters → same bytes; the key says all three."""
-    material = f"{face}|{_font_identity(face)}|{_converter_identity()}|{CONVERTER_VERSION}|{characters}"
+    material = f"{face}|{_font_identity(face)}|{package_identity('fontTools')}|{CONVERTER_VERSION}|{characters}"
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:32]
 
 
@@ -500,7 +488,7 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
         if "CFF " in font:
             _subset_to_truetype(font, characters)
             data = _saved_as(font, name)
-        identity = f"{digest_of_file}|{_converter_identity()}|{CONVERTER_VERSION}"
+        identity = f"{digest_of_file}|{package_identity('fontTools')}|{CONVERTER_VERSION}"
         face = TaggedTTFont(name, io.BytesIO(data), hashlib.sha256(identity.encode("utf-8")).hexdigest())
         _try_subset(face, characters, label)
         pdfmetrics.registerFont(face)
