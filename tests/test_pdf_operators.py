@@ -13,15 +13,25 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from kkprint.engine import text as text_module
+from kkprint.engine import vertical as vertical_module
 from kkprint.engine.document import Document, do_form
 from kkprint.engine.fonts import prepare_fonts
 from kkprint.engine.geometry import PAPERS
 from kkprint.engine.text import TextBox, draw_fitted, fit_text
 from kkprint.engine.typesetting import FontBook, Typesetting
+from kkprint.engine.vertical import draw_vertical
 
 # more than 256 different characters, so a face needs a second subset
 KANJI = "".join(chr(code) for code in range(0x4E00, 0x4E00 + 400))
-FONTS = prepare_fonts(["Roll the die: 6 wins. ±½ — «déjà»\u00a0ok", KANJI, "王と枢機卿"])
+VERTICAL_TEXTS = [
+    "山",  # one character: a stack of one
+    "「縦書き」、テストです。ー",  # the font's vertical forms beside ordinary characters
+    "第12回 Tokyo 大会",  # two digits side by side (narrowed) and a word lying turned
+    "<i>斜め</i>の<span color='#aa0000'>赤い</span>字<b>太字</b>",  # slanted, coloured and bold runs
+    "{漢字|かんじ}と{火山|か|ざん}",  # readings in thin columns of their own
+    KANJI[:300],  # past the first subset of 256 codes, over many columns
+]
+FONTS = prepare_fonts(["Roll the die: 6 wins. ±½ — «déjà»\u00a0ok", KANJI, "王と枢機卿", *VERTICAL_TEXTS])
 
 
 def _canvas() -> Canvas:
@@ -29,22 +39,21 @@ def _canvas() -> Canvas:
 
 
 class _ReportLabsTextObject:
-    """What draw_fitted used before it wrote its own operators: ReportLab's text object."""
+    """What text was drawn with before kkprint wrote its own operators: ReportLab's text object,
+    with the state kkprint's reads (its face, size and leading)."""
 
     def __init__(self, canvas, x, y):
-        self.canvas, self.own = canvas, canvas.beginText(x, y)
-
-    def setTextOrigin(self, x, y):
-        self.own.setTextOrigin(x, y)
-
-    def setTextTransform(self, *matrix):
-        self.own.setTextTransform(*matrix)
+        self.canvas, self.own, self.font = canvas, canvas.beginText(x, y), None
 
     def setFont(self, name, size):
         self.own.setFont(name, size)
+        self.font = text_module.getFont(name)
 
-    def textLine(self, text):
-        self.own.textLine(text)
+    size = property(lambda self: self.own._fontsize)
+    leading = property(lambda self: self.own._leading)
+
+    def __getattr__(self, name):  # the text operators themselves: setTextOrigin, textLine, textOut …
+        return getattr(self.own, name)
 
     def close(self):
         self.canvas.drawText(self.own)
@@ -69,12 +78,28 @@ def test_fitted_text_is_written_as_reportlabs_text_object_writes_it(monkeypatch,
     for line in ["Card 2", "王"]:  # characters already given codes in the document, and new ones
         draw_fitted(ours, fit_text(line, FONTS.regular, box, 10), FONTS.regular, box)
     draw_fitted(ours, fitted, FONTS.regular, box)
-    monkeypatch.setattr(text_module, "_TextObject", _ReportLabsTextObject)
+    monkeypatch.setattr(text_module, "TextObject", _ReportLabsTextObject)
     for line in ["Card 2", "王"]:
         draw_fitted(theirs, fit_text(line, FONTS.regular, box, 10), FONTS.regular, box)
     draw_fitted(theirs, fitted, FONTS.regular, box)
     assert ours._code == theirs._code
     assert any(" Tj" in entry for entry in ours._code)  # (text was written at all)
+
+
+@pytest.mark.parametrize("text", VERTICAL_TEXTS, ids=range(len(VERTICAL_TEXTS)))
+def test_vertical_text_is_written_as_reportlabs_text_object_writes_it(monkeypatch, text):
+    setting = Typesetting(FontBook(FONTS.regular, FONTS.bold), markup=True, vertical=True)
+    box = TextBox(10, 20, 120, 160, "left", "top")
+    fitted = fit_text(text, FONTS.regular, box, 12, 4, setting=setting)
+    ours, theirs = _canvas(), _canvas()
+    before = fit_text("王と", FONTS.regular, box, 10, setting=setting)  # codes already given, and new ones
+    for canvas in (ours, theirs):
+        if canvas is theirs:
+            monkeypatch.setattr(vertical_module, "TextObject", _ReportLabsTextObject)
+        draw_vertical(canvas, before, box, HexColor)
+        draw_vertical(canvas, fitted, box, HexColor)
+    assert ours._code == theirs._code
+    assert sum(entry.count(" T*") for entry in ours._code) > len(before.lines)  # (characters were stacked)
 
 
 def test_a_character_split_matches_reportlabs_for_known_new_and_later_subsets():

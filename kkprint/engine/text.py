@@ -801,12 +801,12 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
         line = fitted.lines[0]
         style = line[0].frags[0].style
         baseline = _block_top(fitted, box) - size * fitted.scales[0] * ASCENT
-        single = _TextObject(canvas, _line_start(line, size, box), baseline)
+        single = TextObject(canvas, _line_start(line, size, box), baseline)
         single.setFont(style.font, size * style.scale)
         single.textLine(line[0].frags[0].text)
         single.close()
         return
-    text_object: _TextObject | None = None
+    text_object: TextObject | None = None
     face: tuple[str, float] | None = None
     readings: list[tuple] = []
     for x, baseline, line in _placed_lines(fitted, box):
@@ -817,7 +817,7 @@ def draw_fitted(canvas: Canvas, fitted: FittedText, font: str | None, box: TextB
                 readings.append(_reading_over(style, text, ruby[0], x, baseline, size))
             if not icon and style.colour is None:
                 if text_object is None:
-                    text_object, face = _TextObject(canvas, x, baseline), None
+                    text_object, face = TextObject(canvas, x, baseline), None
                 elif not style.slant:
                     text_object.setTextOrigin(x, baseline)
                 if style.slant:  # an italic made from an upright face: the text matrix leans
@@ -857,19 +857,20 @@ def _one_plain_run(fitted: FittedText) -> bool:
     return frag.icon is None and frag.ruby is None and frag.style.colour is None and not frag.style.slant
 
 
-class _TextObject:
-    """The part of ReportLab's text object that fitted text uses, writing the same operators.
+class TextObject:
+    """The part of ReportLab's text object that kkprint's text uses, writing the same operators.
     ReportLab's object copies the canvas's text state when made, looks its font up again for
     every line and maps each character through a subset by hand; with a name on every card that
-    was a tenth of drawing a plain card. For TrueType faces drawn bottom-up, which is every face
-    kkprint registers and every canvas it makes."""
+    was a tenth of drawing a plain card, and most of drawing a card of vertical text (a line a
+    character). For TrueType faces drawn bottom-up, which is every face kkprint registers and
+    every canvas it makes."""
 
-    __slots__ = ("canvas", "code", "font", "size", "subset")
+    __slots__ = ("canvas", "code", "font", "size", "leading", "subset")
 
     def __init__(self, canvas: Canvas, x: float, y: float):
         assert canvas.bottomup, "a text origin is written for a canvas drawn bottom-up"
         self.canvas, self.code = canvas, ["BT", f"1 0 0 1 {fp_str(x, y)} Tm"]
-        self.font, self.size, self.subset = None, 0.0, -1
+        self.font, self.size, self.leading, self.subset = None, 0.0, 0.0, -1
 
     def setTextOrigin(self, x: float, y: float) -> None:
         self.code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
@@ -878,16 +879,29 @@ class _TextObject:
         self.code.append(f"{fp_str(a, b, c, d, e, f)} Tm")
 
     def setFont(self, name: str, size: float) -> None:
-        self.font, self.size, self.subset = getFont(name), size, -1
+        self.font, self.size, self.leading, self.subset = getFont(name), size, size * 1.2, -1
+
+    def setLeading(self, leading: float) -> None:
+        self.leading = leading
+        self.code.append(f"{fp_str(leading)} TL")
+
+    def setHorizScale(self, percent: float) -> None:
+        self.code.append(f"{fp_str(percent)} Tz")
+
+    def textOut(self, text: str) -> None:
+        self.code.append(self._shown(text))
 
     def textLine(self, text: str) -> None:
+        self.code.append(self._shown(text) + " T*")
+
+    def _shown(self, text: str) -> str:
         document, font, code = self.canvas._doc, self.font, []
         for subset, part in _split(font, text, document):
             if subset != self.subset:
-                code.append(_font_operators(font, subset, self.size, document))
+                code.append(_font_operators(font, subset, self.size, self.leading, document))
                 self.subset = subset
             code.append(f"({escapePDF(part)}) Tj")
-        self.code.append(" ".join(code) + " T*")
+        return " ".join(code)
 
     def close(self) -> None:
         self.code.append("ET")
@@ -915,15 +929,15 @@ def _split(font, text: str, document) -> list[tuple[int, bytes]]:
 _FONT_OPERATORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _font_operators(font, subset: int, size: float, document) -> str:
-    """The operators choosing a face's subset and size (the leading is ReportLab's default, 1.2
-    times the size), written once per document: naming a subset registers it in the document."""
+def _font_operators(font, subset: int, size: float, leading: float, document) -> str:
+    """The operators choosing a face's subset and size, and the text leading (as ReportLab
+    writes them), written once per document: naming a subset registers it in the document."""
     known = _FONT_OPERATORS.setdefault(document, {})
-    key = (font.fontName, subset, size)
+    key = (font.fontName, subset, size, leading)
     found = known.get(key)
     if found is None:
         name = font.getSubsetInternalName(subset, document)
-        found = known[key] = f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+        found = known[key] = f"{name} {fp_str(size)} Tf {fp_str(leading)} TL"
     return found
 
 

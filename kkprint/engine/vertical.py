@@ -29,6 +29,7 @@ from kkprint.engine.text import (
     FittedText,
     Frag,
     TextBox,
+    TextObject,
     block_extent,
     enclosing,
     icon_side,
@@ -49,20 +50,19 @@ class _Pen:
 
     def __init__(self, canvas: Canvas, colour_of):
         self.canvas, self.colour_of = canvas, colour_of
-        self.objects: dict[str | None, list] = {}  # colour -> [text object, its face, its leading]
+        self.objects: dict[str | None, TextObject] = {}  # by colour
 
-    def _object(self, colour: str | None, font: str, size: float) -> list:
-        entry = self.objects.get(colour)
-        if entry is None:
-            entry = self.objects[colour] = [self.canvas.beginText(), None, None]
-        if entry[1] != (font, size):
-            entry[1], entry[2] = (font, size), None  # (setting a font sets the text leading too)
-            entry[0].setFont(font, size)
-        return entry
+    def _object(self, colour: str | None, font: str, size: float) -> TextObject:
+        text_object = self.objects.get(colour)
+        if text_object is None:
+            text_object = self.objects[colour] = TextObject(self.canvas, 0, 0)
+        if text_object.font is None or (text_object.font.fontName, text_object.size) != (font, size):
+            text_object.setFont(font, size)  # (which sets the text leading too)
+        return text_object
 
     def write(self, style, font: str, size: float, text: str, matrix: tuple, squeeze: float = 1.0) -> None:
         """``text`` in one piece, placed by its text ``matrix`` (turned, slanted, narrowed)."""
-        text_object = self._object(style.colour, font, size)[0]
+        text_object = self._object(style.colour, font, size)
         text_object.setTextTransform(*matrix)
         if squeeze != 1.0:
             text_object.setHorizScale(100 * squeeze)
@@ -73,23 +73,21 @@ class _Pen:
     def stack(self, style, font: str, size: float, x: float, baseline: float, text: str, step: float) -> None:
         """Upright characters each ``step`` under the last, from ``baseline``: one line each,
         the text leading doing the moving."""
-        entry = self._object(style.colour, font, size)
-        text_object = entry[0]
+        text_object = self._object(style.colour, font, size)
         text_object.setTextOrigin(x, baseline)
-        if entry[2] != step:
-            entry[2] = step
+        if text_object.leading != step:
             text_object.setLeading(step)
         for char in text:
             text_object.textLine(char)
 
     def close(self) -> None:
-        for colour, (text_object, _, _) in self.objects.items():
+        for colour, text_object in self.objects.items():
             if colour is None:
-                self.canvas.drawText(text_object)
+                text_object.close()
                 continue
             self.canvas.saveState()
             self.canvas.setFillColor(self.colour_of(colour) if self.colour_of else colour)
-            self.canvas.drawText(text_object)
+            text_object.close()
             self.canvas.restoreState()
 
 
