@@ -407,3 +407,46 @@ def test_a_workbook_read_again_unchanged_comes_from_the_cache_without_openpyxl(t
     os.utime(tmp_path / "cards.xlsx", ns=(stat.st_atime_ns, stat.st_mtime_ns))
     changed, text = build()
     assert "openpyxl" in changed and "Axe 4" in text
+
+
+def test_regions_placed_from_data_are_checked_once_and_drawn_again_without_pydantic(tmp_path):
+    """A region whose place or size comes from a card's data is checked by pydantic for each
+    set of values; a build of the same deck again takes the checked regions from the cache
+    folder. A new value is checked, and an impossible one is refused on every build."""
+    import os
+
+    import pdfplumber
+    from conftest import imported
+
+    (tmp_path / "d.yaml").write_text(
+        "name: placed\ncard: {size: mini}\nprint: {backs: none}\ndata: cards.csv\n"
+        "layout:\n  t: {type: text, x: '${at}', y: 5, w: 20, h: 10, text: '${name}', size: '${size}'}\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "KKPRINT_CACHE_DIR": str(tmp_path / "cache"), "KKPRINT_LANG": "en"}
+    command = [sys.executable, "-X", "importtime", "-m", "kkprint", "build", "d.yaml", "--out", "out", "--print-shop"]
+
+    def build(rows: str) -> tuple[subprocess.CompletedProcess, set[str]]:
+        (tmp_path / "cards.csv").write_text("name,at,size\n" + rows, encoding="utf-8")
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+        return done, imported(done)
+
+    def lefts(done: subprocess.CompletedProcess) -> list[float]:
+        """Where each card's name starts, in mm from the first card's (a card a page)."""
+        assert done.returncode == 0 and "kkprint: warning" not in done.stderr, done.stderr[-500:]
+        [pdf] = done.stdout.split()
+        with pdfplumber.open(tmp_path / pdf) as doc:
+            starts = [page.chars[0]["x0"] / 72 * 25.4 for page in doc.pages]
+        return [round(start - starts[0], 2) for start in starts]
+
+    rows = "Axe,3,9\nBow,12,11\n"
+    first, modules = build(rows)
+    assert "pydantic" in modules and lefts(first) == [0, 9]
+    again, modules = build(rows)
+    assert "pydantic" not in modules and lefts(again) == [0, 9]
+    moved, modules = build("Axe,3,9\nBow,15,11\n")
+    assert "pydantic" in modules and lefts(moved) == [0, 12]
+    for _ in range(2):  # (a refused region is not kept: the next build refuses it too)
+        refused, _ = build("Axe,3,9\nBow,15,0\n")
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr
+        assert "size" in refused.stderr and "Bow" in refused.stderr, refused.stderr

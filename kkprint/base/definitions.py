@@ -91,13 +91,23 @@ def remembered(kind: type[Checked], path: Path, key: bytes, check: Callable[[], 
     """``check()``'s ``kind`` made of ``path`` (its ``part``: a workbook's sheet), from the cache
     when this kkprint made it of the same ``key`` (everything the check reads, as bytes) before;
     else checked and kept."""
-    made_by, entry = _checker(), _entry(kind, path, part)
-    found = _read(entry, made_by, key)
-    if isinstance(found, kind):
+    found = recalled(kind, path, key, part)
+    if found is not None:
         return found
     checked = check()
-    _keep(entry, (made_by, key, checked))
+    keep(kind, path, key, checked, part)
     return checked
+
+
+def recalled(kind: type[Checked], path: Path, key: bytes, part: str = "") -> Checked | None:
+    """The ``kind`` kept for ``path`` (and ``part``) under ``key`` by this kkprint; None if none."""
+    found = _read(_entry(kind, path, part), _checker(), key)
+    return found if isinstance(found, kind) else None
+
+
+def keep(kind: type[Checked], path: Path, key: bytes, value: Checked, part: str = "") -> None:
+    """Keep ``value`` for ``path`` (and ``part``) under ``key``, in place of what was kept before."""
+    _keep(_entry(kind, path, part), (_checker(), key, value))
 
 
 def _checker() -> str:

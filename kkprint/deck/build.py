@@ -296,7 +296,9 @@ def print_deck(doc, deck: Deck, layout: SheetLayout, options: SheetOptions, font
         layout.require_fit()
     except InputError as err:
         raise err.located(source=deck.source, place="card") from None
-    return print_cards(doc, layout, card_prints(deck, doc, painter, layout.card.width, layout.card.height), options)
+    printed = print_cards(doc, layout, card_prints(deck, doc, painter, layout.card.width, layout.card.height), options)
+    painter.keep_resolved()
+    return printed
 
 
 def shop_paper(size: CardSize, bleed_mm: float, slug_mm: float) -> Paper:
@@ -308,7 +310,9 @@ def print_shop_deck(doc, deck: Deck, size: CardSize, bleed_mm: float, slug_mm: f
     """Print a deck one card a page (with bleed, and a slug with crop marks for a print shop)."""
     painter = painter_for(deck, fonts, bleed=bleed_mm * mm)
     w, h = size.width + 2 * painter.bleed, size.height + 2 * painter.bleed
-    return print_shop_pages(doc, size, bleed_mm, slug_mm, card_prints(deck, doc, painter, w, h), guides=guides)
+    printed = print_shop_pages(doc, size, bleed_mm, slug_mm, card_prints(deck, doc, painter, w, h), guides=guides)
+    painter.keep_resolved()
+    return printed
 
 
 def write_shop_pages(

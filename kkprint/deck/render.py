@@ -21,6 +21,7 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from kkprint.base.definitions import keep, recalled
 from kkprint.base.errors import InputError, LimitReached, suggest
 from kkprint.base.i18n import N_, Msg
 from kkprint.base.records import mutable
@@ -200,6 +201,42 @@ def _resolved(region: Region, values: dict[str, Any]) -> Region:
         ) from None
 
 
+class ResolvedRegions(dict):
+    """Regions placed from cards' data as one build of a deck resolved them: by the kind of
+    region, the region as written and the values a card gave it."""
+
+
+class KeptRegions:
+    """The regions a deck places from its cards' data (``x: ${col * 9}``), each checked by
+    pydantic as if written so, and kept in the cache folder for the next build of the deck: a
+    deck whose data has not changed is drawn again without importing pydantic (a fifth of such
+    a deck's build). What a region makes of its values depends on nothing else (the checks know
+    no deck), and the kept regions are thrown away with the kkprint that made them. A build
+    keeps what it used, so an edited deck's old regions go."""
+
+    def __init__(self, source: str) -> None:
+        self.path = Path(source)
+        self.before: ResolvedRegions | None = None  # (read on the first region: most decks have none)
+        self.used, self.new = ResolvedRegions(), False
+
+    def resolved(self, region: Region, values: dict[str, Any]) -> Region:
+        if self.before is None:
+            kept = recalled(ResolvedRegions, self.path, b"") if self.path.is_file() else None
+            self.before = kept if kept is not None else ResolvedRegions()
+        key = repr((type(region).__name__, region._written, values))
+        found = self.before.get(key)
+        if found is None:
+            found, self.new = _resolved(region, values), True
+        if len(self.used) < MAX_RESOLVED:
+            self.used[key] = found
+        return found
+
+    def keep(self) -> None:
+        if self.new and self.path.is_file():
+            keep(ResolvedRegions, self.path, b"", self.used)
+            self.before, self.new = self.used, False
+
+
 @mutable
 class RegionPainter:
     """Draws regions of one deck into a card box; knows the deck (for files), fonts and icons.
@@ -223,6 +260,7 @@ class RegionPainter:
         self._colours: dict[str, Color] = {}
         self._boxes: dict[tuple[int, float, float], tuple] = {}
         self._resolved: dict[tuple[int, str], Region] = {}
+        self._kept = KeptRegions(self.deck.source)
 
     def for_card(self, region: Region, fields: dict[str, str]) -> Region:
         """The region as one card has it (:func:`region_for_card`); cards giving the same values
@@ -233,12 +271,16 @@ class RegionPainter:
         known = (id(region), repr(values))
         resolved = self._resolved.get(known)
         if resolved is None:
-            resolved = _resolved(region, values)
+            resolved = self._kept.resolved(region, values)
             if len(self._resolved) >= MAX_RESOLVED:  # (a box is kept per region: both go together)
                 self._resolved.clear()
                 self._boxes.clear()
             self._resolved[known] = resolved
         return resolved
+
+    def keep_resolved(self) -> None:
+        """Keep the regions this build placed from cards' data for the next build of the deck."""
+        self._kept.keep()
 
     def _box(self, region, card_w: float, card_h: float) -> tuple[float, float, float, float]:
         """ReportLab box (x, y, w, h) of a region, grown into the bleed where it touches an edge."""
