@@ -141,6 +141,30 @@ def test_the_names_every_card_has_and_reproducible_dates(tmp_path):
         assert line in " ".join(text.split()), text
 
 
+@pytest.mark.parametrize("epoch", ["abc", "1e30", "-5", "99999999999999"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_date_for_reproducible_builds_that_is_no_date_is_refused_by_name(tmp_path, epoch, lang):
+    """SOURCE_DATE_EPOCH is the date every PDF carries (ReportLab stopped at one that is no
+    whole number, an internal error): a deck and a game alike refuse it, naming it, in one line
+    of the user's language, and write nothing."""
+    deck = write(
+        tmp_path,
+        "name: d\ncard: {size: poker}\ncards: [{name: a}]\nlayout:\n  t: {type: text, x: 2, y: 2, w: 40, h: 9, text: x}\n",
+    )
+    for target in (str(deck), "court"):
+        result = subprocess.run(
+            [sys.executable, "-m", "kkprint", "--lang", lang, "build", target, "--out", str(tmp_path / "out")],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "SOURCE_DATE_EPOCH": epoch},
+        )
+        assert_clean_error(result, "SOURCE_DATE_EPOCH", epoch)
+        assert ("seconds since 1970" in result.stderr) == (lang == "en"), result.stderr
+        if lang == "ja":
+            assert not english_words(result.stderr, typed=["SOURCE_DATE_EPOCH", epoch]), result.stderr
+        assert not (tmp_path / "out").exists()
+
+
 def test_only_keeps_each_cards_data_row(tmp_path):
     deck = write(
         tmp_path,

@@ -162,6 +162,10 @@ def test_expressions_compute(text, expected):
         ("${cost", ["'${' is never closed"]),
         ("${" + "-" * 40 + "1}", ["is too complex"]),
         ("${" + "+".join(["1"] * 300) + "}", ["is too complex"]),
+        ("${" + "+".join(["1"] * 490) + "}", ["is too complex"]),  # (parsed by Python, too deep for the rewrite)
+        ("${" + "-" * 900 + "1}", ["is too complex"]),
+        ("${1114112:c}", ["the format ':c' does not fit a number '1114112'"]),
+        ("${-1:c}", ["the format ':c' does not fit a number '-1'"]),
         ("${" + "x" * 1001 + "}", ["too long (at most 1,000)"]),
         # a runaway look-up: each look-up's key another look-up, far deeper than any card needs
         ("${" + "lookup('tint', " * 40 + "type" + ")" * 40 + "}", ["is too complex"]),

@@ -186,3 +186,32 @@ def test_a_write_whose_new_folder_another_write_took_away_makes_it_again(tmp_pat
     with atomic_file(target) as temporary:
         Path(temporary).write_bytes(b"%PDF-1.4 whole")
     assert target.read_bytes() == b"%PDF-1.4 whole" and len(calls) == 2
+
+
+def test_a_copy_interrupted_twice_at_once_is_interrupted_once_and_says_nothing_of_the_second():
+    """Ctrl-C from the terminal and the parent's cancel can both be on their way before the copy
+    handles either: the first interrupts it, the second does nothing — and Python says nothing of
+    it (a handler switched to SIG_IGN meanwhile made it write "Signal 10 ignored due to race
+    condition", with a traceback, into the middle of the user's interrupted line)."""
+    script = textwrap.dedent(
+        """
+        import os, signal
+        from kkprint.base.workers import _interrupted_when_closed
+        reader, writer = os.pipe()
+        _interrupted_when_closed(reader)
+        both = {signal.SIGINT, signal.SIGUSR1}
+        signal.pthread_sigmask(signal.SIG_BLOCK, both)
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGUSR1)
+        interrupted = 0
+        try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, both)  # (both arrive before either is handled)
+            sum(range(100_000))
+        except KeyboardInterrupt:
+            interrupted += 1
+        sum(range(100_000))  # the tidying up, not cut short
+        print(interrupted)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "1\n", "")

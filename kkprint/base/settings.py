@@ -132,6 +132,28 @@ def _from_env(name: str, choices: tuple[str, ...]) -> str | None:
     return value
 
 
+LAST_EPOCH = 253402214400  # 9999-12-31, the last day a PDF's date can name
+
+
+def build_epoch() -> int | None:
+    """``SOURCE_DATE_EPOCH`` (reproducible builds: the date in a PDF, and ``${today}``), a whole
+    number of seconds since 1970; None when it is not set. Anything else is refused here, by
+    name: ReportLab would stop at it with its own error."""
+    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit()) or int(value) > LAST_EPOCH:
+        raise InputError(
+            Msg(
+                "must be a whole number of seconds since 1970 (at most {limit}), not '{value}'",
+                limit=LAST_EPOCH,
+                value=value[:40],
+            ),
+            source="SOURCE_DATE_EPOCH",
+        )
+    return int(value)
+
+
 def language(flag=None) -> str:
     """The language of everything a person reads: the command's own ``--lang``, else one given
     before the command's name (``kkprint --lang ja scorer court …``), else the defaults."""

@@ -123,18 +123,22 @@ def _interrupted_when_closed(life: int) -> None:
     """Ctrl-C for this copy's main thread once ``life`` closes or its parent cancels it: a
     signal of its own (SIGUSR1, so a copy keeps its parent's way with Ctrl-C itself), sent to
     the main thread so a wait in the kernel ends too. Whichever comes first interrupts, once:
-    the rest are ignored, so the tidying up they set off is not itself cut short."""
+    the rest are let through and do nothing, so the tidying up they set off is not itself cut
+    short. (Not ignored: a signal already on its way when its handler became SIG_IGN is one
+    Python reports on stderr, "ignored due to race condition", inside whatever was running.)"""
     import os
     import signal
     import threading
 
     main = threading.main_thread().ident
     assert main is not None  # (this runs in the main thread)
+    interrupted = False
 
     def interrupt_once(signum, frame) -> None:
-        for stop in (signal.SIGINT, signal.SIGUSR1):
-            signal.signal(stop, signal.SIG_IGN)
-        raise KeyboardInterrupt
+        nonlocal interrupted
+        if not interrupted:
+            interrupted = True
+            raise KeyboardInterrupt
 
     signal.signal(signal.SIGUSR1, interrupt_once)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:

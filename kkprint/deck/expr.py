@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import math
-import os
 import re
 import threading
 import warnings
@@ -62,9 +61,11 @@ def field_value(text: str):
 
 def today_text() -> str:
     """The build's date: that of ``SOURCE_DATE_EPOCH`` when it is set (reproducible builds)."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch.isdigit():
-        return dt.datetime.fromtimestamp(min(int(epoch), 253402214400), dt.UTC).date().isoformat()
+    from kkprint.base.settings import build_epoch
+
+    epoch = build_epoch()
+    if epoch is not None:
+        return dt.datetime.fromtimestamp(epoch, dt.UTC).date().isoformat()
     return dt.date.today().isoformat()
 
 
@@ -584,6 +585,12 @@ class _Rewrite(ast.NodeTransformer):
         )
 
 
+def _too_complex() -> InputError:
+    return InputError(
+        Msg("is too complex (at most {parts} parts, nested {depth} deep)", parts=MAX_PARTS, depth=MAX_DEPTH)
+    )
+
+
 def _check(tree: ast.Expression) -> tuple[set[str], set[str], set[str], bool]:
     """Every node allowed, within depth and count; returns (names, required, tables, reads_all)."""
     names: set[str] = set()
@@ -596,9 +603,7 @@ def _check(tree: ast.Expression) -> tuple[set[str], set[str], set[str], bool]:
         node, depth = stack.pop()
         count += 1
         if count > MAX_PARTS or depth > MAX_DEPTH:
-            raise InputError(
-                Msg("is too complex (at most {parts} parts, nested {depth} deep)", parts=MAX_PARTS, depth=MAX_DEPTH)
-            )
+            raise _too_complex()
         if not isinstance(node, _ALLOWED):
             if type(node) in _REFUSED_OPERATORS:
                 raise InputError(
@@ -679,12 +684,13 @@ def compile_expression(text: str) -> Expression:
             )
         ) from None
     except (RecursionError, MemoryError, ValueError):
-        raise InputError(
-            Msg("is too complex (at most {parts} parts, nested {depth} deep)", parts=MAX_PARTS, depth=MAX_DEPTH)
-        ) from None
+        raise _too_complex() from None
     if len(module.body) != 1 or not isinstance(module.body[0], ast.Expr):
         raise InputError(Msg("'{text}' must be one expression, like: cost * 2 or type == 'elite'", text=_clip(source)))
-    tree = _Rewrite().visit(ast.Expression(body=module.body[0].value))
+    try:  # (the rewrite walks the tree as Python parsed it: deeper than the checks below allow)
+        tree = _Rewrite().visit(ast.Expression(body=module.body[0].value))
+    except RecursionError:
+        raise _too_complex() from None
     names, required, tables, reads_all = _check(tree)
     return Expression(source, tree.body, frozenset(names), frozenset(required), frozenset(tables), reads_all)
 
@@ -894,7 +900,7 @@ class Part:
             value = int(value)
         try:
             return format(value, self.spec)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):  # (OverflowError: ':c' of no character)
             raise InputError(
                 Msg(
                     "{expression}: the format ':{spec}' does not fit {kind} '{value}'",

@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 from kkprint.base.choices import LANGS
 from kkprint.base.i18n import N_, tr
 from kkprint.base.outputs import atomic_file
+from kkprint.base.settings import build_epoch
 from kkprint.engine import pdfobjects
 from kkprint.engine.fonts import FontSet, ensure_drawable
 from kkprint.engine.geometry import Paper
@@ -351,6 +352,7 @@ def open_pdf(
     :meth:`Document.between_cards` once a file has that many (one card per page: the export's
     scratch PDFs, in a folder of their own). None is put in its place before the last is
     complete, and a failure before then leaves none; the document's ``paths`` names them."""
+    build_epoch()  # (the date the PDF will carry, checked before anything is written)
     inks = inks or BUILD_INKS.get()
     make = BuildCanvas if inks.plain else functools.partial(InkCanvas, inks=inks)
     paths: list[Path] = []
