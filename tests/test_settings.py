@@ -66,3 +66,27 @@ def test_config_set_keeps_the_printer_offset(cli, english):
     assert refused.returncode == 2 and "±20 mm" in refused.stderr
     assert cli("config", "set", "offset", "left").returncode == 2
     assert load_profile().offset_mm == (0.8, -0.4)  # nothing changed by the refused values
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_config_set_refuses_a_file_it_cannot_read_instead_of_writing_over_it(cli, monkeypatch, lang):
+    """A YAML mistake in one line would have cost the file's other settings (and ``lang: ja`` is
+    the one a Japanese user needs): the file is named with its line and left as it was. A
+    setting it cannot use is dropped, with a warning, as every command leaves it out."""
+    from kkprint.base.paths import config_path
+
+    monkeypatch.setenv("KKPRINT_LANG", lang)
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    broken = "# my defaults\nlang: ja\npaper: [a4\n"
+    path.write_text(broken, encoding="utf-8")
+    assert_clean_error(cli("config", "set", "paper", "letter"), str(path), "4")
+    assert path.read_text(encoding="utf-8") == broken
+    path.unlink()
+    path.mkdir()
+    assert_clean_error(cli("config", "set", "paper", "letter"), str(path))
+    path.rmdir()
+    path.write_text("lang: ja\npapr: letter\n", encoding="utf-8")
+    mended = cli("config", "set", "paper", "letter")
+    assert mended.returncode == 0 and "papr" in mended.stderr
+    assert path.read_text(encoding="utf-8") == "lang: ja\npaper: letter\n"

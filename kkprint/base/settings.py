@@ -27,7 +27,8 @@ def _config() -> dict:
     """The config file's usable settings; read once per version of the file (a command asks
     several times). A file that cannot be read, or a setting that cannot be used, is said once
     in one line and left out: a broken default must not stop a command that can do without it
-    (``court eligible 6 6 6`` needs no paper), and ``config set`` can mend it."""
+    (``court eligible 6 6 6`` needs no paper); ``config set`` drops a setting it cannot use, and
+    refuses a file it cannot read as a whole."""
     path = config_path()
     try:
         info = path.stat()
@@ -209,7 +210,7 @@ def set_value(key: str, value: str) -> Path:
             ),
             source="config set",
         )
-    settings = _config()
+    settings = _settings_kept_by_set()
     settings[key] = value
     path = config_path()
     import yaml  # (only a command that writes the file needs PyYAML: see yamlio._line_loader)
@@ -217,6 +218,31 @@ def set_value(key: str, value: str) -> Path:
     with atomic_file(path) as temp:
         Path(temp).write_text(yaml.safe_dump(settings, allow_unicode=True), encoding="utf-8")
     return path
+
+
+def _settings_kept_by_set() -> dict:
+    """The file's usable settings, which ``config set`` writes back beside its own. A file that
+    cannot be read as a whole (a YAML mistake, a folder) is refused, not written over: what else
+    it holds would be lost; a setting it cannot use is left out, as every command does."""
+    path = config_path()
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return {}
+    except OSError as err:
+        raise InputError(Msg("cannot read the config file: {reason}", reason=err.strerror or ""), source=str(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(Msg("the config file is not a regular file; remove it and set again"), source=str(path))
+    usable, problems = _read_config(path, info.st_mtime_ns, info.st_size)
+    for warning, problem in problems:
+        if warning == _WHOLE_FILE:
+            raise InputError(
+                Msg("{problem}; mend the config file or remove it, and set again", problem=problem.message),
+                source=problem.source,
+                place=problem.place,
+            )
+    _warn(problems)
+    return dict(usable)
 
 
 # What a minus may look like when a number is copied from the calibration sheet (a true minus
