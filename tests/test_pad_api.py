@@ -394,3 +394,27 @@ def test_the_saved_games_file_is_the_users_alone(tmp_path):
     Store(path).create("court", {"players": []})
     for part in tmp_path.iterdir():
         assert stat.S_IMODE(part.stat().st_mode) == 0o600, part
+
+
+def test_the_page_holds_the_regions_in_the_order_the_api_gives_them(client):
+    """A Web of Power board's regions renamed out of alphabetical order (Zeeland, then Aragon):
+    the state a page is sent with lists them as the API and the pushed updates do. Sorted, the
+    page took every update for a game of another shape and reloaded itself, ten times a second."""
+    import re
+
+    made = client.post("/api/games", json={"game": "webofpower-board"}).json()
+    tally = made["tally"]
+    first, second, *rest = list(tally["regions"])
+    tally["regions"] = {
+        **{name: tally["regions"][name] for name in rest},
+        "Zeeland": tally["regions"][first],
+        "Aragon": tally["regions"][second],
+    }
+    answer = client.put(f"/api/games/{made['id']}?replace=1", json=tally).json()
+    order = list(answer["tally"]["regions"])
+    assert order[-2:] == ["Zeeland", "Aragon"]
+    assert list(client.get(f"/api/games/{made['id']}").json()["tally"]["regions"]) == order
+    page = client.get(f"/g/{made['id']}").text
+    state = re.search(r'<script id="state" type="application/json">(.*?)</script>', page, re.S)
+    assert state is not None
+    assert list(json.loads(state.group(1))["tally"]["regions"]) == order

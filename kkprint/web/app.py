@@ -34,6 +34,9 @@ from kkprint.web.security import LOCAL_HOSTS, Guard, Refusals
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))  # autoescapes .html
+# a page's state in the order the API and the pushed updates give it: sorted (Jinja's default), a
+# board whose regions were renamed out of alphabetical order looked like a game of another shape
+TEMPLATES.env.policies["json.dumps_kwargs"] = {"sort_keys": False}
 MAX_BODY = 64 * 1024
 MAX_NUMBER_DIGITS = 30  # more than any count on a table; far below Python's 4,300-digit limit
 LANGS = ("ja", "en")
