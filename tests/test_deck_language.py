@@ -613,3 +613,34 @@ def test_a_symbol_only_the_decks_font_has_prints_in_that_font(tmp_path):
     page = PdfReader(pdf).pages[0]
     assert "Sym" in font_of(page, "\ue000")
     assert "Sym" not in font_of(page, "Cost")  # the rest in the bundled font
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        "card: {size: poker}\nlayout:\n  t: {type: text, x: eight, y: 2, w: 4, h: 4, text: a}\n",
+        "card: {size: poker}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 4, h: 4, text: a, colour: '#zzzzzz'}\n",
+        "card: {size: pokr}\nlayout:\n  t: {type: text, x: 2, y: 2, w: 4, h: 4, text: a}\n",
+    ],
+    ids=["length", "colour", "card size"],
+)
+def test_a_deck_checked_in_one_language_is_refused_in_the_readers(tmp_path, deck):
+    """The studio checks a deck as it is saved, in no reader's language, and says what is wrong
+    in each reader's: a validator's own words (a length, a colour, a card size) were fixed in
+    the language of the check, English on a Japanese page."""
+    from test_messages import english_words, japanese
+
+    from kkprint.base import i18n
+
+    path = write(tmp_path, "name: x\ncards: [{name: a}]\n" + deck)
+    before = i18n.current()
+    i18n.use("en")
+    try:
+        with pytest.raises(InputError) as refused:
+            load_deck(path)
+    finally:
+        i18n.use(before)
+    problem = refused.value.render("ja", with_source=False).split(": ", 1)[-1]  # (after the keys the user wrote)
+    names = ["eight", "pokr", "none", "field", "poker", "bridge", "mini", "tarot", "square", "chip", "token"]
+    assert japanese(problem) and not english_words(problem, typed=names), problem
+    assert not japanese(refused.value.render("en"))

@@ -193,6 +193,10 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
         )
     if kind == "too_long":
         return Msg("has more than {limit} entries", limit=context.get("max_length"))
-    if kind in ("value_error", "assertion_error"):  # our own validators, already in the reader's language
+    if kind in ("value_error", "assertion_error"):  # our own validators' words, as they raised them
+        raised = context.get("error")
+        said = raised.args[0] if isinstance(raised, Exception) and raised.args else None
+        if isinstance(said, Msg):  # (said in the reader's language, whichever thread checked the deck)
+            return said
         return first["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
     return InEnglish(first["msg"], Msg("is not a valid value here: '{value}'", value=str(first.get("input"))[:60]))

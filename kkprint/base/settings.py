@@ -230,7 +230,9 @@ def _settings_kept_by_set() -> dict:
     except FileNotFoundError:
         return {}
     except OSError as err:
-        raise InputError(Msg("cannot read the config file: {reason}", reason=err.strerror or ""), source=str(path))
+        raise InputError(
+            Msg("cannot read the config file: {reason}", reason=err.strerror or ""), source=str(path)
+        ) from None
     if not stat.S_ISREG(info.st_mode):
         raise InputError(Msg("the config file is not a regular file; remove it and set again"), source=str(path))
     usable, problems = _read_config(path, info.st_mtime_ns, info.st_size)
