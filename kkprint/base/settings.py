@@ -23,20 +23,37 @@ LETTER_REGIONS = ("US", "CA", "PR", "MX", "PH")
 KEYS = {"lang": LANGS, "paper": PAPERS}
 
 
-def _config() -> dict:
+def _config(*, to_write: bool = False) -> dict:
     """The config file's usable settings; read once per version of the file (a command asks
     several times). A file that cannot be read, or a setting that cannot be used, is said once
     in one line and left out: a broken default must not stop a command that can do without it
-    (``court eligible 6 6 6`` needs no paper); ``config set`` drops a setting it cannot use, and
-    refuses a file it cannot read as a whole."""
+    (``court eligible 6 6 6`` needs no paper). ``to_write`` (``config set``, which writes the
+    settings back beside its own): a setting that cannot be used is still left out, but a file
+    that cannot be read as a whole (a YAML mistake, a folder) is refused, not written over, as
+    what else it holds would be lost."""
     path = config_path()
     try:
         info = path.stat()
-    except OSError:
+    except FileNotFoundError:
+        return {}
+    except OSError as err:
+        if to_write:
+            raise InputError(
+                Msg("cannot read the config file: {reason}", reason=err.strerror or ""), source=str(path)
+            ) from None
         return {}
     if not stat.S_ISREG(info.st_mode):
+        if to_write:
+            raise InputError(Msg("the config file is not a regular file; remove it and set again"), source=str(path))
         return {}
     usable, problems = _read_config(path, info.st_mtime_ns, info.st_size)
+    for warning, problem in problems:
+        if to_write and warning == _WHOLE_FILE:
+            raise InputError(
+                Msg("{problem}; mend the config file or remove it, and set again", problem=problem.message),
+                source=problem.source,
+                place=problem.place,
+            )
     _warn(problems)
     return dict(usable)
 
@@ -210,7 +227,7 @@ def set_value(key: str, value: str) -> Path:
             ),
             source="config set",
         )
-    settings = _settings_kept_by_set()
+    settings = _config(to_write=True)
     settings[key] = value
     path = config_path()
     import yaml  # (only a command that writes the file needs PyYAML: see yamlio._line_loader)
@@ -218,33 +235,6 @@ def set_value(key: str, value: str) -> Path:
     with atomic_file(path) as temp:
         Path(temp).write_text(yaml.safe_dump(settings, allow_unicode=True), encoding="utf-8")
     return path
-
-
-def _settings_kept_by_set() -> dict:
-    """The file's usable settings, which ``config set`` writes back beside its own. A file that
-    cannot be read as a whole (a YAML mistake, a folder) is refused, not written over: what else
-    it holds would be lost; a setting it cannot use is left out, as every command does."""
-    path = config_path()
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return {}
-    except OSError as err:
-        raise InputError(
-            Msg("cannot read the config file: {reason}", reason=err.strerror or ""), source=str(path)
-        ) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(Msg("the config file is not a regular file; remove it and set again"), source=str(path))
-    usable, problems = _read_config(path, info.st_mtime_ns, info.st_size)
-    for warning, problem in problems:
-        if warning == _WHOLE_FILE:
-            raise InputError(
-                Msg("{problem}; mend the config file or remove it, and set again", problem=problem.message),
-                source=problem.source,
-                place=problem.place,
-            )
-    _warn(problems)
-    return dict(usable)
 
 
 # What a minus may look like when a number is copied from the calibration sheet (a true minus
