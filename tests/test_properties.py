@@ -289,7 +289,8 @@ def culdcept_states(draw):
     squares = []
     for _ in range(13):
         owner = draw(st.sampled_from([None, *names]))
-        if owner is None or not unused[owner]:
+        taken = len(ranks) - len(unused[owner]) if owner is not None else 0
+        if owner is None or taken >= CULDCEPT.rounds:  # (a square a round at most: RULES §5)
             squares.append({})
             continue
         card = draw(st.sampled_from(unused[owner]))
