@@ -427,3 +427,52 @@ def test_a_kk_tally_naming_lands_in_any_language_fills_the_pages_rows(client):
     twice = {"players": [{"name": "A", "lands": {"France": {"cards": 1}, "france": {"cards": 2}}}]}
     view = client.put(new_game(client, "kardinal") + "?replace=1", json=twice).json()
     assert view["tally"]["players"][0]["lands"] == twice["players"][0]["lands"]  # left for the scorer to refuse
+
+
+def test_a_culdcept_square_in_the_clis_one_card_form_is_the_pages_cards_field(client, store):
+    """The CLI takes ``card: K`` for one card; the page's field is ``cards``. A tally put in that
+    form shows in the field, and typing into it scores (it used to hold both keys and fail), as
+    it does for a game saved in that form before the pad reshaped what it takes."""
+    tally = example("culdcept")  # (its first square says {card: K, owner: Aki})
+    url = new_game(client, "culdcept", tally)
+    view = client.get(url).json()
+    assert view["tally"]["squares"][0] == {"cards": ["K"], "owner": tally["players"][0]}
+    assert view["result"] is not None
+    changed = fields(client, url, {"path": "squares.0.cards", "value": ["8"], "base": ["K"]}).json()
+    assert changed["tally"]["squares"][0] == {"cards": ["8"], "owner": tally["players"][0]} and changed["result"]
+    merged = client.put(url, json={"squares": [{"card": "3"}]}).json()  # a part of a tally, in the CLI's form
+    assert merged["tally"]["squares"][0] == {"cards": ["3"], "owner": tally["players"][0]} and merged["result"]
+
+    older = new_game(client, "culdcept")
+    game_id = older.rsplit("/", 1)[1]
+    store.change(game_id, tally, replace=True)  # saved as it came, the way the pad once kept it
+    assert client.get(older).json()["tally"]["squares"][0] == {"card": "K", "owner": tally["players"][0]}
+    changed = fields(client, older, {"path": "squares.0.cards", "value": ["8"], "base": ["K"]}).json()
+    assert changed["tally"]["squares"][0] == {"cards": ["8"], "owner": tally["players"][0]}
+    assert changed["result"] is not None and changed["error"] is None
+
+
+def test_a_text_longer_than_a_name_is_refused_naming_its_place(client):
+    """Every text a tally holds is at most 40 characters (the pages' fields take no more): a
+    script's name of 10,000 characters would make every page that shows it as wide."""
+    url = new_game(client, "kardinal")
+    long = "x" * 41
+    for lang, place in (("en", "name of player 2"), ("ja", "プレイヤー2の名前")):
+        answer = fields(client, url, {"path": "players.1.name", "value": long}, lang=lang)
+        assert answer.status_code == 422 and answer.json()["error"] == f"{place}: " + (
+            "at most 40 characters" if lang == "en" else "40文字までにしてください"
+        )
+    assert client.put(url, json={"players": [{"name": "y" * 10_000}]}).status_code == 422
+    assert client.post("/api/games", json={"game": "court", "tally": {"players": [{"name": long}]}}).status_code == 422
+    assert client.put(url, json={"players": [{"lands": {long: {"cards": 1}}}]}).status_code == 422  # a key too
+    assert fields(client, url, {"path": "players.1.name", "value": "x" * 40}).status_code == 200
+    assert client.get(url).json()["tally"]["players"][1]["name"] == "x" * 40
+
+
+def test_the_history_names_every_field_in_words(client):
+    """A field a script changed, deeper than the page's own (arms per kind), is named in words."""
+    url = new_game(client, "kardinal", example("kardinal"))
+    client.put(url, json={"players": [{"lands": {"france": {"arms": {"cross": 1, "fan": 2}}}}]})
+    for lang, words in (("en", "Aki · France · arms · cross"), ("ja", "Aki · フランス · 紋章 · 十字")):
+        labels = [change["label"] for change in client.get(f"{url}/history?lang={lang}").json()["steps"][0]["changes"]]
+        assert words in labels and not any("." in label or "_" in label for label in labels)

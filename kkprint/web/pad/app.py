@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote, unquote
@@ -38,7 +39,17 @@ from kkprint.web.app import HERE, LANGS, TEMPLATES, create_web_app, language, pa
 from kkprint.web.pad import charts, forms, labels, stats
 from kkprint.web.pad.fields import FieldError, parse_path
 from kkprint.web.pad.live import Hub
-from kkprint.web.pad.store import FieldChange, NothingToTake, SavedGame, Store, TallyTooLarge, player_key, player_names
+from kkprint.web.pad.store import (
+    MAX_TEXT,
+    FieldChange,
+    NothingToTake,
+    SavedGame,
+    Store,
+    TallyTooLarge,
+    TextTooLong,
+    player_key,
+    player_names,
+)
 from kkprint.web.security import LOCAL_HOSTS
 
 KEY_COOKIE = "kkprint_key"
@@ -266,8 +277,8 @@ class Pad:
             raise HTTPException(422, tr("'game' must be one of {games}", lang, games=", ".join(SCORERS)))
         tally = forms.blank(game)
         if isinstance(body.get("tally"), dict):
-            tally = forms.with_land_ids(game, body["tally"])
-        saved = self._store(lang, lambda: self.store.create(game, tally, _by(request)))
+            tally = forms.as_fields(game, body["tally"])
+        saved = self._store(lang, lambda: self.store.create(game, tally, _by(request)), game)
         return JSONResponse({"url": f"/g/{saved.id}", **self.view(saved, lang)}, status_code=201)
 
     async def read(self, request: Request) -> Response:
@@ -281,8 +292,9 @@ class Pad:
         if not isinstance(patch, dict):
             raise HTTPException(422, tr("a tally (or a part of one) is a JSON object", lang))
         replace = request.query_params.get("replace") in ("1", "true")
-        patch = forms.with_land_ids(saved.game, patch)
-        return self._changed(lang, lambda: self.store.change(saved.id, patch, replace, _by(request)))
+        patch = forms.as_fields(saved.game, patch)
+        self._in_page_form(saved, lang, request)
+        return self._changed(lang, lambda: self.store.change(saved.id, patch, replace, _by(request)), saved.game)
 
     async def set_fields(self, request: Request) -> Response:
         """``{"changes": [{"path": …, "value": …, "base": …}]}``: each field set unless another
@@ -306,7 +318,8 @@ class Pad:
             except FieldError as err:
                 raise HTTPException(422, err.message.render(lang)) from None
             wanted.append(FieldChange(path, change["value"], change.get("base"), "base" in change))
-        outcome = self._store(lang, lambda: self.store.set_fields(saved.id, wanted, _by(request)))
+        self._in_page_form(saved, lang, request)
+        outcome = self._store(lang, lambda: self.store.set_fields(saved.id, wanted, _by(request)), saved.game)
         if outcome is None:
             raise HTTPException(404, tr("no such game", lang))
         changed, conflicts = outcome
@@ -469,22 +482,34 @@ class Pad:
             raise HTTPException(410, tr("this game was deleted; bring it back from the list first", lang))
         return saved
 
-    def _changed(self, lang: str, action: Callable[[], SavedGame | None]) -> Response:
+    def _in_page_form(self, saved: SavedGame, lang: str, request: Request) -> None:
+        """A game saved before the pad put every tally in its fields' form (a Culdcept square's
+        ``card``) is put in that form, as a step of its own, before a field of it changes: else
+        the field's new value would sit beside the old way of saying it."""
+        if forms.as_fields(saved.game, saved.tally) != saved.tally:
+            reshape = partial(forms.as_fields, saved.game)
+            self._store(lang, lambda: self.store.transform(saved.id, reshape, _by(request)), saved.game)
+
+    def _changed(self, lang: str, action: Callable[[], SavedGame | None], game: str = "") -> Response:
         """A change saved, pushed to the phones listening, and answered with the game."""
-        changed = self._store(lang, action)
+        changed = self._store(lang, action, game)
         if changed is None:
             raise HTTPException(404, tr("no such game", lang))
         self.hub.publish(changed.id)
         return JSONResponse(self.view(changed, lang))
 
     @staticmethod
-    def _store(lang: str, action: Callable[[], T]) -> T:
-        """The store's refusals as answers in the reader's language; a disk that cannot take the
-        change is one line in the log and a 507 (nothing half-written: SQLite rolled it back)."""
+    def _store(lang: str, action: Callable[[], T], game: str = "") -> T:
+        """The store's refusals as answers in the reader's language (a place in ``game``'s words);
+        a disk that cannot take the change is one line in the log and a 507 (nothing
+        half-written: SQLite rolled it back)."""
         try:
             return action()
         except TallyTooLarge:
             raise HTTPException(413, tr("the tally is larger than {n} bytes", lang, n=64 * 1024)) from None
+        except TextTooLong as err:
+            place = labels.describe(game, err.path, {}, lang)
+            raise HTTPException(422, tr("{place}: at most {n} characters", lang, place=place, n=MAX_TEXT)) from None
         except NothingToTake as err:
             words = tr("nothing to undo", lang) if str(err) == "undo" else tr("nothing to redo", lang)
             raise HTTPException(409, words) from None

@@ -88,24 +88,47 @@ def ring(count: int = 13, size: float = 100.0) -> list[tuple[float, float]]:
     ]
 
 
-def with_land_ids(game: str, tally: Any) -> Any:
-    """A K&K tally (or part of one) with each land named by its id, as the page's fields are:
-    the CLI's tallies may say France, フランス or Frankreich, and the page must show them in the
-    France row. Names it does not know, and two names of one land, are left as they are (the
-    scorer says what is wrong)."""
-    if game != "kardinal" or not isinstance(tally, dict) or not isinstance(tally.get("players"), list):
+def as_fields(game: str, tally: Any) -> Any:
+    """A tally (or part of one) in the CLI's format, as the page's fields hold it — the CLI
+    takes more than one way of saying a thing, a field is one place. Anything it does not
+    recognise is left as it is (the scorer says what is wrong)."""
+    if not isinstance(tally, dict):
         return tally
+    if game == "kardinal" and isinstance(tally.get("players"), list):
+        return {**tally, "players": [_lands_by_id(player) for player in tally["players"]]}
+    if game == "culdcept" and isinstance(tally.get("squares"), list):
+        return {**tally, "squares": [_cards_as_list(square) for square in tally["squares"]]}
+    return tally
+
+
+def _lands_by_id(player: Any) -> Any:
+    """A K&K player with each land named by its id, as the page's fields are: the CLI's tallies
+    may say France, フランス or Frankreich, and the page must show them in the France row. Two
+    names of one land are left as they are."""
+    lands = player.get("lands") if isinstance(player, dict) else None
+    if not isinstance(lands, dict):
+        return player
     kk = kardinal_game()
-    players = []
-    for player in tally["players"]:
-        lands = player.get("lands") if isinstance(player, dict) else None
-        if isinstance(lands, dict):
-            ids = {name: getattr(kk.find_land(name), "id", None) for name in lands if isinstance(name, str)}
-            named_once = [found for found in ids.values() if found]
-            if len(named_once) == len(set(named_once)):
-                player = {**player, "lands": {ids.get(name) or name: counts for name, counts in lands.items()}}
-        players.append(player)
-    return {**tally, "players": players}
+    ids = {name: getattr(kk.find_land(name), "id", None) for name in lands if isinstance(name, str)}
+    named_once = [found for found in ids.values() if found]
+    if len(named_once) != len(set(named_once)):
+        return player
+    return {**player, "lands": {ids.get(name) or name: counts for name, counts in lands.items()}}
+
+
+def _cards_as_list(square: Any) -> Any:
+    """A Culdcept square's ``card: K`` (one card, as the CLI takes it) as ``cards: [K]``: the
+    page's field is ``cards``, and a square holding both is refused. A square that says both
+    is left for the scorer to refuse."""
+    if not isinstance(square, dict) or "card" not in square or "cards" in square:
+        return square
+
+    def one(card: Any) -> Any:
+        return [card] if isinstance(card, (str, int)) and not isinstance(card, bool) else card
+
+    return {
+        ("cards" if key == "card" else key): (one(value) if key == "card" else value) for key, value in square.items()
+    }
 
 
 @cache

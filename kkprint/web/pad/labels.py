@@ -43,8 +43,12 @@ def describe(game: str, path: Path, tally: Any, lang: str) -> str:
     match keys:
         case ["players", seat] | ["players", seat, "name"]:
             return tr("name of player {n}", lang, n=int(seat) + 1 if seat.isdigit() else seat)
+        case ["players", seat, "lands", land, "arms", kind]:
+            return " · ".join((who(seat), _land(land, lang), word("arms"), _arms(kind, lang)))
         case ["players", seat, "lands", land, kind]:
             return " · ".join((who(seat), _land(land, lang), word(kind)))
+        case ["players", seat, "lands", land]:
+            return " · ".join((who(seat), _land(land, lang)))
         case ["players", seat, key]:
             return " · ".join((who(seat), word(key)))
         case ["monasteries", row, column] if game == "webofpower":
@@ -57,15 +61,18 @@ def describe(game: str, path: Path, tally: Any, lang: str) -> str:
             return f"{tr('region', lang)} {region}"
         case ["alliances", number, *_]:
             return f"{tr('alliance', lang)} {int(number) + 1 if number.isdigit() else number}"
-        case ["squares", number, kind]:
-            if kind == "owner":
-                return tr("square {n}: owner", lang, n=_number(number))
+        case ["squares", number, "owner"]:
+            return tr("square {n}: owner", lang, n=_number(number))
+        case ["squares", number]:
+            return tr("square {n}", lang, n=_number(number))
+        case ["squares", number, *_]:
             return tr("square {n}: cards", lang, n=_number(number))
-        case [key, seat] if key in ("interim", "roads"):
+        case [key, seat, *_] if key in ("interim", "roads"):
             return " · ".join((who(seat), word(key)))
-        case [key] if key in WORDS:
-            return word(key)
-    return ".".join(keys)
+        case ["players", seat, *rest]:
+            return " · ".join((who(seat), *map(word, rest)))
+    # anything else a script may have changed: its words, a place counted from 1 (never the raw path)
+    return " · ".join(word(key) if not key.isdigit() else str(int(key) + 1) for key in keys)
 
 
 def value(game: str, path: Path, shown: Any, tally: Any) -> str:
@@ -89,6 +96,11 @@ def _number(text: str) -> int | str:
 
 def _land(land: str, lang: str) -> str:
     return _land_names(lang).get(land, land)
+
+
+def _arms(kind: str, lang: str) -> str:
+    names = kardinal_game().arms.get(kind)
+    return names(lang) if names else kind
 
 
 @cache

@@ -30,6 +30,10 @@ from kkprint.web.pad.fields import Path as FieldPath
 MAX_TALLY_BYTES = 64 * 1024
 MAX_DEPTH = 8
 MAX_NAME = 60
+# The longest text a tally holds: a player's name, as the pages' fields take it (a region's name,
+# a row of the trump map and a square's cards are shorter). A script could send more, and a name
+# of 10,000 characters makes every page that shows it 89,000 px wide.
+MAX_TEXT = 40
 KEEP_DELETED = 7 * 86400  # a deleted game can be brought back for a week
 HISTORY_LIMIT = 300
 MAX_STEPS = 2000  # undo reaches this many changes back; older ones are let go
@@ -61,6 +65,14 @@ GAME_COLUMNS = "id, game, tally, version, created, updated, name, finished, dele
 
 class TallyTooLarge(ValueError):
     pass
+
+
+class TextTooLong(ValueError):
+    """A name (or a key) in a tally longer than :data:`MAX_TEXT` characters, at ``path``."""
+
+    def __init__(self, path: FieldPath):
+        super().__init__(fields.shown(path))
+        self.path = path
 
 
 class NothingToTake(LookupError):
@@ -362,7 +374,10 @@ class Store:
         db.execute("UPDATE steps SET state = 'dropped' WHERE game_id = ? AND state = 'undone'", (old.id,))
         (seq,) = db.execute("SELECT COALESCE(MAX(seq), -1) FROM steps WHERE game_id = ?", (old.id,)).fetchone()
         if seq < 0:  # a game saved before there was history: its tally then is where undo stops
-            db.execute("INSERT INTO steps VALUES (?, 0, ?, '', '[]', ?, 'done', NULL)", (old.id, now, _dump(old.tally)))
+            db.execute(
+                "INSERT INTO steps VALUES (?, 0, ?, '', '[]', ?, 'done', NULL)",
+                (old.id, now, _dump(old.tally, new=False)),
+            )
             seq = 0
         text = ""
         for changed, tally in steps:
@@ -472,11 +487,29 @@ def _private(path: Path) -> None:
             os.chmod(part, 0o600)
 
 
-def _dump(tally: dict) -> str:
+def _dump(tally: dict, new: bool = True) -> str:
+    """The tally as saved; a ``new`` one (not yet saved) must keep to the limits."""
+    if new:
+        _check_texts(tally, ())
     text = json.dumps(tally, ensure_ascii=False, separators=(",", ":"))
     if len(text.encode("utf-8")) > MAX_TALLY_BYTES:
         raise TallyTooLarge(f"larger than {MAX_TALLY_BYTES} bytes")
     return text
+
+
+def _check_texts(node: Any, path: FieldPath) -> None:
+    """:class:`TextTooLong` for the first text (value or key) over :data:`MAX_TEXT` characters."""
+    if isinstance(node, str):
+        if len(node) > MAX_TEXT:
+            raise TextTooLong(path)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if len(key) > MAX_TEXT:
+                raise TextTooLong((*path, key[:MAX_TEXT] + "…"))
+            _check_texts(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            _check_texts(value, (*path, index))
 
 
 def _row(db: sqlite3.Connection, game_id: str) -> SavedGame | None:
