@@ -41,6 +41,22 @@ def test_bad_tally_is_422_naming_the_place(client):
     assert "プレイヤー「Ben」、国「Denmark」" in answer.json()["error"]
 
 
+def test_the_score_api_answers_in_the_language_the_browser_asks_for(client):
+    """Without ``?lang``, the browser's Accept-Language; the place of a mistake is named in it
+    too (it began with an English "body:"); a script that asks for nothing gets English."""
+    tally = example("kardinal")
+    tally["players"][1]["lands"]["Denmark"] = {"cards": 9, "arms": 0}
+    japanese = client.post("/api/score/kardinal", json=tally, headers={"accept-language": "ja-JP,ja;q=0.9"})
+    assert japanese.status_code == 422
+    error = japanese.json()["error"]
+    assert error.startswith("リクエストの本文: ") and "プレイヤー「Ben」" in error and "body" not in error
+    english = client.post("/api/score/kardinal", json=tally)
+    assert english.json()["error"].startswith("the request's body: player 'Ben'")
+    scored = client.post("/api/score/kardinal", json=example("kardinal"), headers={"accept-language": "ja"})
+    cli = run_cli("scorer", "kardinal", str(ROOT / "examples" / SCORERS["kardinal"].example), "--json", "--lang", "ja")
+    assert scored.json() == json.loads(cli.stdout)
+
+
 def test_unknown_game_and_not_json(client):
     assert client.post("/api/score/chess", json={}).status_code == 404
     answer = client.post("/api/score/kardinal", content=b"{not json", headers={"content-type": "application/json"})

@@ -176,6 +176,34 @@ def test_a_mistake_is_shown_next_to_its_field_in_the_readers_language(browser, s
     context.close()
 
 
+@pytest.mark.parametrize("seat", [1, 2])
+def test_a_mistake_in_a_header_is_seen_whole_and_said_below_the_form(browser, server, seat):
+    """A duplicated name's note sits over the sticky header row below it (it was hidden behind
+    it), inside the page's width even in the last column, and the whole message is said where
+    the scores would be (nothing was)."""
+    context, page = phone(browser, "en-US")
+    new_game(page, server, "kardinal")
+    for index, name in enumerate(("Aki", "Ben", "Chie")):
+        field(page, f"players.{index}.name").fill(name)
+    field(page, f"players.{seat}.name").fill("Aki")
+    note = page.locator(".field-error")
+    note.wait_for()
+    assert "Aki" in note.inner_text()
+    box = note.bounding_box()
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert box and 0 <= box["x"] and box["x"] + box["width"] <= width
+    on_top = page.evaluate(  # (the note lets taps through to the fields below it: not for this look)
+        "([x, y]) => { document.querySelector('.field-error').style.pointerEvents = 'auto';"
+        " return document.elementFromPoint(x, y)?.closest('.field-error') !== null; }",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert on_top, "the note is covered"
+    banner = page.locator("#problem")
+    assert banner.is_visible() and "Aki" in banner.inner_text()
+    assert field(page, f"players.{seat}.name").get_attribute("aria-describedby") == "field-error"
+    context.close()
+
+
 def test_two_phones_fill_one_game_and_see_each_other(browser, server):
     first_context, first = phone(browser)
     url = new_game(first, server, "kardinal")
@@ -616,6 +644,40 @@ def test_the_totals_are_in_view_on_a_narrow_phone(browser, server, width):
         for index in range(totals.count()):
             box = totals.nth(index).bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= width, (game, box)
+    context.close()
+
+
+LONGEST_NAMES = ["W" * 40, "あいうえお" * 8, "Averyveryverylongnamewithoutanyspaces-xyz"[:40]]
+
+
+def test_names_as_long_as_the_fields_take_fit_a_narrow_phone_and_every_target_a_finger(browser, server):
+    """Three names of 40 characters (no space to break at; capitals; Japanese) on every page at
+    360 px: no page is wider than the phone (they were 700–850 px: the owner list, the totals,
+    the chart's names, the saved games), and everything a finger taps is 44 px tall (buttons,
+    fields, lists, the trump map's squares, the Finished line; the Culdcept squares were 29)."""
+    from urllib.parse import quote
+
+    from kkprint.web.pad.store import player_key
+
+    made = saved_games(server, LONGEST_NAMES)
+    context = browser.new_context(locale="ja-JP", **{**PHONE, "viewport": {"width": 360, "height": 740}})
+    page = context.new_page()
+    for path in every_page(server, made, quote(player_key(LONGEST_NAMES[1]), safe="")):
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+        page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+        outside = page.evaluate(
+            """() => [...document.querySelectorAll('main *')].filter((e) => !e.closest('.scroll'))
+                 .filter((e) => e.getBoundingClientRect().right > 361).map((e) => e.tagName + ' ' + e.textContent.slice(0, 30))"""
+        )
+        assert outside == [], (path, outside)
+        small = page.evaluate(
+            """() => [...document.querySelectorAll('button, input:not([type=checkbox]), select, summary, label.check')]
+                 .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+                 .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().height)}`)"""
+        )
+        assert small == [], (path, small)
     context.close()
 
 

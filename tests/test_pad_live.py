@@ -284,7 +284,7 @@ def test_a_full_disk_is_507_in_one_log_line_and_nothing_half_written(client, sto
     url = new_game(client, "court")
     before = client.get(url).json()
     store._db.execute("PRAGMA max_page_count = " + str(store._db.execute("PRAGMA page_count").fetchone()[0]))
-    big = {"path": "queen", "value": "x" * 30000}
+    big = {"path": "queen", "value": {f"{n:040}": "x" * 40 for n in range(600)}}  # (48 KB, no text over 40)
     with caplog.at_level("WARNING"):
         answer = fields(client, url, big, lang="ja")
     assert answer.status_code == 507 and not answer.json()["error"].isascii()

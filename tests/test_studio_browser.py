@@ -146,6 +146,8 @@ def test_a_card_opened_large_shows_its_regions_names_and_data_row(browser, studi
     assert page.inner_text("#card-title") == "No. 5 · Crowbar"
     chips = page.eval_on_selector_all(".face:first-child .region-chip", "chips => chips.map(c => c.textContent)")
     assert chips == ["banner", "frame", "title", "text", "footer", "cost", "art", "type", "flavour", "loud", "starter"]
+    heights = page.eval_on_selector_all(".region-chip", "chips => chips.map(c => c.getBoundingClientRect().height)")
+    assert min(heights) >= 44  # a fingertip's target (they were 26 px)
     outlined = page.eval_on_selector_all(".face:first-child .region", "regions => regions.map(r => r.dataset.name)")
     assert "loud" in outlined and "flavour" not in outlined and "starter" not in outlined  # not on this card
     loud = page.locator(".face:first-child .region[data-name='loud']")

@@ -35,7 +35,7 @@ from kkprint.base import i18n
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, text, tr
 from kkprint.scoring.scorers import SCORERS, GameScorer, score_json
-from kkprint.web.app import HERE, LANGS, TEMPLATES, create_web_app, language, page, read_json
+from kkprint.web.app import HERE, TEMPLATES, create_web_app, language, page, read_json
 from kkprint.web.pad import charts, forms, labels, stats
 from kkprint.web.pad.fields import FieldError, parse_path
 from kkprint.web.pad.live import Hub
@@ -258,14 +258,13 @@ class Pad:
 
     async def score(self, request: Request) -> Response:
         game = request.path_params["game"]
-        asked = request.query_params.get("lang")
-        lang = asked if asked in LANGS else "en"
+        lang = language(request)  # (a script that asks for none gets English, as without a locale)
         if game not in SCORERS:
             raise HTTPException(404, tr("no scorer for '{name}'", lang, name=game))
         data = await read_json(request)
         with i18n.using(lang):
             try:
-                return JSONResponse(score_json(game, data, "body", lang))
+                return JSONResponse(score_json(game, data, tr("the request's body", lang), lang))
             except InputError as err:
                 return JSONResponse({"error": err.render(lang)}, status_code=422)
 

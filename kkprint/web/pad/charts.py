@@ -9,6 +9,7 @@ tells another story than the table beside it.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from kkprint.base.i18n import N_
@@ -64,6 +65,7 @@ class Segment:
 @record
 class Bar:
     name: str
+    label: str  # the name as drawn: cut to the chart's width (the whole name is the bar's title)
     total: int
     winner: bool
     name_y: float
@@ -105,9 +107,11 @@ def bars(game: str, result: dict) -> Bars | None:
             elif value < 0:
                 left += value * scale
                 segments.append(Segment(category, value, round(left, 2), round(-value * scale, 2)))
+        name = str(player.get("name", ""))
         drawn.append(
             Bar(
-                str(player.get("name", "")),
+                name,
+                fitted(name, WIDTH - max(zero, 2)),
                 score(player),
                 player.get("name") in winners,
                 top + NAME_HEIGHT - 3,
@@ -117,6 +121,28 @@ def bars(game: str, result: dict) -> Bars | None:
             )
         )
     return Bars(WIDTH, len(players) * ROW, round(zero, 2), [name for name, _ in categories], drawn)
+
+
+def fitted(name: str, room: float, size: float = 12.0) -> str:
+    """``name`` as it fits ``room`` px of a bold ``size`` px line, cut with "…" where it does not:
+    an SVG text does not wrap, and a name of 40 characters runs off a phone's screen. Widths are
+    reckoned high, whatever the phone's font — an em for a wide character, more for a capital or
+    an m or w (a bold "W" takes 1.13 em in Noto Sans), two thirds for another — so what is drawn
+    always fits."""
+
+    def width(char: str) -> float:
+        if char.isupper() or char in "mw@%":
+            return size * 1.2
+        return size if unicodedata.east_asian_width(char) in "WF" else size * 0.67
+
+    widths = [width(char) for char in name]
+    if sum(widths) <= room:
+        return name
+    used, kept = size, 0  # (the "…" takes an em)
+    while kept < len(name) and used + widths[kept] <= room:
+        used += widths[kept]
+        kept += 1
+    return name[:kept] + "…"
 
 
 @record

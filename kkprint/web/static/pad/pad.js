@@ -332,11 +332,18 @@ function showProblem(message) {
   banner.hidden = false;
 }
 
-// A mistake gets a note beside its field; a field still to be filled in (a game just started)
-// is only outlined, its hint said below the form, so no note covers the fields around it.
+// A mistake gets a note beside its field, over the fields around it (its cell is lifted above
+// the table's sticky headers, the note kept inside the page's width), and is said in full below
+// the form, where the scores would be; a field still to be filled in (a game just started) is
+// only outlined, its hint said below the form, so no note covers the fields around it.
 function markProblem(error) {
-  document.querySelectorAll(".bad, .todo").forEach((el) => el.classList.remove("bad", "todo"));
+  document.querySelectorAll(".bad, .todo").forEach((el) => {
+    el.classList.remove("bad", "todo");
+    el.removeAttribute("aria-invalid");
+    el.removeAttribute("aria-describedby");
+  });
   document.querySelectorAll(".field-error").forEach((el) => el.remove());
+  document.querySelectorAll(".holds-error").forEach((el) => el.classList.remove("holds-error"));
   const banner = document.getElementById("problem");
   banner.hidden = true;
   if (!error) return;
@@ -346,10 +353,15 @@ function markProblem(error) {
     field.classList.add("bad");
     const message = document.createElement("div");
     message.className = "field-error";
-    message.setAttribute("role", "alert");
+    message.id = "field-error"; // (the banner below is the alert: one message is read out once)
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", message.id);
     message.textContent = error.at_field || error.message;
     field.insertAdjacentElement("afterend", message);
-    return;
+    field.parentElement.classList.add("holds-error");
+    const box = message.getBoundingClientRect();
+    const over = box.right - (document.documentElement.clientWidth - 4);
+    if (over > 0) message.style.left = `${-Math.min(over, box.left - 4)}px`; // (the table may be scrolled)
   }
   if (todo) field.classList.add("todo");
   banner.className = todo ? "problem todo-note" : "problem";
@@ -522,10 +534,11 @@ document.getElementById("delete").addEventListener("click", async () => {
 });
 document.getElementById("bring-back").addEventListener("click", () => send(`${api}/restore`, "POST", {}).then(answer));
 window.addEventListener("online", () => { flush(); poll(); });
-// Culdcept's ring: each square sits where the template put it (a style attribute would be inline style).
+// Culdcept's ring: each square's place on it, for the style sheet to use where the ring is drawn
+// (a style attribute would be inline style).
 document.querySelectorAll(".square[data-x]").forEach((square) => {
-  square.style.left = `${square.dataset.x}%`;
-  square.style.top = `${square.dataset.y}%`;
+  square.style.setProperty("--x", `${square.dataset.x}%`);
+  square.style.setProperty("--y", `${square.dataset.y}%`);
 });
 
 // K&K on a phone: show one player's column, so each player fills in their own.
