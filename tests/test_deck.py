@@ -127,6 +127,11 @@ def test_huge_counts_are_refused(tmp_path):
         ),
         ("layout:\n  pic: {type: icon, x: 0, y: 0, w: 10, h: 10, icon: 'nope:1'}\n", "unknown icon"),
         ("layout:\n  text: {size: 60, min_size: 59}\n", "does not fit"),
+        (  # a key of other parts (a text's fill on an image): not "did you mean 'fill'?"
+            "layout:\n  pic: {type: image, x: 0, y: 0, w: 10, h: 10, src: a.png, fill: red}\n",
+            "'fill' is not a key here: another kind of part takes it",
+        ),
+        ("layout:\n  text: {text: 'a </b> b', field: null}\n", "</b> closes a tag that was never opened"),
     ],
 )
 def test_broken_decks_give_clear_errors(tmp_path, body, fragment):

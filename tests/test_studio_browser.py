@@ -282,7 +282,7 @@ def test_a_hostile_deck_is_shown_as_text_and_never_runs(browser, tmp_path, polic
         assert HOSTILE_NAMES[0] in page.inner_text("#row") and HOSTILE_NAMES[0] in page.inner_text("#card-title")
         page.keyboard.press("Escape")
         problems = page.inner_text("#problem-list")  # markup that is not kkprint's is refused, in words
-        assert "<svg onload=__xss(8)>.yaml" in problems and "</script> does not close" in problems
+        assert "<svg onload=__xss(8)>.yaml" in problems and "</script> closes a tag that was never opened" in problems
         assert ran == [] and page.evaluate("window.__blocked || []") == [] and errors == []
         context.close()
     finally:

@@ -150,6 +150,8 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
     as they were raised (already in the reader's language)."""
     kind, context = first["type"], first.get("ctx") or {}
     if kind == _UNKNOWN_KEY:
+        if location[-1] in known_keys(model):  # (an image region's fill: a text region's key)
+            return Msg("'{key}' is not a key here: another kind of part takes it", key=location[-1])
         hint = suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else Msg(" (a typo?)")
         return Msg("unknown key '{key}'{hint}", key=location[-1], hint=hint)
     if kind == "finite_number":

@@ -80,11 +80,15 @@ class Markup(HTMLParser):
             return
         if tag == "br":
             return
-        if len(self.stack) == 1 or self.stack[-1][0] != tag:
-            open_tag = self.stack[-1][0]
-            expected = f"</{open_tag}>" if open_tag else "no closing tag"
+        if len(self.stack) == 1:
+            raise InputError(Msg("</{tag}> closes a tag that was never opened", tag=tag))
+        if self.stack[-1][0] != tag:
             raise InputError(
-                Msg("</{tag}> does not close an open tag (expected {expected})", tag=tag, expected=expected)
+                Msg(
+                    "</{tag}> does not close an open tag (expected {expected})",
+                    tag=tag,
+                    expected=f"</{self.stack[-1][0]}>",
+                )
             )
         self.stack.pop()
 
