@@ -344,3 +344,34 @@ def test_list_and_config_show_in_japanese(monkeypatch):
     assert english_words(prose) == [] and "国カード56枚" in listed
     shown = run_cli("config", "show").stdout
     assert english_words(re.sub(r"^\w+:|KKPRINT_\w+", " ", shown, flags=re.M)) == [] and "設定ファイル" in shown
+
+
+def _broken_font(folder):
+    good = (EXAMPLES / "decks" / "heist" / "fonts" / "Vera.ttf").read_bytes()
+    (folder / "broken.ttf").write_bytes(good[:2000])  # cut short: fontTools says "unpack requires a buffer…"
+    return "fonts: {story: {regular: broken.ttf}}\nlayout:\n  t: {type: text, x: 1, y: 1, w: 40, h: 9, text: x, font: story}\n"
+
+
+# A file a deck names that its library cannot read: (what the deck says, the file, kept words the
+# line may hold as they are: names of formats).
+BROKEN_FILES = {
+    "font": (_broken_font, "broken.ttf", {"TrueType", "OpenType"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_FILES))
+def test_a_broken_file_a_deck_names_is_said_in_kkprints_words(case, tmp_path, monkeypatch):
+    """The library that cannot read the file ("unpack requires a buffer of 2 bytes", "Excessive
+    depth in document") says nothing a reader of Japanese can read, nor what to do: the line is
+    kkprint's own, in the reader's language, and names the file."""
+    make, name, kept = BROKEN_FILES[case]
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: d\ncard: {size: poker}\ncards: [{name: A}]\n" + make(tmp_path), encoding="utf-8")
+    for lang, foreign in (("ja", english_words), ("en", japanese)):
+        monkeypatch.setenv("KKPRINT_LANG", lang)
+        result = run_cli("build", str(deck), "--out", str(tmp_path / "out"))
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert result.returncode == 2 and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+        assert name in lines[0] and not list((tmp_path / "out").glob("*")), lines[0]
+        words = re.sub(r"\b[\w\[\]]+(\.[\w\[\]]+)+", " ", lines[0])  # the deck's own keys and file names
+        assert [w for w in foreign(words) if w not in kept] == [], (lang, lines[0])
