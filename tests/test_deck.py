@@ -274,7 +274,7 @@ def test_broken_images_are_clear_errors(tmp_path):
     (tmp_path / "bad.svg").write_text("<nonsense", encoding="utf-8")
     for name, fragment in (
         ("bad.png", "bad.png: not a readable PNG"),
-        ("bad.svg", "cannot read SVG"),
+        ("bad.svg", "bad.svg: is not a well-formed SVG \\(XML\\) file: a mistake at line 1"),
         ("x.gif", "not found"),
     ):
         deck = tmp_path / "d.yaml"

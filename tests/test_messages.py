@@ -352,10 +352,25 @@ def _broken_font(folder):
     return "fonts: {story: {regular: broken.ttf}}\nlayout:\n  t: {type: text, x: 1, y: 1, w: 40, h: 9, text: x, font: story}\n"
 
 
+def _deep_svg(folder):
+    (folder / "deep.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">' + "<g>" * 300 + "</g>" * 300 + "</svg>",
+        encoding="utf-8",
+    )  # libxml2: "Excessive depth in document: 256, use XML_PARSE_HUGE option"
+    return "layout:\n  p: {type: image, x: 1, y: 1, w: 9, h: 9, src: deep.svg}\n"
+
+
+def _broken_svg(folder):
+    (folder / "cut.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">\n<rect', encoding="utf-8")
+    return "layout:\n  p: {type: image, x: 1, y: 1, w: 9, h: 9, src: cut.svg}\n"
+
+
 # A file a deck names that its library cannot read: (what the deck says, the file, kept words the
 # line may hold as they are: names of formats).
 BROKEN_FILES = {
     "font": (_broken_font, "broken.ttf", {"TrueType", "OpenType"}),
+    "deep svg": (_deep_svg, "deep.svg", set()),
+    "broken svg": (_broken_svg, "cut.svg", {"SVG", "XML"}),
 }
 
 
