@@ -365,12 +365,21 @@ def _broken_svg(folder):
     return "layout:\n  p: {type: image, x: 1, y: 1, w: 9, h: 9, src: cut.svg}\n"
 
 
+def _broken_workbook(folder):
+    import zipfile
+
+    with zipfile.ZipFile(folder / "cards.xlsx", "w") as archive:  # openpyxl: "There is no item named …"
+        archive.writestr("notes.txt", "a zip archive, but no workbook")
+    return "data: cards.xlsx\nlayout:\n  t: {type: text, x: 1, y: 1, w: 40, h: 9, text: x}\n"
+
+
 # A file a deck names that its library cannot read: (what the deck says, the file, kept words the
 # line may hold as they are: names of formats).
 BROKEN_FILES = {
     "font": (_broken_font, "broken.ttf", {"TrueType", "OpenType"}),
     "deep svg": (_deep_svg, "deep.svg", set()),
     "broken svg": (_broken_svg, "cut.svg", {"SVG", "XML"}),
+    "workbook": (_broken_workbook, "cards.xlsx", {"xlsx"}),
 }
 
 
@@ -381,7 +390,9 @@ def test_a_broken_file_a_deck_names_is_said_in_kkprints_words(case, tmp_path, mo
     kkprint's own, in the reader's language, and names the file."""
     make, name, kept = BROKEN_FILES[case]
     deck = tmp_path / "d.yaml"
-    deck.write_text("name: d\ncard: {size: poker}\ncards: [{name: A}]\n" + make(tmp_path), encoding="utf-8")
+    described = make(tmp_path)
+    cards = "" if "data:" in described else "cards: [{name: A}]\n"
+    deck.write_text("name: d\ncard: {size: poker}\n" + cards + described, encoding="utf-8")
     for lang, foreign in (("ja", english_words), ("en", japanese)):
         monkeypatch.setenv("KKPRINT_LANG", lang)
         result = run_cli("build", str(deck), "--out", str(tmp_path / "out"))
