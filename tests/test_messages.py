@@ -373,13 +373,20 @@ def _broken_workbook(folder):
     return "data: cards.xlsx\nlayout:\n  t: {type: text, x: 1, y: 1, w: 40, h: 9, text: x}\n"
 
 
-# A file a deck names that its library cannot read: (what the deck says, the file, kept words the
-# line may hold as they are: names of formats).
+def _broken_profile(folder):
+    (folder / "shop.icc").write_bytes(b"not a profile")  # littleCMS: "cannot open profile file"
+    return "print_shop: {icc: shop.icc}\nlayout:\n  t: {type: text, x: 1, y: 1, w: 40, h: 9, text: x}\n"
+
+
+# A file a deck names that its library cannot read: (what the deck says, the words the line must
+# hold (the file, and where the deck names it), kept words the line may hold as they are: names of
+# formats, and what the build is run with).
 BROKEN_FILES = {
-    "font": (_broken_font, "broken.ttf", {"TrueType", "OpenType"}),
-    "deep svg": (_deep_svg, "deep.svg", set()),
-    "broken svg": (_broken_svg, "cut.svg", {"SVG", "XML"}),
-    "workbook": (_broken_workbook, "cards.xlsx", {"xlsx"}),
+    "font": (_broken_font, ("broken.ttf", "fonts.story.regular"), {"TrueType", "OpenType"}, ()),
+    "deep svg": (_deep_svg, ("deep.svg",), set(), ()),
+    "broken svg": (_broken_svg, ("cut.svg",), {"SVG", "XML"}, ()),
+    "workbook": (_broken_workbook, ("cards.xlsx",), {"xlsx"}, ()),
+    "ICC profile": (_broken_profile, ("shop.icc", ": print_shop.icc: "), {"ICC"}, ("--print-shop",)),
 }
 
 
@@ -388,16 +395,16 @@ def test_a_broken_file_a_deck_names_is_said_in_kkprints_words(case, tmp_path, mo
     """The library that cannot read the file ("unpack requires a buffer of 2 bytes", "Excessive
     depth in document") says nothing a reader of Japanese can read, nor what to do: the line is
     kkprint's own, in the reader's language, and names the file."""
-    make, name, kept = BROKEN_FILES[case]
+    make, named, kept, options = BROKEN_FILES[case]
     deck = tmp_path / "d.yaml"
     described = make(tmp_path)
     cards = "" if "data:" in described else "cards: [{name: A}]\n"
     deck.write_text("name: d\ncard: {size: poker}\n" + cards + described, encoding="utf-8")
     for lang, foreign in (("ja", english_words), ("en", japanese)):
         monkeypatch.setenv("KKPRINT_LANG", lang)
-        result = run_cli("build", str(deck), "--out", str(tmp_path / "out"))
+        result = run_cli("build", str(deck), "--out", str(tmp_path / "out"), *options)
         lines = [line for line in result.stderr.splitlines() if line.strip()]
         assert result.returncode == 2 and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
-        assert name in lines[0] and not list((tmp_path / "out").glob("*")), lines[0]
+        assert all(words in lines[0] for words in named) and not list((tmp_path / "out").glob("*")), lines[0]
         words = re.sub(r"\b[\w\[\]]+(\.[\w\[\]]+)+", " ", lines[0])  # the deck's own keys and file names
         assert [w for w in foreign(words) if w not in kept] == [], (lang, lines[0])
