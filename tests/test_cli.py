@@ -99,6 +99,22 @@ def test_malformed_yaml(english, cli, tmp_path):
     assert_clean_error(cli("scorer", "kardinal", str(bad)), "broken.yaml", "not valid YAML", "line")
 
 
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("en", "broken.json: line 1, column 23: not valid JSON: Unterminated string"),
+        ("ja", "broken.json: 1行目、23文字目: JSONとして読めません: 文字列が閉じられていません"),
+    ],
+)
+def test_malformed_json_is_said_to_be_no_valid_json(cli, tmp_path, lang, said):
+    """A truncated .json tally was "not valid YAML" (YAML reads JSON too, and its reader spoke)."""
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"players": [{"name": "Aki', encoding="utf-8")
+    result = cli("scorer", "kardinal", str(bad), "--lang", lang)
+    assert_clean_error(result, said)
+    assert "YAML" not in result.stderr
+
+
 def test_missing_and_binary_files(english, cli, tmp_path):
     assert_clean_error(cli("scorer", "kardinal", str(tmp_path / "nope.yaml")), "no such file")
     binary = tmp_path / "x.yaml"

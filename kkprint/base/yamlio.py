@@ -519,8 +519,17 @@ def load_yaml_file(path: Path) -> Any:
 
 
 def yaml_from_bytes(data: bytes, source: str) -> Any:
-    """A YAML/JSON file's bytes, parsed; an empty file is an error, not ``None``."""
-    parsed = parse_yaml(decoded(data, source), source)
+    """A YAML/JSON file's bytes, parsed; an empty file is an error, not ``None``. A ``.json``
+    file is read as YAML too (its lines are named in later errors), but one neither can read is
+    said to be no valid JSON, in the JSON reader's words ("not valid YAML" of a truncated JSON
+    file sent its author looking for a YAML mistake)."""
+    text = decoded(data, source, "json" if source.lower().endswith(".json") else "yaml")
+    try:
+        parsed = parse_yaml(text, source)
+    except InputError:
+        if source.lower().endswith(".json"):
+            parse_json(text, source)  # (raises its own finding; valid JSON keeps the YAML reader's: a limit)
+        raise
     if parsed is None:
         raise InputError(Msg("is empty"), source=source)
     return parsed
