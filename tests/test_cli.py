@@ -318,6 +318,42 @@ def test_bad_options_are_one_line(english, cli):
     assert_clean_error(cli("build", "--nope"), "--nope")
 
 
+@pytest.mark.parametrize(
+    "args, en, ja",
+    [
+        ((), "a command is missing (see 'kkprint --help')", "コマンドがありません（'kkprint --help' を参照）"),
+        (
+            ("scorer",),
+            "a command is missing; give one of 'kardinal', 'webofpower', 'webofpower-board', 'court' or 'culdcept' "
+            "(see 'kkprint scorer --help')",
+            "コマンドがありません。「kardinal」、「webofpower」、「webofpower-board」、「court」、「culdcept」の"
+            "どれかを指定してください（'kkprint scorer --help' を参照）",
+        ),
+        (
+            ("new",),
+            "a command is missing; give one of 'deck' or 'tally' (see 'kkprint new --help')",
+            "コマンドがありません。「deck」、「tally」のどれかを指定してください（'kkprint new --help' を参照）",
+        ),
+        (
+            ("court",),
+            "a command is missing; give 'eligible' (see 'kkprint court --help')",
+            "コマンドがありません。「eligible」を指定してください（'kkprint court --help' を参照）",
+        ),
+    ],
+    ids=["kkprint", "scorer", "new", "court"],
+)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_group_without_its_command_is_one_line_and_where_the_help_is(cli, monkeypatch, args, en, ja, lang):
+    """``kkprint``, ``kkprint scorer`` and ``kkprint new`` alone printed their whole help on
+    stderr (exit 2); a usage error is one line (SPEC §1), and --help is where the help is."""
+    for given in (args, (*args, "--lang", lang)):  # (a bare group, and one given only an option)
+        monkeypatch.setenv("KKPRINT_LANG", lang)
+        result = cli(*given)
+        assert result.returncode == 2 and result.stdout == "", result
+        said = "kkprint: error: " + en if lang == "en" else "kkprint: エラー: " + ja
+        assert result.stderr == said + "\n"
+
+
 def test_sheet_fits_the_longest_allowed_name(cli, tmp_path):
     from pypdf import PdfReader
 

@@ -184,6 +184,9 @@ BAD = [
     (("bulid",), None),
     (("build", "--paper", "a5"), None),
     (("new", "tally", "chess"), None),
+    ((), None),  # a group without its command: one line, not its whole help
+    (("scorer",), None),
+    (("new",), None),
 ]
 
 
