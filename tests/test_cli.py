@@ -99,6 +99,22 @@ def test_malformed_yaml(english, cli, tmp_path):
     assert_clean_error(cli("scorer", "kardinal", str(bad)), "broken.yaml", "not valid YAML", "line")
 
 
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("en", "broken.json: line 1, column 23: not valid JSON: Unterminated string"),
+        ("ja", "broken.json: 1行目、23文字目: JSONとして読めません: 文字列が閉じられていません"),
+    ],
+)
+def test_malformed_json_is_said_to_be_no_valid_json(cli, tmp_path, lang, said):
+    """A truncated .json tally was "not valid YAML" (YAML reads JSON too, and its reader spoke)."""
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"players": [{"name": "Aki', encoding="utf-8")
+    result = cli("scorer", "kardinal", str(bad), "--lang", lang)
+    assert_clean_error(result, said)
+    assert "YAML" not in result.stderr
+
+
 def test_missing_and_binary_files(english, cli, tmp_path):
     assert_clean_error(cli("scorer", "kardinal", str(tmp_path / "nope.yaml")), "no such file")
     binary = tmp_path / "x.yaml"
@@ -300,6 +316,42 @@ def test_bad_options_are_one_line(english, cli):
     assert_clean_error(cli("build", "--lang", "fr"), "--lang", "'fr'")
     assert_clean_error(cli("scorer", "kardinal", "x.yaml", "--paper", "b5"), "--paper")
     assert_clean_error(cli("build", "--nope"), "--nope")
+
+
+@pytest.mark.parametrize(
+    "args, en, ja",
+    [
+        ((), "a command is missing (see 'kkprint --help')", "コマンドがありません（'kkprint --help' を参照）"),
+        (
+            ("scorer",),
+            "a command is missing; give one of 'kardinal', 'webofpower', 'webofpower-board', 'court' or 'culdcept' "
+            "(see 'kkprint scorer --help')",
+            "コマンドがありません。「kardinal」、「webofpower」、「webofpower-board」、「court」、「culdcept」の"
+            "どれかを指定してください（'kkprint scorer --help' を参照）",
+        ),
+        (
+            ("new",),
+            "a command is missing; give one of 'deck' or 'tally' (see 'kkprint new --help')",
+            "コマンドがありません。「deck」、「tally」のどれかを指定してください（'kkprint new --help' を参照）",
+        ),
+        (
+            ("court",),
+            "a command is missing; give 'eligible' (see 'kkprint court --help')",
+            "コマンドがありません。「eligible」を指定してください（'kkprint court --help' を参照）",
+        ),
+    ],
+    ids=["kkprint", "scorer", "new", "court"],
+)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_group_without_its_command_is_one_line_and_where_the_help_is(cli, monkeypatch, args, en, ja, lang):
+    """``kkprint``, ``kkprint scorer`` and ``kkprint new`` alone printed their whole help on
+    stderr (exit 2); a usage error is one line (SPEC §1), and --help is where the help is."""
+    for given in (args, (*args, "--lang", lang)):  # (a bare group, and one given only an option)
+        monkeypatch.setenv("KKPRINT_LANG", lang)
+        result = cli(*given)
+        assert result.returncode == 2 and result.stdout == "", result
+        said = "kkprint: error: " + en if lang == "en" else "kkprint: エラー: " + ja
+        assert result.stderr == said + "\n"
 
 
 def test_sheet_fits_the_longest_allowed_name(cli, tmp_path):

@@ -279,7 +279,7 @@ def test_broken_images_are_clear_errors(tmp_path):
     (tmp_path / "bad.svg").write_text("<nonsense", encoding="utf-8")
     for name, fragment in (
         ("bad.png", "bad.png: not a readable PNG"),
-        ("bad.svg", "cannot read SVG"),
+        ("bad.svg", "bad.svg: is not a well-formed SVG \\(XML\\) file: a mistake at line 1"),
         ("x.gif", "not found"),
     ):
         deck = tmp_path / "d.yaml"
@@ -403,3 +403,45 @@ def test_a_text_regions_mistake_is_named_by_its_own_key(english, cli, tmp_path, 
         encoding="utf-8",
     )
     assert_clean_error(cli("build", str(deck), "--out", str(tmp_path / "out")), "line 4", place, problem)
+
+
+@pytest.mark.parametrize(
+    ("keys", "place", "en", "ja"),
+    [
+        ("sheet: {paper: {w: 1mm}}", "sheet.paper.h", "missing 'h'", "「h」がありません"),
+        (
+            "sheet: {paper: {w: 1mm, h: 1in}}",
+            "sheet.paper:",
+            "a paper of its own size is 50 mm to 2 m a side, not 1 × 25.4 mm",
+            "独自サイズの用紙は一辺50 mm～2 mです（1 × 25.4 mmではなく）",
+        ),
+        (
+            "fill: {gradient: conic, from: '#ffffff', to: '#000000'}",
+            "layout.s.fill.gradient",
+            "must be one of 'linear' or 'radial', not 'conic'",
+            "「linear」、「radial」のどれかです（「conic」ではなく）",
+        ),
+        (
+            "fill: {gradient: linear, from: '#fff', to: '#000000'}",
+            "layout.s.fill.from",
+            "colour '#fff' must look like #1a2b3c",
+            "色「#fff」は #1a2b3c",
+        ),
+    ],
+    ids=["a paper without its height", "a paper too small", "an unknown gradient", "a gradient's colour"],
+)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_mapping_where_a_word_or_a_mapping_goes_is_judged_by_what_it_holds(cli, tmp_path, keys, place, en, ja, lang):
+    """``paper`` takes a4, letter, a3 or {w, h}; ``fill`` a colour or a gradient. A mapping there
+    was refused for not being the word ("must be one of 'a4'…", "must be text"): what is said is
+    what is wrong inside it."""
+    sheet, fill = (keys, "'#ffffff'") if keys.startswith("sheet") else ("", keys.removeprefix("fill: "))
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        f"name: d\ncard: {{size: poker}}\n{sheet}\ncards: [{{name: A}}]\n"
+        f"layout:\n  s: {{type: shape, shape: rect, x: 1, y: 1, w: 9, h: 9, fill: {fill}}}\n",
+        encoding="utf-8",
+    )
+    result = cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
+    assert_clean_error(result, "d.yaml", place, en if lang == "en" else ja)
+    assert not (tmp_path / "out").exists()

@@ -296,6 +296,29 @@ def test_expression_errors_in_japanese_have_no_english(tmp_path, monkeypatch, ca
     assert english_words(line) == [], line
 
 
+@pytest.mark.parametrize(
+    "lang, too_long", [("en", "makes a number of more than 77 digits"), ("ja", "77桁を超える数になります")]
+)
+def test_round_keeps_as_many_digits_as_a_large_number_has(tmp_path, lang, too_long):
+    """round(1e308, 15) said "round() needs a number, not '1e+308'": rounding ran out of the
+    decimal module's 28 digits. It gives the number (as Python and a spreadsheet do); a whole
+    number longer than any other expression may make is refused as they are."""
+    text = "${round(1e308, 15)}|${round(1e20, 15)}"
+    deck = write(
+        tmp_path,
+        "name: r\ncard: {size: poker}\ncards: [{name: A}]\nlayout:\n"
+        f"  t: {{type: text, x: 2, y: 2, w: 59, h: 20, text: '{text}'}}\n",
+    )
+    result = run_cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
+    assert result.returncode == 0, result.stderr
+    [pdf] = (tmp_path / "out").glob("*.pdf")
+    assert "1e+308|1e+20" in PdfReader(pdf).pages[0].extract_text()
+    deck.write_text(deck.read_text(encoding="utf-8").replace("round(1e308, 15)", "round(1e308)"), encoding="utf-8")
+    result = run_cli("build", str(deck), "--out", str(tmp_path / "refused"), "--lang", lang)
+    assert_clean_error(result, "d.yaml", "${round(1e308)}", too_long)
+    assert not (tmp_path / "refused").exists()
+
+
 def test_a_table_outside_the_decks_folder_is_refused(tmp_path, english):
     (tmp_path / "secret.csv").write_text("k,v\na,SECRET\n", encoding="utf-8")
     folder = tmp_path / "deck"

@@ -92,6 +92,7 @@ def problem(text: str) -> str:
         ("${int('7.9')} ${int(half)}", "7 1"),
         ("${float(cost)}", 3.0),
         ("${round(2.675, 2)} ${round(2.5)} ${round(-2.5)}", "2.68 3 -3"),  # half away from zero
+        ("${round(1e20, 15)} ${round(12345, -2)} ${round(1e-300, 15)}", "1e+20 12300 0"),  # digits enough
         ("${min(hp, cost, 9)} ${max([1, 5, 2])} ${abs(-4.5)}", "3 5 4.5"),
         ("${replace(name, 'K', 'N')}", "Nnight"),
         ("${split(tags, ';')}", ["brave", "loyal", "old"]),
@@ -144,6 +145,7 @@ def test_expressions_compute(text, expected):
         ("${2 ** 1000}", ["more than 77 digits"]),
         ("${10 ** 40 * 10 ** 40}", ["more than 77 digits"]),
         ("${1e308 * 10}", ["not a finite number"]),
+        ("${round(1e308)}", ["makes a number of more than 77 digits"]),
         ("${(-8) ** 0.5}", ["not a real number"]),
         ("${'x' * 10 ** 9}", ["would make 1,000,000,000 characters; at most 10,000"]),
         ("${[1] * 100000}", ["would make 100,000 characters"]),

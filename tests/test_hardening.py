@@ -103,6 +103,50 @@ def test_special_files_are_refused_at_once(english, tmp_path, name):
         assert_clean_error(result, "not a regular file")
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_picture_export_will_not_replace_is_named_by_its_kind_not_its_signature(tmp_path, lang):
+    """The refusal showed the PNG signature's bytes: "is not a \ufffdPNG file"."""
+    deck = tmp_path / "d.yaml"
+    deck.write_text(SMALL_DECK, encoding="utf-8")
+    (tmp_path / "pics").mkdir()
+    (tmp_path / "pics" / "001-A.png").write_text("my notes", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "kkprint", "export", "d.yaml", "--png", "--out", "pics", "--lang", lang],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    said = {"en": "exists and is not a PNG file;", "ja": "すでにあり、PNGファイルではありません。"}[lang]
+    assert_clean_error(result, f"pics/001-A.png: {said}")
+    assert (tmp_path / "pics" / "001-A.png").read_text(encoding="utf-8") == "my notes"
+    assert sorted(path.name for path in (tmp_path / "pics").iterdir()) == ["001-A.png"]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_watch_says_of_a_deck_that_is_no_file_what_build_says(tmp_path, lang):
+    """watch said "no such deck file" of a FIFO and a folder that were there."""
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "folder.yaml").mkdir()
+    for name, words in (
+        ("fifo.yaml", {"en": "is not a regular file", "ja": "通常のファイルではありません"}),
+        ("folder.yaml", {"en": "is a folder, not a file", "ja": "ファイルではなくフォルダーです"}),
+        ("missing.yaml", {"en": "no such file", "ja": "ファイルがありません"}),
+    ):
+        said = []
+        for command in ("build", "watch"):
+            result = subprocess.run(
+                [sys.executable, "-m", "kkprint", command, name, "--lang", lang],
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                timeout=60,
+            )
+            assert_clean_error(result, f"{name}: {words[lang]}")
+            said.append(result.stderr)
+        assert said[0] == said[1]
+
+
 def test_standard_input_is_limited_and_must_be_utf8(english, cli):
     assert_clean_error(cli("scorer", "kardinal", "-", input="x" * (6 * 1024 * 1024)), "standard input", "larger than")
     result = subprocess.run(

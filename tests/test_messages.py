@@ -184,6 +184,9 @@ BAD = [
     (("bulid",), None),
     (("build", "--paper", "a5"), None),
     (("new", "tally", "chess"), None),
+    ((), None),  # a group without its command: one line, not its whole help
+    (("scorer",), None),
+    (("new",), None),
 ]
 
 
@@ -344,3 +347,67 @@ def test_list_and_config_show_in_japanese(monkeypatch):
     assert english_words(prose) == [] and "国カード56枚" in listed
     shown = run_cli("config", "show").stdout
     assert english_words(re.sub(r"^\w+:|KKPRINT_\w+", " ", shown, flags=re.M)) == [] and "設定ファイル" in shown
+
+
+def _broken_font(folder):
+    good = (EXAMPLES / "decks" / "heist" / "fonts" / "Vera.ttf").read_bytes()
+    (folder / "broken.ttf").write_bytes(good[:2000])  # cut short: fontTools says "unpack requires a buffer…"
+    return "fonts: {story: {regular: broken.ttf}}\nlayout:\n  t: {type: text, x: 1, y: 1, w: 40, h: 9, text: x, font: story}\n"
+
+
+def _deep_svg(folder):
+    (folder / "deep.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">' + "<g>" * 300 + "</g>" * 300 + "</svg>",
+        encoding="utf-8",
+    )  # libxml2: "Excessive depth in document: 256, use XML_PARSE_HUGE option"
+    return "layout:\n  p: {type: image, x: 1, y: 1, w: 9, h: 9, src: deep.svg}\n"
+
+
+def _broken_svg(folder):
+    (folder / "cut.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">\n<rect', encoding="utf-8")
+    return "layout:\n  p: {type: image, x: 1, y: 1, w: 9, h: 9, src: cut.svg}\n"
+
+
+def _broken_workbook(folder):
+    import zipfile
+
+    with zipfile.ZipFile(folder / "cards.xlsx", "w") as archive:  # openpyxl: "There is no item named …"
+        archive.writestr("notes.txt", "a zip archive, but no workbook")
+    return "data: cards.xlsx\nlayout:\n  t: {type: text, x: 1, y: 1, w: 40, h: 9, text: x}\n"
+
+
+def _broken_profile(folder):
+    (folder / "shop.icc").write_bytes(b"not a profile")  # littleCMS: "cannot open profile file"
+    return "print_shop: {icc: shop.icc}\nlayout:\n  t: {type: text, x: 1, y: 1, w: 40, h: 9, text: x}\n"
+
+
+# A file a deck names that its library cannot read: (what the deck says, the words the line must
+# hold (the file, and where the deck names it), kept words the line may hold as they are: names of
+# formats, and what the build is run with).
+BROKEN_FILES = {
+    "font": (_broken_font, ("broken.ttf", "fonts.story.regular"), {"TrueType", "OpenType"}, ()),
+    "deep svg": (_deep_svg, ("deep.svg",), set(), ()),
+    "broken svg": (_broken_svg, ("cut.svg",), {"SVG", "XML"}, ()),
+    "workbook": (_broken_workbook, ("cards.xlsx",), {"xlsx"}, ()),
+    "ICC profile": (_broken_profile, ("shop.icc", ": print_shop.icc: "), {"ICC"}, ("--print-shop",)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_FILES))
+def test_a_broken_file_a_deck_names_is_said_in_kkprints_words(case, tmp_path, monkeypatch):
+    """The library that cannot read the file ("unpack requires a buffer of 2 bytes", "Excessive
+    depth in document") says nothing a reader of Japanese can read, nor what to do: the line is
+    kkprint's own, in the reader's language, and names the file."""
+    make, named, kept, options = BROKEN_FILES[case]
+    deck = tmp_path / "d.yaml"
+    described = make(tmp_path)
+    cards = "" if "data:" in described else "cards: [{name: A}]\n"
+    deck.write_text("name: d\ncard: {size: poker}\n" + cards + described, encoding="utf-8")
+    for lang, foreign in (("ja", english_words), ("en", japanese)):
+        monkeypatch.setenv("KKPRINT_LANG", lang)
+        result = run_cli("build", str(deck), "--out", str(tmp_path / "out"), *options)
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert result.returncode == 2 and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+        assert all(words in lines[0] for words in named) and not list((tmp_path / "out").glob("*")), lines[0]
+        words = re.sub(r"\b[\w\[\]]+(\.[\w\[\]]+)+", " ", lines[0])  # the deck's own keys and file names
+        assert [w for w in foreign(words) if w not in kept] == [], (lang, lines[0])

@@ -109,6 +109,26 @@ def test_ctrl_c_without_save_keeps_the_tally_in_the_data_folder(tmp_path):
     assert len(kept) == 1 and "--resume" in child.before and str(kept[0]) in child.before.replace("\r\n", "")
 
 
+@pytest.mark.parametrize(
+    "lang, said", [("en", "interrupted; nothing was saved"), ("ja", "中断しました。何も保存していません")]
+)
+def test_ctrl_c_among_the_names_says_nothing_was_saved(tmp_path, lang, said):
+    """Ctrl-C after two names said "interrupted before anything was typed": the names were
+    typed, but a tally is saved only once the list of names ends."""
+    data_dir = tmp_path / "data"
+    child = spawn("--lang", lang, env_extra={"KKPRINT_DATA_DIR": str(data_dir)})
+    for name in ("Aki", "Ben"):
+        child.expect(": ")
+        child.sendline(name)
+    child.expect(": ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert child.before.strip().splitlines()[-1].strip() == said, child.before
+    assert not data_dir.exists() or not any(data_dir.rglob("*.yaml"))
+
+
 def test_tables_are_drawn_with_colour_at_a_terminal_and_plain_in_a_pipe():
     example = str(ROOT / "examples" / "webofpower-state.yaml")
     child = pexpect.spawn(

@@ -90,3 +90,35 @@ def test_config_set_refuses_a_file_it_cannot_read_instead_of_writing_over_it(cli
     mended = cli("config", "set", "paper", "letter")
     assert mended.returncode == 0 and "papr" in mended.stderr
     assert path.read_text(encoding="utf-8") == "lang: ja\npaper: letter\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("kind", ["folder", "fifo", "link to /dev/zero"])
+def test_config_show_says_why_a_config_file_it_cannot_read_is_ignored(cli, kind, lang):
+    """config show said nothing of a config.yaml that was a folder, a FIFO or a link to
+    /dev/zero, and showed the settings as if there were none: it warns, as of a YAML mistake,
+    at once (a FIFO with no writer is not waited for), and shows what holds without the file."""
+    from kkprint.base.paths import config_path
+
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    result = cli("config", "show", "--lang", lang)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert "paper: a4  (KKPRINT_PAPER)" in result.stdout  # (conftest's; the file could not have changed it)
+    reason = {
+        ("folder", "en"): "is a folder, not a file; the config file is ignored",
+        ("folder", "ja"): "ファイルではなくフォルダーです。設定ファイルは使いません",
+    }.get(
+        (kind, lang),
+        "is not a regular file (a device, pipe or socket); the config file is ignored"
+        if lang == "en"
+        else "通常のファイルではありません（デバイス、パイプ、ソケット）。設定ファイルは使いません",
+    )
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and lines[0].endswith(reason), result.stderr

@@ -322,7 +322,7 @@ def test_a_decks_font_with_broken_layout_tables_is_named_when_vertical_text_asks
         "  v: {type: text, x: 5, y: 5, w: 30, h: 60, font: broken, direction: vertical, text: Vera 縦}\n"
         "cards: [{name: a}]\n"
     )
-    assert_refused(tmp_path, cli, deck, "region 'v'", "cannot use font 'fonts/Broken.ttf'")
+    assert_refused(tmp_path, cli, deck, "region 'v'", "font 'fonts/Broken.ttf' is damaged", "vertical forms")
 
 
 def test_a_pdf_viewer_finds_words_across_a_column_and_their_readings(tmp_path):

@@ -106,8 +106,26 @@ def explain(err: ValidationError, model: type, data: Any = None) -> tuple[tuple,
     # a misspelt key leaves another one missing, and its own name says more than the gap
     misspelt = (e for e in errors if e["type"] == _UNKNOWN_KEY and _close(e["loc"][-1], model))
     first = next((e for e in errors if e["type"] == "finite_number"), None) or next(misspelt, errors[0])
+    first = _inside_the_mapping(first, errors, data)
     location = _written(first["loc"], data)
     return location, _problem(first, location, model)
+
+
+def _inside_the_mapping(first: ErrorDetails, errors: list[ErrorDetails], data: Any) -> ErrorDetails:
+    """A mapping written where a key takes a word or a mapping (``paper: {w: 1mm}``, ``fill:
+    {gradient: conic}``): the union member that takes a word finds only that it is no word
+    ("must be one of 'a4'…", "must be text"); what is wrong is found inside the mapping, by the
+    member that takes one."""
+    if not isinstance(first.get("input"), dict):
+        return first
+    here = _written(first["loc"], data)
+    for error in errors:
+        there = _written(error["loc"], data)
+        deeper = len(there) > len(here)  # (a key of the mapping, wrong or missing)
+        of_it = len(there) == len(here) and error["type"] in ("value_error", "assertion_error")  # (the whole)
+        if error is not first and there[: len(here)] == here and (deeper or of_it):
+            return error
+    return first
 
 
 _UNKNOWN_KEY = "unexpected_keyword_argument"  # (what pydantic says of a dataclass)

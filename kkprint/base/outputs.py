@@ -59,7 +59,7 @@ def check_destination(path: Path, magic: bytes | None) -> None:
         except OSError as err:
             raise InputError(Msg("cannot be replaced: {strerror}", strerror=OsReason(err)), source=str(path)) from None
         if start != magic:
-            kind = magic.decode("ascii", "replace").strip("%").strip() or "file"
+            kind = " ".join(re.findall(r"[A-Za-z]+", magic.decode("ascii", "replace"))) or "kkprint"  # \x89PNG: PNG
             raise InputError(
                 Msg("exists and is not a {kind} file; kkprint will not replace it, choose another name", kind=kind),
                 source=str(path),

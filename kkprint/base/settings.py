@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from kkprint.base.choices import LANGS, PaperName
-from kkprint.base.errors import InputError, did_you_mean, suggest
+from kkprint.base.errors import InputError, OsReason, did_you_mean, suggest
 from kkprint.base.i18n import N_, Msg, locale_name
 from kkprint.base.paths import cache_folder, config_path
 
@@ -36,16 +36,16 @@ def _config(*, to_write: bool = False) -> dict:
         info = path.stat()
     except FileNotFoundError:
         return {}
-    except OSError as err:
+    except OSError as err:  # (a link that loops, a folder kkprint may not enter)
+        problem = InputError(Msg("cannot read the config file: {reason}", reason=OsReason(err)), source=str(path))
         if to_write:
-            raise InputError(
-                Msg("cannot read the config file: {reason}", reason=err.strerror or ""), source=str(path)
-            ) from None
+            raise problem from None
+        _warn(((_WHOLE_FILE, problem),))
         return {}
-    if not stat.S_ISREG(info.st_mode):
-        if to_write:
-            raise InputError(Msg("the config file is not a regular file; remove it and set again"), source=str(path))
-        return {}
+    if not stat.S_ISREG(info.st_mode) and to_write:
+        raise InputError(Msg("the config file is not a regular file; remove it and set again"), source=str(path))
+    # (a folder, a FIFO or a link to /dev/zero is refused by the reader, at once, and said as a
+    # YAML mistake is: the file is ignored, and the user is told why)
     usable, problems = _read_config(path, info.st_mtime_ns, info.st_size)
     for warning, problem in problems:
         if to_write and warning == _WHOLE_FILE:
@@ -280,6 +280,7 @@ def show(lang: str | None = None) -> str:
     from kkprint.base.i18n import tr
     from kkprint.base.printer import load_profile, profile_path
 
+    _config()  # a file that cannot be used is said even where a flag or the environment decides every setting
     lines = [tr("config file: {path}", lang, path=config_path())]
     for key, value, source in (
         ("lang", language(), _source("KKPRINT_LANG", "lang")),

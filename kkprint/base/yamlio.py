@@ -318,13 +318,9 @@ def parse_yaml(text: str, source: str) -> Any:
         loader.dispose()
 
 
-def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = N_("input files")) -> bytes:
-    """A user's file, whole, if it is a regular file of at most ``limit`` bytes.
-
-    Opened without blocking and checked after opening, so a FIFO, a device such as /dev/zero or a
-    file swapped for one is refused at once instead of hanging or filling memory; at most
-    ``limit + 1`` bytes are ever read, whatever the file claims its size is.
-    """
+def _open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """A descriptor of the user's file, opened without blocking (a FIFO does not wait for a
+    writer, a terminal does not become ours), or one line saying why it is not a regular file."""
     source = str(path)
     if "\x00" in source:
         raise InputError(Msg("a file name cannot contain a NUL character"), source=source.replace("\x00", "\\0"))
@@ -340,10 +336,33 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = N_("inpu
         raise InputError(Msg("cannot open: {value}", value=OsReason(err)), source=source) from None
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise InputError(Msg("is a folder, not a file"), source=source)
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(Msg("is not a regular file (a device, pipe or socket)"), source=source)
+    except OSError as err:
+        os.close(fd)
+        raise InputError(Msg("cannot read: {value}", value=OsReason(err)), source=source) from None
+    if stat.S_ISREG(info.st_mode):
+        return fd, info
+    os.close(fd)
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(Msg("is a folder, not a file"), source=source)
+    raise InputError(Msg("is not a regular file (a device, pipe or socket)"), source=source)
+
+
+def check_readable(path: Path) -> None:
+    """Refuse, as :func:`read_bytes` would, a file that is missing, a folder, a device, a pipe or
+    unreadable, without reading it (``watch`` checks its deck once, then reads it at every change)."""
+    os.close(_open_regular(path)[0])
+
+
+def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = N_("input files")) -> bytes:
+    """A user's file, whole, if it is a regular file of at most ``limit`` bytes.
+
+    Opened without blocking and checked after opening, so a FIFO, a device such as /dev/zero or a
+    file swapped for one is refused at once instead of hanging or filling memory; at most
+    ``limit + 1`` bytes are ever read, whatever the file claims its size is.
+    """
+    source = str(path)
+    fd, info = _open_regular(path)
+    try:
         if info.st_size > limit:
             raise InputError(
                 Msg(
@@ -500,8 +519,17 @@ def load_yaml_file(path: Path) -> Any:
 
 
 def yaml_from_bytes(data: bytes, source: str) -> Any:
-    """A YAML/JSON file's bytes, parsed; an empty file is an error, not ``None``."""
-    parsed = parse_yaml(decoded(data, source), source)
+    """A YAML/JSON file's bytes, parsed; an empty file is an error, not ``None``. A ``.json``
+    file is read as YAML too (its lines are named in later errors), but one neither can read is
+    said to be no valid JSON, in the JSON reader's words ("not valid YAML" of a truncated JSON
+    file sent its author looking for a YAML mistake)."""
+    text = decoded(data, source, "json" if source.lower().endswith(".json") else "yaml")
+    try:
+        parsed = parse_yaml(text, source)
+    except InputError:
+        if source.lower().endswith(".json"):
+            parse_json(text, source)  # (raises its own finding; valid JSON keeps the YAML reader's: a limit)
+        raise
     if parsed is None:
         raise InputError(Msg("is empty"), source=source)
     return parsed

@@ -202,17 +202,18 @@ def main(servers: Servers | None = None) -> None:
         typer.echo(tr("kkprint: error: {message}", message=InputError(OsReason(err), source=where)), err=True)
         sys.exit(2)
     except typer.TyperException as err:  # usage errors: one line naming the option, exit code 2
-        if type(err).__name__ == "NoArgsIsHelpError" or not hasattr(err, "format_message"):
-            # a bare command: its help is the most useful answer (Typer's NoArgsIsHelpError has show(),
-            # though the TyperException it is caught as does not declare it)
-            err.show()  # type: ignore[attr-defined]  # see above: Typer's base class lacks show()
+        if not hasattr(err, "format_message"):  # (Typer's base class does not declare it; its errors have it)
+            err.show()  # type: ignore[attr-defined]
         else:
             context = getattr(err, "ctx", None)
             command = context.command_path if context is not None else "kkprint"  # never the mistyped word
-            from kkprint.cli.usage import missing_argument, usage_error
+            from kkprint.cli.usage import missing_argument, missing_command, usage_error
 
-            message = missing_argument(err) or usage_error(
-                " ".join(err.format_message().replace("Value error, ", "").split())
+            # (a bare group: one line and where the help is, not the whole help on stderr; SPEC §1)
+            message = (
+                missing_command(err)
+                or missing_argument(err)
+                or usage_error(" ".join(err.format_message().replace("Value error, ", "").split()))
             )
             typer.echo(
                 tr("kkprint: error: {message} (see '{command} --help')", message=message, command=command), err=True

@@ -222,7 +222,7 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
                 )
             )
         else:
-            say("\n" + tr("interrupted before anything was typed", lang))
+            say("\n" + tr("interrupted; nothing was saved", lang))  # (names typed are kept once the list ends)
         raise SystemExit(130) from None
     except prompt.InputEnded as ended:  # Ctrl-D, or the end of a pipe: what was typed is kept all the same
         if not saver.saved:

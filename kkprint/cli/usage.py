@@ -98,6 +98,27 @@ def missing_argument(err) -> str | None:
     return tr("Missing argument: {what}", what=param.help.rstrip("。. "))
 
 
+def missing_command(err) -> str | None:
+    """A group named without its command (``kkprint``, ``kkprint scorer``, ``kkprint new``): one
+    line saying a command is missing, and which (when a line can list them), where Click
+    printed the group's whole help; None for other errors."""
+    context = getattr(err, "ctx", None)
+    list_commands = getattr(getattr(context, "command", None), "list_commands", None)
+    if list_commands is None:  # (not a group)
+        return None
+    if type(err).__name__ != "NoArgsIsHelpError" and err.format_message() != _gettext("Missing command."):
+        return None
+    names = list_commands(context)
+    if not names or len(names) > MAX_LISTED_COMMANDS:
+        return tr("a command is missing")
+    if len(names) == 1:
+        return tr("a command is missing; give {name}", name=OneOf(names))
+    return tr("a command is missing; give one of {names}", names=OneOf(names))
+
+
+MAX_LISTED_COMMANDS = 8  # (kkprint itself has 16: its --help lists them)
+
+
 def _gettext(message: str) -> str:  # (named as the gettext it stands in for)
     return gettext_in(current(), message)
 

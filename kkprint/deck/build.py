@@ -26,7 +26,7 @@ from kkprint.engine.cards import Art, CardPrint, SheetOptions, fold_layout, prin
 from kkprint.engine.document import Document, engine_texts, open_pdf
 from kkprint.engine.fonts import BASE_CHARACTERS, FontSet, bundled_coverage, collect_strings, prepare_fonts
 from kkprint.engine.geometry import PAPERS, CardSize, DuplexMode, Paper, PlacedSlot, Shape, SheetLayout, card_size
-from kkprint.engine.inks import Inks
+from kkprint.engine.inks import Inks, check_profile
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.marks import CutMarks
 
@@ -506,7 +506,12 @@ def shop_inks(deck: Deck) -> Inks | None:
     """CMYK through the deck's ICC profile, or by the plain formula; None keeps RGB."""
     shop = deck.spec.print_shop
     if shop.icc:
-        return Inks("cmyk", deck.resolve(shop.icc, N_("ICC profile"), "print_shop.icc"))
+        path = deck.resolve(shop.icc, N_("ICC profile"), "print_shop.icc")
+        try:
+            check_profile(path)
+        except InputError as err:
+            raise err.located(source=deck.source, place="print_shop.icc") from None
+        return Inks("cmyk", path)
     return Inks("cmyk") if shop.cmyk else None
 
 

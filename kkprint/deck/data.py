@@ -245,6 +245,12 @@ def _xlsx_rows(path: Path, sheet: str | None) -> Iterable[tuple[int, list]]:
     return remembered(SheetRows, path, key, lambda: SheetRows(_read_xlsx(data, sheet, str(path))), repr(sheet))
 
 
+# What openpyxl says of a broken workbook ("There is no item named '[Content_Types].xml' in the
+# archive", "unclosed token: line 1, column 286" of a part inside it) is English and names no
+# place the user can find; a spreadsheet program that saves the workbook again mends it.
+_DAMAGED = Msg("is damaged or is not an .xlsx workbook; open it in a spreadsheet program and save it again as .xlsx")
+
+
 def _read_xlsx(data: bytes, sheet: str | None, source: str) -> Iterator[tuple[int, list]]:
     """The worksheet's rows read by openpyxl, once the workbook is known to unpack within bounds."""
     import warnings
@@ -270,8 +276,8 @@ def _read_xlsx(data: bytes, sheet: str | None, source: str) -> Iterator[tuple[in
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as err:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook
-        raise InputError(Msg("cannot read this workbook: {value}", value=_first_line(err)), source=source) from None
+    except Exception:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook, none in the user's words
+        raise InputError(_DAMAGED, source=source) from None
     try:
         if sheet is not None and sheet not in book.sheetnames:
             raise InputError(
@@ -323,7 +329,7 @@ def _sheet_rows(worksheet, source: str) -> Iterator[tuple[int, list]]:
             raise InputError(
                 Msg("a number in this row has more than {limit:,} digits", limit=sys.get_int_max_str_digits())
                 if too_long
-                else Msg("cannot read this workbook: {value}", value=_first_line(err)),
+                else _DAMAGED,
                 source=source,
                 place=Msg("row {n}", n=number + 1),
             ) from None
@@ -339,10 +345,6 @@ def _sheet_rows(worksheet, source: str) -> Iterator[tuple[int, list]]:
                 place=Msg("row {n}", n=number),
             )
         yield number, list(row)
-
-
-def _first_line(err: Exception) -> str:
-    return str(err).splitlines()[0][:100] if str(err) else type(err).__name__
 
 
 def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:

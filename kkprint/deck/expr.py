@@ -321,15 +321,13 @@ def _round(value, digits=0):
     places = _to_number("round", digits)
     if not isinstance(places, int) or abs(places) > 15:
         raise InputError(Msg("round() keeps from -15 to 15 decimal places, not {value}", value=_shown(digits)))
-    from decimal import ROUND_HALF_UP, Decimal, InvalidOperation  # (only a deck that rounds loads it)
+    from decimal import ROUND_HALF_UP, Decimal, localcontext  # (only a deck that rounds loads it)
 
-    try:  # half away from zero, as a spreadsheet rounds, on the number as it is written
-        rounded = Decimal(repr(number)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    except InvalidOperation:
-        raise InputError(
-            Msg("{function}() needs a number, not '{value}'", function="round", value=_shown(value))
-        ) from None
-    return int(rounded) if places <= 0 else float(rounded)
+    written = Decimal(repr(number))  # half away from zero, as a spreadsheet rounds, on the number as it is written
+    with localcontext() as context:  # every digit the rounding keeps: round(1e308, 15) has 324 (the default 28
+        context.prec = max(28, written.adjusted() + places + 2)  # stopped it: "round() needs a number")
+        rounded = written.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return _number(int(rounded)) if places <= 0 else _number(float(rounded))
 
 
 def _extreme(name: str, pick: Callable) -> Callable[..., Any]:

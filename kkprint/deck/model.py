@@ -401,8 +401,18 @@ class CardSpec(Strict):
 
 
 class PaperSize(Strict):
-    w: Annotated[Length, Field(ge=50, le=2000, description="Paper width")]
-    h: Annotated[Length, Field(ge=50, le=2000, description="Paper height")]
+    w: Annotated[Length, Field(description="Paper width, 50 mm to 2 m")]
+    h: Annotated[Length, Field(description="Paper height, 50 mm to 2 m")]
+
+    def __post_init__(self) -> None:  # (said in mm: pydantic's bound would say "at least 50" of "1in")
+        if not (50 <= self.w <= 2000 and 50 <= self.h <= 2000):
+            raise ValueError(
+                Msg(
+                    "a paper of its own size is 50 mm to 2 m a side, not {w:g} × {h:g} mm",
+                    w=round(self.w, 1),
+                    h=round(self.h, 1),
+                )
+            )
 
 
 PaperChoice = Literal["a4", "letter", "a3"] | PaperSize

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from kkprint.base import pathnames
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, ntr, tr
+from kkprint.base.i18n import ntr, tr
+from kkprint.base.yamlio import check_readable
 from kkprint.deck.build import deck_target
 from kkprint.engine.job import BuildOptions, build_targets
 
@@ -85,8 +86,7 @@ def watch_deck(
     from watchfiles import watch
 
     say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    if not deck.is_file():
-        raise InputError(Msg("no such deck file"), source=str(deck))
+    check_readable(deck)  # (what build says of a folder, a FIFO or a missing file)
     folder = deck.resolve().parent
     build_once(deck, options, preview_dir, dpi, say)
     say(tr("watching {folder} (Ctrl-C to stop)", folder=pathnames.shown(folder)))

@@ -494,10 +494,15 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
         pdfmetrics.registerFont(face)
     except InputError:
         raise
-    except Exception as err:  # fontTools and ReportLab raise many kinds for a broken font  # noqa: BLE001
-        reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
-        raise InputError(Msg("cannot use font '{label}': {reason}", label=label, reason=reason)) from None
+    except Exception:  # fontTools and ReportLab raise many kinds for a broken font  # noqa: BLE001
+        raise damaged_font(label) from None
     return name
+
+
+def damaged_font(label: str) -> InputError:
+    """A deck's font file that fontTools or ReportLab cannot read, said in kkprint's words: what
+    they say ("unpack requires a buffer of 2 bytes") names neither the file nor the remedy."""
+    return InputError(Msg("font '{label}' is damaged or is not a TrueType or OpenType font", label=label))
 
 
 def _try_subset(font: TTFont, characters: str, label: str) -> None:
@@ -581,12 +586,14 @@ def vertical_forms(font: str) -> VerticalForms | None:
         if data is None:
             try:
                 data = _make_vertical(source.open(), source.characters, name)
-            except Exception as err:  # a deck's font whose layout tables fontTools cannot read  # noqa: BLE001
+            except Exception:  # a deck's font whose layout tables fontTools cannot read  # noqa: BLE001
                 if not source.label:  # (the bundled font is ours: its failure is a bug, shown as one)
                     raise
-                reason = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
                 raise InputError(
-                    Msg("cannot use font '{label}': {reason}", label=source.label, reason=reason)
+                    Msg(
+                        "font '{label}' is damaged: its vertical forms (its 'vert' feature) cannot be read",
+                        label=source.label,
+                    )
                 ) from None
             if data and key:
                 _write_cache(key, data)

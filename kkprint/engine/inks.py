@@ -46,23 +46,33 @@ def _plain_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, floa
     return (1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k
 
 
+def check_profile(icc: Path) -> None:
+    """Refuse, before anything is drawn, a profile that cannot convert colours: the caller says
+    where it was named; found later, it would be blamed on the first card with a colour."""
+    _transform(icc)
+
+
 @lru_cache(maxsize=8)
 def _transform(icc: Path):
-    """sRGB → the shop's CMYK profile, as littleCMS builds it."""
+    """sRGB → the shop's CMYK profile, as littleCMS builds it. Its errors ("cannot open profile
+    file") are English and name no file: kkprint says what is wrong in its own words."""
     from PIL import ImageCms
 
+    name = icc.name
     try:
         target = ImageCms.getOpenProfile(str(icc))
-    except (OSError, ImageCms.PyCMSError) as err:
-        raise InputError(Msg("cannot read the ICC profile: {err}", err=err), source=str(icc)) from None
+    except (OSError, ImageCms.PyCMSError):
+        raise InputError(Msg("ICC profile '{name}' is damaged or is not an ICC profile", name=name)) from None
     if target.profile.xcolor_space.strip() != "CMYK":
-        raise InputError(Msg("is not a CMYK output profile"), source=str(icc))
+        raise InputError(Msg("ICC profile '{name}' is not a CMYK output profile", name=name))
     try:
         return ImageCms.buildTransform(
             ImageCms.createProfile("sRGB"), target, "RGB", "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC
         )
-    except (OSError, ImageCms.PyCMSError) as err:
-        raise InputError(Msg("littleCMS cannot use this profile ({err})", err=err), source=str(icc)) from None
+    except (OSError, ImageCms.PyCMSError):
+        raise InputError(
+            Msg("ICC profile '{name}' cannot convert colours to CMYK (littleCMS refuses it)", name=name)
+        ) from None
 
 
 @lru_cache(maxsize=4096)

@@ -274,6 +274,25 @@ def _check_reference(ref: str, svg: Path, root: Path | None) -> None:
         raise InputError(Msg("{name}: refers to '{value}', which is not there", name=svg.name, value=target[:80]))
 
 
+def _unreadable(path: Path, err) -> InputError:
+    """An SVG file libxml2 cannot read, in kkprint's words with the line and column it stopped
+    at: libxml2's own ("Excessive depth in document: 256, use XML_PARSE_HUGE option", "Couldn't
+    find end of Start Tag") is English, and offers a parser option the user does not have."""
+    line, column = err.position if err.position and err.position[0] else (err.lineno or 0, 0)
+    if "depth" in str(err).lower():  # (libxml2's limit of 256 levels; the code for it differs by release)
+        return InputError(Msg("{name}: is nested too deeply to read (line {line})", name=path.name, line=line))
+    if not line:
+        return InputError(Msg("{name}: is not a well-formed SVG (XML) file", name=path.name))
+    return InputError(
+        Msg(
+            "{name}: is not a well-formed SVG (XML) file: a mistake at line {line}, column {column}",
+            name=path.name,
+            line=line,
+            column=column,
+        )
+    )
+
+
 def _parse(path: Path, root: Path | None, budget: Budget):
     """An SVG file as an element tree, every reference it makes checked."""
     from lxml import etree
@@ -289,9 +308,7 @@ def _parse(path: Path, root: Path | None, budget: Budget):
     try:
         tree = etree.parse(io.BytesIO(data), parser=parser).getroot()
     except etree.XMLSyntaxError as err:
-        raise InputError(
-            Msg("{name}: cannot read SVG: {value}", name=path.name, value=str(err).splitlines()[0][:100])
-        ) from None
+        raise _unreadable(path, err) from None
     if tree is None or _local(tree.tag) != "svg":
         raise InputError(Msg("{name}: is not an SVG picture (no <svg> element)", name=path.name))
     elements = 0

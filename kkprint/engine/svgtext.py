@@ -89,8 +89,10 @@ class _Face:
             self.units = self.font["head"].unitsPerEm or 1000
             self.metrics = self.font["hmtx"].metrics
             self.glyph_set = self.font.getGlyphSet()
-        except Exception as err:  # noqa: BLE001 - fontTools reads a broken font however it is broken
-            raise _damaged(label, err) from None
+        except Exception:  # noqa: BLE001 - fontTools reads a broken font however it is broken
+            from kkprint.engine.fonts import damaged_font
+
+            raise damaged_font(label) from None
         self._outlines: dict[str, tuple] = {}
 
     def has(self, char: str) -> bool:
@@ -120,18 +122,20 @@ class _Face:
                         char=char,
                     )
                 ) from None
-            except Exception as err:  # noqa: BLE001 - as in __init__
-                raise _damaged(self.label, err) from None
+            except Exception:  # noqa: BLE001 - as in __init__
+                raise InputError(
+                    Msg(
+                        "font '{label}' is damaged: its glyph for '{char}' (U+{code:04X}) cannot be read",
+                        label=self.label,
+                        char=char,
+                        code=ord(char),
+                    )
+                ) from None
             scale = 1 / self.units
             found = self._outlines[name] = tuple(
                 (operation, tuple(value * scale for value in values)) for operation, values in pen.operations
             )
         return found
-
-
-def _damaged(label: str, err: Exception) -> InputError:
-    reason = str(err).splitlines()[0][:100] if str(err) else type(err).__name__
-    return InputError(Msg("cannot use font '{label}': {reason}", label=label, reason=reason))
 
 
 @lru_cache(maxsize=16)
