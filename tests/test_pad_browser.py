@@ -204,6 +204,23 @@ def test_a_mistake_in_a_header_is_seen_whole_and_said_below_the_form(browser, se
     context.close()
 
 
+def test_a_mistake_in_the_last_row_is_seen_inside_the_tables_box(browser, server):
+    """The sideways-scrolling box clips what hangs below it: a note under the last row (−2 chips)
+    showed a 2 px edge; and a field with a note stays under the land names' column."""
+    context, page = phone(browser, "en-US")
+    new_game(page, server, "kardinal")
+    for index, name in enumerate(("Aki", "Ben", "Chie")):
+        field(page, f"players.{index}.name").fill(name)
+    field(page, "players.2.minus_two").fill("99")
+    page.locator(".field-error").wait_for()
+    note, box = page.locator(".field-error").bounding_box(), page.locator(".scroll").bounding_box()
+    assert note and box and note["y"] + note["height"] <= box["y"] + box["height"]
+    assert page.evaluate(
+        "document.querySelector('.scroll').scrollHeight <= document.querySelector('.scroll').clientHeight"
+    )
+    context.close()
+
+
 def test_two_phones_fill_one_game_and_see_each_other(browser, server):
     first_context, first = phone(browser)
     url = new_game(first, server, "kardinal")

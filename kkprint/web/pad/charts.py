@@ -65,7 +65,7 @@ class Segment:
 @record
 class Bar:
     name: str
-    label: str  # the name as drawn: cut to the chart's width (the whole name is the bar's title)
+    label: str  # the name as drawn: cut to the chart's width (the whole name is in the chart's title)
     total: int
     winner: bool
     name_y: float
