@@ -523,11 +523,12 @@ def yaml_from_bytes(data: bytes, source: str) -> Any:
     file is read as YAML too (its lines are named in later errors), but one neither can read is
     said to be no valid JSON, in the JSON reader's words ("not valid YAML" of a truncated JSON
     file sent its author looking for a YAML mistake)."""
-    text = decoded(data, source, "json" if source.lower().endswith(".json") else "yaml")
+    json_file = source.lower().endswith(".json")
+    text = decoded(data, source, "json" if json_file else "yaml")
     try:
         parsed = parse_yaml(text, source)
     except InputError:
-        if source.lower().endswith(".json"):
+        if json_file:
             parse_json(text, source)  # (raises its own finding; valid JSON keeps the YAML reader's: a limit)
         raise
     if parsed is None:

@@ -23,6 +23,7 @@ from reportlab.pdfbase import pdfmetrics
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg
 from kkprint.base.records import record
+from kkprint.engine.fonts import damaged_font
 
 if TYPE_CHECKING:  # (ReportLab's graphics load its platypus: only a picture with text needs them)
     from reportlab.graphics.shapes import Group, String
@@ -90,8 +91,6 @@ class _Face:
             self.metrics = self.font["hmtx"].metrics
             self.glyph_set = self.font.getGlyphSet()
         except Exception:  # noqa: BLE001 - fontTools reads a broken font however it is broken
-            from kkprint.engine.fonts import damaged_font
-
             raise damaged_font(label) from None
         self._outlines: dict[str, tuple] = {}
 

@@ -122,13 +122,9 @@ def _cards_as_list(square: Any) -> Any:
     is left for the scorer to refuse."""
     if not isinstance(square, dict) or "card" not in square or "cards" in square:
         return square
-
-    def one(card: Any) -> Any:
-        return [card] if isinstance(card, (str, int)) and not isinstance(card, bool) else card
-
-    return {
-        ("cards" if key == "card" else key): (one(value) if key == "card" else value) for key, value in square.items()
-    }
+    card = square["card"]
+    cards = [card] if isinstance(card, (str, int)) and not isinstance(card, bool) else card
+    return {**{key: value for key, value in square.items() if key != "card"}, "cards": cards}
 
 
 @cache

@@ -72,7 +72,7 @@ def describe(game: str, path: Path, tally: Any, lang: str) -> str:
         case ["players", seat, *rest]:
             return " · ".join((who(seat), *map(word, rest)))
     # anything else a script may have changed: its words, a place counted from 1 (never the raw path)
-    return " · ".join(word(key) if not key.isdigit() else str(int(key) + 1) for key in keys)
+    return " · ".join(str(_number(key)) if key.isdigit() else word(key) for key in keys)
 
 
 def value(game: str, path: Path, shown: Any, tally: Any) -> str:
