@@ -215,3 +215,26 @@ def test_a_copy_interrupted_twice_at_once_is_interrupted_once_and_says_nothing_o
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "1\n", "")
+
+
+def test_the_watcher_thread_never_takes_a_ctrl_c_meant_for_the_main_thread():
+    """A Ctrl-C sent to the whole process goes to a thread that does not block it. The watcher
+    waits in a read; had it taken the Ctrl-C, the main thread's own wait in the kernel would not
+    have ended (and CI once saw the interruption land a line early, in the test above). The
+    watcher is born with the stops blocked: its signal mask in /proc says so."""
+    script = textwrap.dedent(
+        """
+        import os, signal, threading
+        from kkprint.base.workers import _interrupted_when_closed
+        reader, writer = os.pipe()
+        _interrupted_when_closed(reader)
+        (watcher,) = [t for t in threading.enumerate() if t is not threading.main_thread()]
+        status = open(f"/proc/self/task/{watcher.native_id}/status").read()
+        blocked = int(status.split("SigBlk:")[1].split()[0], 16)
+        print(*(bool(blocked >> (s - 1) & 1) for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGUSR1)))
+        mine = int(open(f"/proc/self/task/{threading.get_native_id()}/status").read().split("SigBlk:")[1].split()[0], 16)
+        print(mine >> (signal.SIGINT - 1) & 1)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True True True True\n0\n", "")

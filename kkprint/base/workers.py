@@ -96,13 +96,19 @@ def _answer(work: Callable[[], object], writer: int, life: int) -> None:
     except BaseException:  # (a reader gone, a second signal: the copy ends all the same)
         pass
     finally:
-        stops = {signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGUSR1}
-        signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # (nothing may raise between here and the end)
+        signal.pthread_sigmask(signal.SIG_BLOCK, _stop_signals())  # (nothing may raise between here and the end)
         try:
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
             os._exit(status)
+
+
+def _stop_signals() -> set[int]:
+    """The signals that end or interrupt a copy: Ctrl-C, a closed terminal, a kill, its parent's cancel."""
+    import signal
+
+    return {signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGUSR1}
 
 
 _LIFE: tuple[int, int, int] = (0, -1, -1)  # (this process, the two ends of its life line)
@@ -149,7 +155,13 @@ def _interrupted_when_closed(life: int) -> None:
             pass
         signal.pthread_kill(main, signal.SIGUSR1)
 
-    threading.Thread(target=watch, daemon=True).start()
+    # The watcher is born with the stops blocked, so the kernel hands a Ctrl-C sent to the whole
+    # process to the main thread, ending its wait, and never to the watcher's read.
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _stop_signals())
+    try:
+        threading.Thread(target=watch, daemon=True).start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _pickled_error(error: BaseException) -> bytes:
