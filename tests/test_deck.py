@@ -132,6 +132,12 @@ def test_huge_counts_are_refused(tmp_path):
             "'fill' is not a key here: another kind of part takes it",
         ),
         ("layout:\n  text: {text: 'a </b> b', field: null}\n", "</b> closes a tag that was never opened"),
+        (  # a near miss is matched against the part's own keys: an image takes a field, not a fill
+            "layout:\n  pic: {type: image, x: 0, y: 0, w: 10, h: 10, src: a.png, fil: red}\n",
+            "unknown key 'fil'; did you mean 'field'?",
+        ),
+        ("layout:\n  pic: {type: image, x: 0, y: 0, w: 10, h: 10, src: a.png, sizee: 9}\n", "'sizee' (a typo?)"),
+        ("print_shop: {blead: 3}\n", "did you mean 'bleed_mm'?"),
     ],
 )
 def test_broken_decks_give_clear_errors(tmp_path, body, fragment):

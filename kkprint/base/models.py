@@ -56,8 +56,14 @@ def known_keys(model: type) -> frozenset[str]:
             for value in schema:
                 walk(value)
 
-    walk(adapter(model).json_schema(by_alias=True))
+    walk(_schema(model))
     return frozenset(names)
+
+
+@lru_cache(maxsize=32)
+def _schema(model: type) -> dict:
+    """The model's JSON schema, keyed as a file writes it: made only when a file has a mistake."""
+    return adapter(model).json_schema(by_alias=True)
 
 
 @lru_cache(maxsize=32)
@@ -72,8 +78,52 @@ def as_written(value: Any, exclude: Any = None) -> Any:
     return checked.dump_python(value, mode="json", by_alias=True, exclude=exclude)
 
 
-def _close(name, model: type) -> bool:
-    return bool(difflib.get_close_matches(str(name), known_keys(model), n=1, cutoff=0.6))
+def keys_here(model: type, loc: tuple) -> frozenset[str]:
+    """The keys that the part holding pydantic's ``loc`` takes (an image region's, not every
+    region's): the model's schema followed along ``loc``, through the union member its tag
+    names. Where the way is not clear, every key the model takes."""
+    schema = _schema(model)
+    definitions = schema.get("$defs", {})
+
+    def resolved(node: dict) -> dict:
+        while "$ref" in node:
+            node = definitions.get(node["$ref"].rsplit("/", 1)[-1], {})
+        return node
+
+    def chosen(node: dict, part: Any) -> tuple[dict, bool]:
+        """The union member ``part`` names (True: the part was its name), else the one member
+        that holds keys (an optional mapping's), else the node itself."""
+        mapping = node.get("discriminator", {}).get("mapping", {})
+        if part in mapping:
+            return resolved({"$ref": mapping[part]}), True
+        members = [resolved(member) for member in node.get("oneOf") or node.get("anyOf") or []]
+        named = [member for member in members if member.get("title") == part]
+        if named:
+            return named[0], True
+        holding = [member for member in members if "properties" in member or "additionalProperties" in member]
+        return (holding[0], False) if len(holding) == 1 else (node, False)
+
+    node = resolved(schema)
+    for part in loc[:-1]:
+        node, named = chosen(node, part)
+        if named:
+            continue
+        if isinstance(part, int) and isinstance(node.get("items"), dict):
+            node = resolved(node["items"])
+        elif part in node.get("properties", {}):
+            node = resolved(node["properties"][part])
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = resolved(node["additionalProperties"])
+        elif not (isinstance(part, str) and _MEMBER.match(part)):
+            return known_keys(model)
+    members = [resolved(member) for member in node.get("oneOf") or node.get("anyOf") or [node]]
+    keys = frozenset(key for member in members for key in member.get("properties", {}))
+    return keys or known_keys(model)
+
+
+def _close(loc: tuple, model: type) -> bool:
+    """Whether the last key of ``loc`` looks like a misspelling of a key its part takes."""
+    return bool(difflib.get_close_matches(str(loc[-1]), keys_here(model, loc), n=1, cutoff=0.6))
 
 
 def validate(model: type[Model], data: Any, source: str, lines: Any = None) -> Model:
@@ -104,7 +154,7 @@ def explain(err: ValidationError, model: type, data: Any = None) -> tuple[tuple,
     errors = err.errors()
     # a number that is not finite is the clearest thing to say, whichever union member failed;
     # a misspelt key leaves another one missing, and its own name says more than the gap
-    misspelt = (e for e in errors if e["type"] == _UNKNOWN_KEY and _close(e["loc"][-1], model))
+    misspelt = (e for e in errors if e["type"] == _UNKNOWN_KEY and _close(e["loc"], model))
     first = next((e for e in errors if e["type"] == "finite_number"), None) or next(misspelt, errors[0])
     first = _inside_the_mapping(first, errors, data)
     location = _written(first["loc"], data)
@@ -168,10 +218,12 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
     as they were raised (already in the reader's language)."""
     kind, context = first["type"], first.get("ctx") or {}
     if kind == _UNKNOWN_KEY:
-        if location[-1] in known_keys(model):  # (an image region's fill: a text region's key)
-            return Msg("'{key}' is not a key here: another kind of part takes it", key=location[-1])
-        hint = suggest(str(location[-1]), known_keys(model)) if _close(location[-1], model) else Msg(" (a typo?)")
-        return Msg("unknown key '{key}'{hint}", key=location[-1], hint=hint)
+        key = location[-1]
+        if key in known_keys(model):  # (an image region's fill: a text region's key)
+            return Msg("'{key}' is not a key here: another kind of part takes it", key=key)
+        here = _close(first["loc"], model)
+        hint = suggest(str(key), keys_here(model, first["loc"])) if here else Msg(" (a typo?)")
+        return Msg("unknown key '{key}'{hint}", key=key, hint=hint)
     if kind == "finite_number":
         return Msg("must be a finite number, not '{value}'", value=first.get("input"))
     if kind in ("missing", "missing_argument"):
