@@ -92,6 +92,25 @@ def test_config_set_refuses_a_file_it_cannot_read_instead_of_writing_over_it(cli
     assert path.read_text(encoding="utf-8") == "lang: ja\npaper: letter\n"
 
 
+@pytest.mark.parametrize("locale", ["en_GB.UTF-8", "ja_JP.UTF-8"])
+def test_config_set_on_a_file_it_cannot_read_says_so_once(no_defaults, cli, locale):
+    """Without KKPRINT_LANG the language is looked for in the config file, and a broken one was
+    first said to be ignored and then refused by ``config set``: two lines for one mistake. The
+    refusal is the one line; every other command still says the file is ignored."""
+    from kkprint.base.paths import config_path
+
+    no_defaults.setenv("LANG", locale)
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("paper: [a4\n", encoding="utf-8")
+    for line in (["config", "set", "paper", "letter"], ["--lang", "ja", "config", "set", "lang", "en"]):
+        refused = cli(*line)
+        assert_clean_error(refused, str(path))
+        assert ("set again" in refused.stderr) or ("設定し直して" in refused.stderr)
+    shown = cli("config", "show")
+    assert shown.returncode == 0 and ("is ignored" in shown.stderr or "使いません" in shown.stderr), shown.stderr
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("kind", ["folder", "fifo", "link to /dev/zero"])
 def test_config_show_says_why_a_config_file_it_cannot_read_is_ignored(cli, kind, lang):

@@ -117,9 +117,20 @@ def language_on_the_line(lang: str | None) -> None:
     _line_language[:] = [lang] if lang else []
 
 
+def to_be_written() -> None:
+    """The command writes the config file (``config set``): one it cannot read as a whole is
+    refused by the command itself, in one line, not also said to be ignored before it."""
+    _refused_not_ignored[:] = [True]
+
+
+_refused_not_ignored: list[bool] = []
+
+
 def _warn(problems: tuple[tuple[str, InputError], ...]) -> None:
     for warning, problem in problems:
         key = problem.render("en")
+        if warning == _WHOLE_FILE and _refused_not_ignored:
+            continue
         if key not in _said:
             _said.add(key)
             _pending.append((warning, problem))

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 import typer
 
+from kkprint.base import settings
 from kkprint.base.errors import InputError, OsReason
 from kkprint.base.i18n import tr, typed_language
 from kkprint.cli import build, config, decks, guides, scorers, serve
@@ -152,6 +153,15 @@ def _reader_left() -> None:
     sys.exit(128 + getattr(signal, "SIGPIPE", 13))
 
 
+def _words(args: list[str]) -> list[str]:
+    """The command line's words before it is parsed: the options and ``--lang``'s value left out."""
+    words = []
+    for index, arg in enumerate(args):
+        if not arg.startswith("-") and not (index and args[index - 1] == "--lang"):
+            words.append(arg)
+    return words
+
+
 def main(servers: Servers | None = None) -> None:
     """Run the app; bad input ends with one line on stderr and exit code 2, never a traceback.
     Ctrl-C ends with 130, SIGTERM/SIGHUP with 128 + the signal, each after removing what a build
@@ -162,6 +172,8 @@ def main(servers: Servers | None = None) -> None:
             signal.signal(getattr(signal, name), _terminate)
     _standard_streams()
     try:
+        if _words(sys.argv[1:])[:2] == ["config", "set"]:
+            settings.to_be_written()
         language(typed_language(sys.argv[1:]))  # usage errors and help speak the user's language too
         from kkprint.cli import terminal, usage
 
