@@ -164,3 +164,27 @@ def test_the_saved_tally_reads_as_typed(kardinal_game):
     last = saved[-1]["players"]
     assert last[0]["lands"]["France"] == {"cards": 5, "arms": 4} and last[0]["ships"] == 2
     assert last[1]["lands"]["France"] == {"cards": 2, "arms": 1}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_prompt_checks_each_answer_as_the_final_score_will(kardinal_game, tmp_path, lang):
+    """With ``--check sources`` every answer is checked against the sources alone, as the final
+    score is: two carriages on two Denmark cards (our card list shows one) were refused at the
+    prompt, which told the user to use --check sources — the option already given. Without it,
+    the refusal names that option."""
+    import subprocess
+    import sys
+
+    lands = [answer for land in kardinal_game.lands for answer in ("2 2" if land.id == "denmark" else "", "", "")]
+    answers = ["A", "B", "C", ""] + lands + ["", "", ""] + ["2", "", ""] + ["", "", ""] + [""]  # (then none to correct)
+    environment = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KKPRINT_LANG": lang}
+
+    def scored(*options):
+        line = [sys.executable, "-m", "kkprint", "scorer", "kardinal", "--json", *options]
+        return subprocess.run(line, input="\n".join(answers) + "\n", capture_output=True, text=True, env=environment)
+
+    sources = scored("--check", "sources")
+    assert sources.returncode == 0 and "  ! " not in sources.stderr, sources.stderr
+    cards = scored()
+    refusals = [line for line in cards.stderr.splitlines() if "  ! " in line]
+    assert len(refusals) == 1 and "--check sources" in refusals[0], cards.stderr  # (and asked again)

@@ -41,6 +41,18 @@ def test_bad_tally_is_422_naming_the_place(client):
     assert "プレイヤー「Ben」、国「Denmark」" in answer.json()["error"]
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_tally_our_cards_refuse_asks_of_another_edition_without_naming_a_command_line_option(client, lang):
+    """The pad cannot check against the sources alone: its refusal asks whether the cards are of
+    another edition, and does not send the players to ``--check sources`` (the command line's
+    own refusal does, tested in test_kardinal_prompt)."""
+    aki = {"name": "Aki", "lands": {"Denmark": {"cards": 2, "arms": 2}}, "carriages": 2}  # (our cards show 1)
+    tally = {"players": [aki, {"name": "Ben"}, {"name": "Chie"}]}
+    error = client.post(f"/api/score/kardinal?lang={lang}", json=tally).json()["error"]
+    assert ("another edition?" in error) if lang == "en" else ("別の版のカードですか" in error)
+    assert "--check" not in error and "sources" not in error
+
+
 def test_the_score_api_answers_in_the_language_the_browser_asks_for(client):
     """Without ``?lang``, the browser's Accept-Language; the place of a mistake is named in it
     too (it began with an English "body:"); a script that asks for nothing gets English."""

@@ -209,7 +209,11 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
         rules.as_text(rules.score(tally, "<prompt>"), lang).print(sys.stderr)
 
     try:
-        data = prompt.walk(game, asker(lang), say, show, lang, data, saver)
+
+        def check(tally: dict) -> object:  # (each answer checked as the final score will be)
+            return rules.score(tally, prompt.SOURCE)
+
+        data = prompt.walk(game, asker(lang), say, show, lang, data, saver, check)
     except KeyboardInterrupt:
         if saver.saved:
             say(

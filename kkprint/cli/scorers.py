@@ -16,6 +16,9 @@ from kkprint.base.pathnames import shown
 from kkprint.cli.common import AsJson, LangOption, emit, language, read_input
 from kkprint.cli.terminal import echo_paths, note
 
+# What a tally our card list refuses is told here: how to check it against the sources alone.
+CHECK_THE_SOURCES = Msg(" (cards of another edition? check with --check sources)")
+
 KARDINAL_FORMAT = """\b
 Tally format (YAML or JSON; `kkprint new tally kardinal` writes one):
   players:
@@ -138,7 +141,7 @@ def scorer_kardinal(
 
     lang_code = language(lang)
     game = load_game(deck or DEFAULT_PATH)
-    rules = scorer("kardinal").load(deck, check.value)
+    rules = scorer("kardinal").load(deck, check.value, CHECK_THE_SOURCES)
     if sheet is not None:  # refuse a bad destination before anything is asked or printed
         sheet = pdf_named(sheet)
         check_destination(sheet, b"%PDF")

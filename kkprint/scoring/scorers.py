@@ -36,13 +36,16 @@ class GameScorer:
     as_text: Callable[[Any, str], Screen]
 
 
-def _kardinal(deck=None, check: str = "cards") -> GameScorer:
+def _kardinal(deck=None, check: str = "cards", other_edition: Msg | None = None) -> GameScorer:
+    """``other_edition``: what a refusal by our card list adds (the door's way to check against
+    the sources alone); by default it only asks."""
     from kkprint.games.kardinal import report, service
     from kkprint.games.kardinal.model import DEFAULT_PATH, load_game
+    from kkprint.games.kardinal.tally import OTHER_EDITION
 
     game = load_game(deck or DEFAULT_PATH)
     return GameScorer(
-        lambda data, source: service.score(data, source, game, check),
+        lambda data, source: service.score(data, source, game, check, other_edition or OTHER_EDITION),
         lambda result, lang: report.as_json(result, lang),
         lambda result, lang: report.table(game, result, lang),
     )

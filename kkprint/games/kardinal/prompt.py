@@ -20,6 +20,9 @@ from kkprint.games.kardinal.tally import MAX_PLAYERS, MIN_PLAYERS, parse_tally
 Ask = Callable[[str], "str | None"]  # returns None at end of input
 Say = Callable[[str], None]
 Changed = Callable[[dict], None]  # told of every accepted answer, e.g. to save the tally
+# Raises InputError for a tally the rules refuse: the scorer's own, so that the prompt checks
+# each answer as the final score will (``--check sources``, a corrected deck); None: our cards.
+Check = Callable[[dict], object] | None
 SOURCE = "<prompt>"
 COUNTERS = ("ships", "carriages", "minus_two")
 # The words a player may use for the counters in a correction, in every language we speak.
@@ -111,18 +114,18 @@ def by_id(data: dict, game: KardinalGame) -> dict:
     return {**data, "players": players}
 
 
-def _problem(data: dict, game: KardinalGame, lang: str) -> InputError | None:
+def _problem(data: dict, game: KardinalGame, lang: str, check: Check) -> InputError | None:
     try:
-        parse_tally(named(data, game, lang), SOURCE, game)
+        (check or (lambda tally: parse_tally(tally, SOURCE, game)))(named(data, game, lang))
         return None
     except InputError as err:
         return err
 
 
-def _accepted(data: dict, game: KardinalGame, say: Say, lang: str, place: Msg) -> bool:
+def _accepted(data: dict, game: KardinalGame, say: Say, lang: str, place: Msg, check: Check) -> bool:
     """Whether ``data`` is a possible tally; if not, why — said of the answer just given
     (``place``: its player and land), never of another player the check happened to reach first."""
-    problem = _problem(data, game, lang)
+    problem = _problem(data, game, lang, check)
     if problem is not None:
         say("  ! " + InputError(problem.message, place=place).render(lang, with_source=False))
     return problem is None
@@ -143,14 +146,15 @@ def collect(
     lang: str = "ja",
     data: dict | None = None,
     changed: Changed = lambda data: None,
+    check: Check = None,
 ) -> dict:
     """Ask for names, then each land's cards and arms per player, then roads and chips — all
     that ``data`` (a tally saved half-way) does not hold yet. ``back`` takes back the last
     answer and asks it again. ``changed`` hears every accepted answer (as :func:`named` shows it)."""
-    return _collect(game, ask, say, lang, by_id(data, game) if data else {}, changed)
+    return _collect(game, ask, say, lang, by_id(data, game) if data else {}, changed, check)
 
 
-def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str, data: dict, changed: Changed) -> dict:
+def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str, data: dict, changed: Changed, check: Check) -> dict:
     if not data.get("players"):
         names = _names(ask, say, lang)
         data = {"players": [{"name": n, "lands": {}} for n in names]}
@@ -210,7 +214,7 @@ def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str, data: dict, chan
         else:
             trial["players"][index][str(what)] = _number(answer or "0")
             place = _counter_place(names[index], str(what), lang)
-        if _accepted(trial, game, say, lang, place):
+        if _accepted(trial, game, say, lang, place, check):
             data = trial
             changed(named(data, game, lang))
             done.append(at)
@@ -260,18 +264,22 @@ CORRECTION_QUESTION = N_(
 )
 
 
-def correct(game: KardinalGame, data: dict, ask: Ask, say: Say, lang: str = "en") -> tuple[dict, bool, bool]:
+def correct(
+    game: KardinalGame, data: dict, ask: Ask, say: Say, lang: str = "en", check: Check = None
+) -> tuple[dict, bool, bool]:
     """One correction asked and made (:func:`apply_correction`). Returns the data, whether the
     user is done, and whether the data changed (so that the table is shown again only after a
     correction that was accepted; a refused one shows only why)."""
     answer = ask(tr(CORRECTION_QUESTION, lang))
     if answer is None or not answer.strip():
         return data, True, False
-    data, accepted = apply_correction(game, data, answer, say, lang)
+    data, accepted = apply_correction(game, data, answer, say, lang, check)
     return data, False, accepted
 
 
-def apply_correction(game: KardinalGame, data: dict, answer: str, say: Say, lang: str) -> tuple[dict, bool]:
+def apply_correction(
+    game: KardinalGame, data: dict, answer: str, say: Say, lang: str, check: Check = None
+) -> tuple[dict, bool]:
     """'NAME LAND CARDS [ARMS]' or 'NAME ships|carriages|−2 N', land and counter in any language
     we speak (France, フランス, Frankreich; 船, 馬車, −2); a misspelt name, land or counter is
     answered with the closest one. The data (changed or not) and whether it was accepted."""
@@ -307,7 +315,7 @@ def apply_correction(game: KardinalGame, data: dict, answer: str, say: Say, lang
             return data, False
         player["lands"][land.id] = {"cards": _number(parts[2]), "arms": _number(parts[3]) if len(parts) > 3 else 0}
         place = _land_place(name, land, lang)
-    if _accepted(trial, game, say, lang, place):
+    if _accepted(trial, game, say, lang, place, check):
         return trial, True
     return data, False
 
@@ -320,11 +328,12 @@ def walk(
     lang: str,
     data: dict | None = None,
     changed: Changed = lambda data: None,
+    check: Check = None,
 ) -> dict:
     """The whole session: the questions not answered yet, the table, then corrections until an
     empty answer ('back' undoes the last correction). The table is shown again only after a
     change. Returns the tally as :func:`named` shows it."""
-    data = collect(game, ask, say, lang, data, changed)
+    data = collect(game, ask, say, lang, data, changed, check)
     show(named(data, game, lang))
     before: list[dict] = []  # the tally before each correction, for 'back'
     while True:
@@ -337,7 +346,7 @@ def walk(
                 continue
             data = before.pop()
         else:
-            corrected, accepted = apply_correction(game, data, answer, say, lang)
+            corrected, accepted = apply_correction(game, data, answer, say, lang, check)
             if not accepted:
                 continue
             before.append(data)

@@ -16,7 +16,9 @@ from kkprint.scoring.tally import at, count, mapping, player_names, reject_unkno
 PLAYER_KEYS = {"name", "lands", "ships", "carriages", "minus_two"}
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ARMS_PER_CARD, ROADS_PER_CARD = 2, 1  # what the sources say of every card, whatever the edition
-OTHER_EDITION = Msg(" (cards of another edition? check with --check sources)")
+# Said where our card list refuses a tally: a door that can check against the sources alone
+# (the command line's --check sources) hands parse_tally its own words, which also say how.
+OTHER_EDITION = Msg(" (cards of another edition?)")
 
 
 def land_refs(game: KardinalGame) -> list[LandRef]:
@@ -32,6 +34,7 @@ def _arms(
     source: str,
     sources_only: bool = False,
     path: tuple = (),
+    other_edition: Msg = OTHER_EDITION,
 ) -> tuple[int, dict[str, int]]:
     """The player's best number of identical arms, and the per-kind counts if they were given.
 
@@ -68,7 +71,7 @@ def _arms(
                         cards=cards,
                         land=land.names,
                         possible=possible,
-                        hint="" if sources_only else OTHER_EDITION,
+                        hint="" if sources_only else other_edition,
                     ),
                     source=source,
                     place=where,
@@ -77,7 +80,7 @@ def _arms(
             per_kind[kind] = per_kind.get(kind, 0) + number
         best = max(per_kind.values(), default=0)
         if not sources_only:
-            _refuse_below_forced(land, cards, best, place, source, path)
+            _refuse_below_forced(land, cards, best, place, source, path, other_edition)
         return best, per_kind
     number = count(value, Msg("arms"), place, source, path)
     possible = (
@@ -95,18 +98,20 @@ def _arms(
                 cards=cards,
                 land=land.names,
                 possible=possible,
-                hint="" if sources_only else OTHER_EDITION,
+                hint="" if sources_only else other_edition,
             ),
             source=source,
             place=place,
             path=path,
         )
     if not sources_only:
-        _refuse_below_forced(land, cards, number, place, source, path)
+        _refuse_below_forced(land, cards, number, place, source, path, other_edition)
     return number, {}
 
 
-def _refuse_below_forced(land: Land, cards: int, best: int, place, source: str, path: tuple) -> None:
+def _refuse_below_forced(
+    land: Land, cards: int, best: int, place, source: str, path: tuple, other_edition: Msg
+) -> None:
     """RULES §1: a player's best arms lies between what their cards allow and what they force —
     every 8 France cards together show 5 crosses, so a best of 2 is impossible."""
     least = forced_arms(land, cards)
@@ -120,7 +125,7 @@ def _refuse_below_forced(land: Land, cards: int, best: int, place, source: str, 
                 cards=cards,
                 land=land.names,
                 least=least,
-                hint=OTHER_EDITION,
+                hint=other_edition,
             ),
             source=source,
             place=place,
@@ -147,7 +152,9 @@ def _least_best(deck: tuple[tuple[str, ...], ...], cards: int) -> int:
     )
 
 
-def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards") -> list[PlayerTally]:
+def parse_tally(
+    data: Any, source: str, game: KardinalGame, check: str = "cards", other_edition: Msg = OTHER_EDITION
+) -> list[PlayerTally]:
     """The tally, refused where impossible: against our card list (``check="cards"``: which arms
     and roads sit on which card), or against what the sources alone say (``"sources"``: cards per
     land, at most two arms and one road symbol a card) for owners of another edition."""
@@ -211,7 +218,9 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
                     place=place,
                     path=(*path, "cards"),
                 )
-            best, per_kind = _arms(game, land, cards, raw_arms, place, source, sources_only, (*path, "arms"))
+            best, per_kind = _arms(
+                game, land, cards, raw_arms, place, source, sources_only, (*path, "arms"), other_edition
+            )
             totals_cards[land.id] = totals_cards.get(land.id, 0) + cards
             if totals_cards[land.id] > land.value:
                 raise InputError(
@@ -237,7 +246,7 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
                             kind=game.arms[kind],
                             land=land.names,
                             limit=limit,
-                            hint="" if sources_only else OTHER_EDITION,
+                            hint="" if sources_only else other_edition,
                         ),
                         source=source,
                         place=place,
@@ -262,7 +271,7 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
                         number=number,
                         what=word,
                         possible=possible,
-                        hint="" if sources_only else OTHER_EDITION,
+                        hint="" if sources_only else other_edition,
                     ),
                     source=source,
                     place=place,
@@ -276,7 +285,7 @@ def parse_tally(data: Any, source: str, game: KardinalGame, check: str = "cards"
                         number=totals_roads[road],
                         what=word,
                         total=game.road_total(road),
-                        hint=OTHER_EDITION,
+                        hint=other_edition,
                     ),
                     source=source,
                     place=place,
