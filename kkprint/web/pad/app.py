@@ -137,7 +137,7 @@ class Pad:
         self._store(lang, self.store.purge_deleted)
         games = [(scorer.id, scorer.title.render(lang)) for scorer in SCORERS.values()]
         saved = [
-            (game, SCORERS[game.game].title.render(lang), _names(game.tally))
+            (game, SCORERS[game.game].title.render(lang), [name for name in player_names(game.tally) if name])
             for game in self.store.recent()
             if game.game in SCORERS
         ]
@@ -590,10 +590,6 @@ def _parts(game: str, lang: str) -> dict:
 def _when(seconds: float) -> str:
     """When a game was last changed, in this computer's time, as a phone shows it in a list."""
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
-
-
-def _names(tally: dict) -> str:
-    return ", ".join(name for name in player_names(tally) if name) or "–"
 
 
 class LanGuard:
