@@ -698,6 +698,48 @@ def test_names_as_long_as_the_fields_take_fit_a_narrow_phone_and_every_target_a_
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_long_names_in_lists_and_header_words_stay_whole_on_a_phone(browser, server, lang):
+    """At 360 px: each player of a saved game is one line, cut with "…", and no line of the list
+    starts with its separator (a 40-letter name cut anywhere left "," at a line's start), which
+    is the reader's own ("、" in Japanese); a grid's column headers are whole words ("monast/
+    eries"); the board game's region fields show "Frankreich" whole."""
+    made = saved_games(server, LONGEST_NAMES)
+    context = browser.new_context(
+        locale="ja-JP" if lang == "ja" else "en-GB", **{**PHONE, "viewport": {"width": 360, "height": 740}}
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    lists = page.evaluate(
+        """() => [...document.querySelectorAll('.saved .who')].map((who) => [...who.childNodes].map((node) => {
+              const range = document.createRange(); range.selectNodeContents(node);
+              const rects = [...range.getClientRects()];
+              return {text: node.textContent, lines: new Set(rects.map((r) => Math.round(r.top))).size,
+                      top: Math.round(rects[0].top), cut: node.nodeType === 1 && node.scrollWidth > node.clientWidth};
+           }))"""
+    )
+    long = [parts for parts in lists if len(parts) >= 5]
+    assert long, lists
+    for parts in long:
+        names, separators = parts[0::2], parts[1::2]
+        assert all(name["lines"] == 1 for name in names) and any(name["cut"] for name in names), parts
+        assert {part["text"] for part in separators} == {"、" if lang == "ja" else ", "}, parts
+        assert all(separator["top"] == name["top"] for name, separator in zip(names, separators)), parts
+    page.goto(f"{server.url}/g/{made['webofpower-board']}?lang={lang}")
+    page.wait_for_load_state("networkidle")
+    broken = page.evaluate(
+        """() => [...document.querySelectorAll('.grid thead th')].filter((th) => th.textContent.trim() && !/\\s/.test(th.textContent.trim()))
+             .filter((th) => { const range = document.createRange(); range.selectNodeContents(th);
+                               return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1; })
+             .map((th) => th.textContent)"""
+    )
+    assert broken == []
+    region = page.locator("input.region").first
+    region.fill("Frankreich")
+    assert page.evaluate("(input) => input.scrollWidth <= input.clientWidth", region.element_handle())
+    context.close()
+
+
 def test_charts_and_player_pages_show_the_saved_games_numbers(browser, server):
     made = saved_games(server)
     context = browser.new_context(locale="en-US", **PHONE)
