@@ -294,3 +294,36 @@ def test_two_decks_drawn_into_one_file_keep_their_own_faces(tmp_path):
     for page in (0, 1):  # fronts, then backs
         image = picture(pdf, page)
         assert box_of(image, "#ff0000") and box_of(image, "#0000ff")
+
+
+OVERRIDDEN = """\
+name: overridden
+extends: poker
+layout:
+  title: {text: "OVER ${upper(name)}"}
+  text: {text: "fixed words"}
+  copy: {extends: title, y: 20, field: name}
+cards: [{name: Alpha}]
+"""
+
+
+def test_what_a_region_shows_replaces_what_the_region_it_extends_showed(tmp_path):
+    """A title given ``text:`` over the template's ``field: name`` printed the field, silently;
+    a text region given words over ``field: text`` wanted a column 'text' that no card has; a
+    copy of the title given a field keeps none of the title's words."""
+    import pdfplumber
+
+    pdf = card_pages(write(tmp_path, OVERRIDDEN), tmp_path / "out")
+    words = pdfplumber.open(pdf).pages[0].extract_text()
+    assert "OVER ALPHA" in words and "fixed words" in words and words.count("Alpha") == 1, words
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_region_that_shows_both_words_and_a_field_is_refused(tmp_path, lang):
+    deck = write(
+        tmp_path,
+        "name: both\ncard: {size: poker}\nlayout:\n  t: {type: text, x: 5, y: 5, w: 50, h: 10, field: name, text: X}\ncards: [{name: A}]\n",
+    )
+    refused = run_cli("check", str(deck), "--lang", lang)
+    assert_clean_error(refused, str(deck), "4")
+    assert ("not both" in refused.stderr) if lang == "en" else ("どちらか一方" in refused.stderr)

@@ -159,11 +159,21 @@ def confined(folder: Path, name: str, what: str, source: str, place: str | Msg, 
     return path
 
 
+# What a region shows: fixed content, or a card's field. A region that says one of them says
+# what it shows, so what it extends showed otherwise is dropped (a title given ``text:`` over a
+# template's ``field: name`` printed the field, and said nothing).
+CONTENT_KEYS = ("text", "icon", "src", "field")
+
+
 def merge(base: Any, override: Any) -> Any:
     """Field-by-field override: mappings merge recursively, anything else replaces; ``null``
-    in the override removes the key (so a child can drop a region its template has)."""
+    in the override removes the key (so a child can drop a region its template has). A region's
+    content (:data:`CONTENT_KEYS`) is replaced as a whole."""
     if isinstance(base, dict) and isinstance(override, dict):
         merged = dict(base)
+        if "type" in base and any(key in override for key in CONTENT_KEYS):
+            for key in CONTENT_KEYS:
+                merged.pop(key, None)
         for key, value in override.items():
             if value is None:
                 merged.pop(key, None)

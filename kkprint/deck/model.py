@@ -254,6 +254,14 @@ class FixedOrField(Region):
             raise ValueError(
                 Msg("a {type} region needs {fixed_key} or field", type=self.type, fixed_key=self.fixed_key)
             )
+        if getattr(self, self.fixed_key) is not None and self.field is not None:  # (one would be ignored)
+            raise ValueError(
+                Msg(
+                    "a {type} region shows {fixed_key} or field, not both",
+                    type=self.type,
+                    fixed_key=self.fixed_key,
+                )
+            )
 
 
 class TextRegion(FixedOrField):
