@@ -428,10 +428,10 @@ def test_a_text_regions_mistake_is_named_by_its_own_key(english, cli, tmp_path, 
             "「linear」、「radial」のどれかです（「conic」ではなく）",
         ),
         (
-            "fill: {gradient: linear, from: '#fff', to: '#000000'}",
+            "fill: {gradient: linear, from: '#ffff', to: '#000000'}",
             "layout.s.fill.from",
-            "colour '#fff' must look like #1a2b3c",
-            "色「#fff」は #1a2b3c",
+            "colour '#ffff' must look like #1a2b3c",
+            "色「#ffff」は #1a2b3c",
         ),
     ],
     ids=["a paper without its height", "a paper too small", "an unknown gradient", "a gradient's colour"],
@@ -451,3 +451,24 @@ def test_a_mapping_where_a_word_or_a_mapping_goes_is_judged_by_what_it_holds(cli
     result = cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
     assert_clean_error(result, "d.yaml", place, en if lang == "en" else ja)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_colour_may_be_written_short_as_css_writes_it(tmp_path):
+    """``#c00`` is ``#cc0000`` wherever a colour goes: a key, a gradient, a card's field, markup
+    (the guide's own gradient, ``from: "#fff"``, was refused)."""
+    from test_deck_compute import box_of, card_pages, picture
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: short\ncard: {w: 60, h: 80}\nprint: {backs: none}\nlayout:\n"
+        "  a: {type: shape, shape: rect, x: 5, y: 5, w: 10, h: 10, fill: '#f00'}\n"
+        "  b: {type: shape, shape: rect, x: 20, y: 5, w: 10, h: 10, fill: '${tint}'}\n"
+        "  c: {type: shape, shape: rect, x: 35, y: 5, w: 10, h: 10, fill: {gradient: linear, from: '#00f', to: '#00F'}}\n"
+        "  d: {type: text, x: 5, y: 30, w: 50, h: 10, text: \"<span color='#0a0'>words</span>\"}\n"
+        "cards: [{tint: '#FF0'}]\n",
+        encoding="utf-8",
+    )
+    image = picture(card_pages(deck, tmp_path / "out"), 0)
+    assert box_of(image, "#ff0000") == pytest.approx((5, 5, 15, 15), abs=0.2)
+    assert box_of(image, "#ffff00") == pytest.approx((20, 5, 30, 15), abs=0.2)
+    assert box_of(image, "#0000ff") == pytest.approx((35, 5, 45, 15), abs=0.2)

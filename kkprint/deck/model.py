@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 from kkprint.base.definitions import Definition
 from kkprint.base.errors import did_you_mean
 from kkprint.base.i18n import Msg
+from kkprint.engine.colours import hex_colour
 from kkprint.engine.geometry import CARD_SIZES
 
 if TYPE_CHECKING:  # at run time, put here by _checks() the first time a deck is checked
     from pydantic import Field
 
-HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 FIELD_REF = re.compile(r"\$\{[^}]*\}")
 UNITS = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
 _LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*(mm|cm|in|pt)?\s*$")
@@ -99,9 +99,12 @@ def _colour(value: str | None) -> str | None:
     """A colour is ``#rrggbb``, ``none``, or contains ``${field}`` naming card fields."""
     if value is None or value == "none":
         return None
-    if not (HEX.match(value) or FIELD_REF.search(value)):
+    if FIELD_REF.search(value):
+        return value
+    colour = hex_colour(value)
+    if colour is None:
         raise ValueError(Msg("colour '{value}' must look like #1a2b3c, none, or ${{field}}", value=value))
-    return value
+    return colour
 
 
 Colour = str  # #rrggbb or ${field}; none is black

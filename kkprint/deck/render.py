@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 from itertools import count, islice
@@ -29,6 +28,7 @@ from kkprint.deck.expr import PER_COPY_NAMES, Expression, Table, compile_conditi
 from kkprint.deck.load import CardRef, Deck, expressions_of
 from kkprint.deck.model import Gradient, IconRegion, ImageRegion, Layout, Region, ShapeRegion, TextRegion
 from kkprint.engine.cards import Art
+from kkprint.engine.colours import hex_colour
 from kkprint.engine.document import Document, do_form, restore_state, save_state
 from kkprint.engine.fonts import FontSet, register_font_file
 from kkprint.engine.icons import PRIVATE, draw_icon, has_icon, icon_metrics, icon_names, register_icon
@@ -37,7 +37,6 @@ from kkprint.engine.text import FittedText, TextBox, draw_text, fit_for
 from kkprint.engine.typesetting import FontBook, Typeface, Typesetting, parse_font
 from kkprint.engine.vertical import draw_vertical
 
-HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 EDGE = 0.01  # mm: a region this close to the card edge bleeds past it
 MAX_RESOLVED = 2048  # regions made for one card's values, kept for the cards that share them
 
@@ -389,7 +388,8 @@ class RegionPainter:
         value = self._text_of(value, key, fields)
         colour = self._colours.get(value)
         if colour is None:
-            if not HEX_COLOUR.match(value):
+            written = hex_colour(value)
+            if written is None:
                 raise InputError(
                     Msg(
                         "{key}: {problem}",
@@ -399,7 +399,7 @@ class RegionPainter:
                     source=self.deck.source,
                     place=place,
                 )
-            colour = self._colours[value] = HexColor(value)  # RGB here; the canvas's inks make it grey or CMYK
+            colour = self._colours[value] = HexColor(written)  # RGB here; the canvas's inks make it grey or CMYK
         return colour
 
     def _text(self, c: Canvas, region: TextRegion, fields, box: TextBox, place: str | Msg) -> FittedText:

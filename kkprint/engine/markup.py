@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 
 from kkprint.base.errors import InputError, suggest
 from kkprint.base.i18n import Msg
+from kkprint.engine.colours import hex_colour
 from kkprint.engine.ruby import written
 from kkprint.engine.typesetting import Typesetting, parse_font
 
@@ -147,12 +148,10 @@ class _Ruby:
 
 
 def _hex(value: str) -> str:
-    text = value.lstrip("#")
-    if len(text) == 3 and all(c in "0123456789abcdefABCDEF" for c in text):
-        text = "".join(c * 2 for c in text)
-    if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
+    colour = hex_colour(value if value.startswith("#") else "#" + value)
+    if colour is None:
         raise InputError(Msg("colour '{value}' must look like #1a2b3c", value=value))
-    return "#" + text.lower()
+    return colour
 
 
 def _scale(value: str, base_size: float) -> float:
