@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, RecordingCanvas, assert_clean_error
+from conftest import ROOT, RecordingCanvas, assert_clean_error, run_cli
 from openpyxl import Workbook
 from pypdf import PdfReader
 from reportlab.lib.units import mm
@@ -644,3 +644,23 @@ def test_a_deck_checked_in_one_language_is_refused_in_the_readers(tmp_path, deck
     names = ["eight", "pokr", "none", "field", "poker", "bridge", "mini", "tarot", "square", "chip", "token"]
     assert japanese(problem) and not english_words(problem, typed=names), problem
     assert not japanese(refused.value.render("en"))
+
+
+def test_every_built_in_icon_the_guide_lists_is_there_for_a_deck_in_a_process_of_its_own(tmp_path):
+    """The games' icons (arms, roads, marked dice) were registered only by a game's own modules:
+    a deck built in a process that had loaded no game was told {arms:cross} was unknown. They
+    are loaded when a deck first names an icon kkprint has not loaded yet (and a misspelt one
+    is matched against them)."""
+    names = ["die:1", "die:any", "arms:cross", "arms:fan", "arms:star", "arms:crown", "arms:moon"]
+    names += ["road:ship", "road:carriage", "same", "other", "third"]
+    text = "".join(f"{{{name}}}" for name in names)
+    deck = write(
+        tmp_path,
+        f'name: icons\ncard: {{size: poker}}\nlayout:\n  t: {{type: text, x: 5, y: 5, w: 53, h: 20, text: "{text}"}}\n'
+        '  i: {type: icon, x: 5, y: 30, w: 10, h: 10, icon: "road:ship"}\ncards: [{name: A}]\n',
+    )
+    built = run_cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", "en")
+    assert built.returncode == 0, built.stderr
+    deck.write_text(deck.read_text(encoding="utf-8").replace("{same}", "{smae}"), encoding="utf-8")
+    refused = run_cli("build", str(deck), "--out", str(tmp_path / "out2"), "--lang", "en")
+    assert_clean_error(refused, "unknown icon {smae}; did you mean 'same'")

@@ -37,19 +37,38 @@ def icon_metrics(name: str) -> tuple[float | None, float]:
 
 
 def get_icon(name: str) -> IconDraw:
-    try:
-        return _ICONS[name]
-    except KeyError:
-        raise InputError(Msg("unknown icon {{{name}}}", name=name)) from None
+    if not has_icon(name):
+        raise InputError(Msg("unknown icon {{{name}}}", name=name))
+    return _ICONS[name]
 
 
 def has_icon(name: str) -> bool:
-    return name in _ICONS
+    return name in _ICONS or (_load_providers() and name in _ICONS)
 
 
 def icon_names() -> list[str]:
     """The built-in icons a user may name (deck icons are registered under private names)."""
+    _load_providers()
     return [name for name in _ICONS if not name.startswith(PRIVATE)]
+
+
+ICON_PROVIDERS = "kkprint.icons"  # the entry-point group of modules that register icons as they load
+_providers_loaded: list[bool] = []
+
+
+def _load_providers() -> bool:
+    """Load, once, the modules that draw the other built-in icons (the games' arms, roads and
+    marked dice, declared in pyproject.toml; another installed package may add its own): the
+    engine knows no game, and a deck that names ``{arms:cross}`` loads no game unless it must.
+    Whether any were loaded now (a lookup that missed is then worth trying again)."""
+    if _providers_loaded:
+        return False
+    _providers_loaded.append(True)
+    from importlib.metadata import entry_points
+
+    for provider in sorted(entry_points(group=ICON_PROVIDERS), key=lambda point: point.name):
+        provider.load()
+    return True
 
 
 PRIVATE = "deck~"  # prefix of icons registered for one deck file
