@@ -664,3 +664,39 @@ def test_every_built_in_icon_the_guide_lists_is_there_for_a_deck_in_a_process_of
     deck.write_text(deck.read_text(encoding="utf-8").replace("{same}", "{smae}"), encoding="utf-8")
     refused = run_cli("build", str(deck), "--out", str(tmp_path / "out2"), "--lang", "en")
     assert_clean_error(refused, "unknown icon {smae}; did you mean 'same'")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_formula_without_its_saved_value_is_refused_and_one_with_it_prints_its_value(tmp_path, lang):
+    """A workbook written by a script keeps formulas with no value (only a spreadsheet program
+    computes and saves them): they read as empty cells, and a card printed without its cost, and
+    ``=2*3`` copies as 1, in silence. The cell is named; a formula saved with its value prints it."""
+    import zipfile
+
+    book = Workbook()
+    book.active.append(["name", "cost", "count"])
+    book.active.append(["A", "=1+2", 1])
+    book.save(tmp_path / "cards.xlsx")
+    deck = write(
+        tmp_path,
+        "name: x\ncard: {size: poker}\ndata: cards.xlsx\ncopies_field: count\nlayout:\n"
+        '  t: {type: text, x: 5, y: 5, w: 50, h: 10, text: "${name} costs ${cost}"}\n',
+    )
+    refused = run_cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
+    assert_clean_error(refused, "cards.xlsx", "B2")
+    assert not (tmp_path / "out").exists()
+    with zipfile.ZipFile(tmp_path / "cards.xlsx") as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    assert b"<f>1+2</f><v></v>" in parts[sheet] or b"<f>1+2</f><v />" in parts[sheet], parts[sheet]
+    parts[sheet] = (
+        parts[sheet]
+        .replace(b"<f>1+2</f><v></v>", b"<f>1+2</f><v>3</v>")
+        .replace(b"<f>1+2</f><v />", b"<f>1+2</f><v>3</v>")
+    )
+    with zipfile.ZipFile(tmp_path / "cards.xlsx", "w") as archive:  # (as a spreadsheet program saves it)
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    built = run_cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
+    assert built.returncode == 0, built.stderr
+    assert "A costs 3" in PdfReader(next((tmp_path / "out").glob("*.pdf"))).pages[0].extract_text()

@@ -276,6 +276,7 @@ def _read_xlsx(data: bytes, sheet: str | None, source: str) -> Iterator[tuple[in
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+            written = load_workbook(io.BytesIO(data), read_only=True)  # (the formulas, to tell them from empty cells)
     except Exception:  # noqa: BLE001 - openpyxl raises many kinds for a broken workbook, none in the user's words
         raise InputError(_DAMAGED, source=source) from None
     try:
@@ -286,9 +287,31 @@ def _read_xlsx(data: bytes, sheet: str | None, source: str) -> Iterator[tuple[in
                 place="data.sheet",
             )
         worksheet = book[sheet] if sheet is not None else book.worksheets[0]
-        yield from _sheet_rows(worksheet, source)
+        formulas = written[sheet] if sheet is not None else written.worksheets[0]
+        for (number, row), (_, as_written) in zip(_sheet_rows(worksheet, source), _sheet_rows(formulas, source)):
+            _no_formula_without_its_value(row, as_written, number, source)
+            yield number, row
     finally:
         book.close()
+        written.close()
+
+
+def _no_formula_without_its_value(row: list, as_written: list, number: int, source: str) -> None:
+    """A formula's value is what the spreadsheet program saved with it: kkprint never computes
+    one. A workbook written by a script (openpyxl, pandas) has formulas with no saved value, which
+    read as empty cells — a card printed without its cost, 1 copy for ``=2*3`` — so it is refused."""
+    from openpyxl.utils import get_column_letter
+
+    for index, (value, formula) in enumerate(zip(row, as_written)):
+        if value is None and isinstance(formula, str) and formula.startswith("="):
+            raise InputError(
+                Msg(
+                    "cell {cell} holds a formula with no saved value (kkprint does not compute formulas): "
+                    "open the workbook in a spreadsheet program and save it, or write the value itself",
+                    cell=f"{get_column_letter(index + 1)}{number}",
+                ),
+                source=source,
+            )
 
 
 def _read_json(path: Path) -> Any:
