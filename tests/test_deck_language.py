@@ -471,7 +471,9 @@ def test_the_example_decks_build(tmp_path):
         ),
         ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"__import__('os')\"}", ["no function '__import__'"]),
         ("{type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: \"name.upper() == 'A'\"}", ["is not allowed"]),
-        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "3-1"}', ["must count up from 1"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "3-1"}', ["'3-1' runs backwards; write 1-3"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "0-2"}', ["must count up from 1"]),
+        ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "1-9999999999999999"}', ["has too large a number"]),
         ('{type: text, x: 1, y: 1, w: 9, h: 9, text: a, cards: "x"}', ["is not a number or a range"]),
         (
             '{type: text, x: 1, y: 1, w: 9, h: 9, text: "<blink>${name}</blink>"}',

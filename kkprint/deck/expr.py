@@ -1029,11 +1029,23 @@ class CardRanges:
 def parse_ranges(text: str) -> CardRanges:
     spans = []
     for part in (p.strip() for p in str(text).split(",")):
-        match = re.fullmatch(r"(\d{1,6})(?:\s*-\s*(\d{1,6}))?", part)
+        match = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
         if not match:
             raise InputError(Msg("cards '{text}': '{part}' is not a number or a range like 1-10", text=text, part=part))
+        if any(len(number) > 15 for number in match.groups("")):  # ("1-999999999": every card there is)
+            raise InputError(Msg("cards '{text}': '{part}' has too large a number", text=text, part=part))
         start, stop = int(match.group(1)), int(match.group(2) or match.group(1))
-        if not 1 <= start <= stop:
+        if start < 1:
             raise InputError(Msg("cards '{text}': '{part}' must count up from 1", text=text, part=part))
+        if start > stop:
+            raise InputError(
+                Msg(
+                    "cards '{text}': '{part}' runs backwards; write {stop}-{start}",
+                    text=text,
+                    part=part,
+                    start=start,
+                    stop=stop,
+                )
+            )
         spans.append((start, stop))
     return CardRanges(text, tuple(spans))
