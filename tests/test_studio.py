@@ -5,6 +5,7 @@ no request, however odd, makes it answer 5xx. The page itself is tested in Chrom
 test_studio_browser.py."""
 
 import io
+import os
 import re
 import shutil
 import time
@@ -174,6 +175,22 @@ def test_a_card_that_cannot_be_drawn_keeps_its_last_picture_and_names_row_region
         save(heist / "items.csv", "#b71cZZ,vault,2", "#b71c1c,vault,2")
         fixed = settled(client, broken["version"])
         assert fixed["errors"] == [] and fixed["cards"][1]["current"]
+
+
+def test_an_art_file_mended_clears_the_error_it_caused(studio, heist):
+    """A broken SVG marks the cards that show it; once it is mended and they are drawn again,
+    nothing is wrong with them — the error they had stayed, carried over as the one of a face
+    still to be drawn, after the face had been drawn without it."""
+    art = heist / "art" / "blueprint.svg"
+    good = art.read_bytes()
+    before = settled(studio)
+    art.write_text("<svg><g>not closed", encoding="utf-8")
+    broken = settled(studio, before["version"])
+    assert broken["errors"] and any(card["error"] for card in broken["cards"])
+    art.write_bytes(good)
+    os.utime(art, (time.time() + 5, time.time() + 5))  # (another time than the broken file's)
+    mended = settled(studio, broken["version"])
+    assert mended["errors"] == [] and not any(card["error"] for card in mended["cards"]), mended["errors"]
 
 
 def test_a_card_opened_large_names_its_regions_lines_and_data_row(studio, heist):

@@ -186,7 +186,8 @@ class Studio:
     def _view(self, card: CardInputs, shown: dict[str, str | None], pending_error: InputError | None) -> CardView:
         """A card with what the preflight found on its faces as they are now (a face drawn once
         for several cards is found once: its findings name this card); its error is the first
-        of them, or, while a face is still to be drawn again, the one it had."""
+        of them, or, while a face is still to be drawn again, the one it had (once every face is
+        drawn again, only what they were found to have: an art file mended clears its error)."""
         findings = tuple(
             _on(card, finding)
             for digest in (card.front_digest, card.back_digest)
@@ -250,7 +251,8 @@ class Studio:
                         shown = {
                             s: digest if d == digest and face.picture else other.shown[s] for s, d in zip(SIDES, faces)
                         }
-                        views[other.inputs.index] = self._view(other.inputs, shown, other.error)
+                        undrawn = any(d is not None and d not in self._found for d in faces)
+                        views[other.inputs.index] = self._view(other.inputs, shown, other.error if undrawn else None)
                 if failures >= MAX_CARD_ERRORS or self.changed.is_set():
                     break
                 if time.monotonic() - told > PUBLISH_EVERY:
