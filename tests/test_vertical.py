@@ -196,6 +196,68 @@ def test_columns_break_between_phrases_and_never_before_closing_punctuation():
             position += len(column)
 
 
+CLOSING = "、。」』）ー"  # a line may not start with these (行頭禁則)
+OPENING = "「『（"  # nor end with these (行末禁則)
+
+
+def assert_kinsoku(lines: list[str], text: str) -> None:
+    assert "".join(lines) == text
+    for line in lines:
+        assert line[0] not in CLOSING and line[-1] not in OPENING, lines
+
+
+def test_kinsoku_holds_where_a_phrase_too_long_for_its_line_is_split(tmp_path):
+    """A phrase longer than its line is split by script, then by letters, as a last resort:
+    the split keeps an opening bracket with what follows it and a closing mark with what comes
+    before, across lines and down columns alike (it left 「 at a line's end, 」。 at a column's
+    top)."""
+    horizontal = "明日は雨が降るでしょう。「東京特許許可局」へ行きました。"
+    vertical = "「あいうえおかきく」、「けこさしすせそたち」。「なにぬねのはひふ」ー"
+    pdf = build_card(
+        tmp_path,
+        {
+            "h": f"type: text, x: 5, y: 5, w: 30, h: 35, size: 10, min_size: 10, text: '{horizontal}'",
+            "v": f"type: text, x: 40, y: 5, w: 28, h: 21.3, size: 10, min_size: 6, direction: vertical, "
+            f"text: '{vertical}'",
+        },
+    )
+    chars = chars_of(pdf)
+    rows: dict[float, list[Char]] = {}
+    for char in (c for c in chars if c.x1 < 36):
+        rows.setdefault(round(char.top, 1), []).append(char)
+    lines = [text_of(sorted(rows[top], key=lambda c: c.x0)) for top in sorted(rows)]
+    assert len(lines) > 2
+    assert_kinsoku(lines, horizontal)
+    columns = [text_of(column) for column in columns_of([c for c in chars if c.x0 > 38])]
+    assert len(columns) > 2
+    assert_kinsoku(columns, vertical)
+
+
+@pytest.mark.parametrize("vertical", [False, True])
+def test_kinsoku_holds_at_every_width_and_size_in_both_directions(vertical):
+    texts = [
+        "明日は雨が降るでしょう。「東京特許許可局」へ行きました。",
+        "「あいうえおかきく」、「けこさしすせそたち」。「なにぬねのはひふ」ー",
+    ]
+    fonts = prepare_fonts(texts)
+    setting = VERTICAL if vertical else Typesetting(markup=True)
+    for text in texts:
+        for length in range(20, 50, 3):
+            box = TextBox(0, 0, 150 * mm, length * mm) if vertical else TextBox(0, 0, length * mm, 150 * mm)
+            fitted = fit_text(text, fonts.regular, box, 12, 10, setting=setting)
+            assert_kinsoku(["".join(atom.text for atom in line) for line in fitted.lines], text)
+
+
+def test_an_opening_bracket_ending_a_phrase_goes_to_the_next_one(monkeypatch):
+    """Should BudouX end a phrase with 「, the break moves before the bracket: the two phrases
+    are not glued into one long word, and the bracket opens the line it belongs to."""
+    from kkprint.engine import text as text_module
+
+    monkeypatch.setattr(text_module, "japanese_phrases", lambda text: ["明日は「", "雨」が", "降る"])
+    breaks = text_module._break_before("明日は「雨」が降る")
+    assert [i for i, allowed in enumerate(breaks) if allowed] == [3, 7]
+
+
 def test_vertical_text_shrinks_to_fit_as_horizontal_text_does():
     fonts = prepare_fonts([SENTENCE * 2])
     text = SENTENCE * 2

@@ -198,14 +198,19 @@ def _phrase_starts(text: str) -> set[int]:
 
 
 def _break_before(chars: str) -> list[bool]:
-    """For each character (not a space), may a line start there? Spaces are handled apart."""
+    """For each character (not a space), may a line start there? Spaces are handled apart.
+
+    Between phrases, and kinsoku holds: a phrase that BudouX ends with an opening bracket gives
+    it to the phrase after (the break moves before the bracket, which would otherwise glue the
+    two phrases into one long word); a phrase it begins with a closing mark is not broken from
+    the phrase before."""
     n = len(chars)
     allowed = [False] * n
     if has_cjk(chars):
-        starts = _phrase_starts(chars.replace(_OBJECT, "□"))
-        for i in range(1, n):
-            a, b = chars[i - 1], chars[i]
-            if (_is_cjk(a) or _is_cjk(b)) and i in starts:
+        for i in _phrase_starts(chars.replace(_OBJECT, "□")):
+            while 0 < i < n and chars[i - 1] in _NO_LINE_END:
+                i -= 1
+            if 0 < i < n and (_is_cjk(chars[i - 1]) or _is_cjk(chars[i])):
                 allowed[i] = True
     for i in range(1, n):
         if chars[i] in _NO_LINE_START or chars[i - 1] in _NO_LINE_END:
@@ -458,7 +463,8 @@ def _script(char: str) -> str:
 
 def _letters(atom: Atom, letters: bool = True) -> list[Atom]:
     """A word too wide for its box, in smaller pieces: first where the script changes (勝利|ポイント|を,
-    so a katakana word stays whole), and only a piece that is still one script into letters."""
+    so a katakana word stays whole), and only a piece that is still one script into letters.
+    Kinsoku holds between the pieces (see :func:`_kinsoku`)."""
     pieces: list[list[Frag]] = []
     last = None
     for frag in atom.frags:
@@ -474,15 +480,42 @@ def _letters(atom: Atom, letters: bool = True) -> list[Atom]:
             else:
                 pieces.append([Frag(char, None, frag.style)])
             last = script
+    pieces = _kinsoku(pieces)
     if len(pieces) > 1:
         return [Atom(tuple(piece)) for piece in pieces]
     if not letters:
         return [atom]
     return [
-        Atom((frag,)) if frag.whole else Atom((Frag(ch, None, frag.style),))
-        for frag in atom.frags
-        for ch in ("x" if frag.whole else frag.text)
+        Atom(tuple(piece))
+        for piece in _kinsoku(
+            [
+                [frag] if frag.whole else [Frag(ch, None, frag.style)]
+                for frag in atom.frags
+                for ch in ("x" if frag.whole else frag.text)
+            ]
+        )
     ]
+
+
+def _kinsoku(pieces: list[list[Frag]]) -> list[list[Frag]]:
+    """Pieces of a word joined where a line may not break between them: before a closing mark
+    (、。」ー: 行頭禁則) and after an opening bracket (「: 行末禁則)."""
+    joined: list[list[Frag]] = []
+    for piece in pieces:
+        first = piece[0]
+        if joined and (
+            (not first.whole and first.text[:1] in _NO_LINE_START)
+            or (not joined[-1][-1].whole and joined[-1][-1].text[-1:] in _NO_LINE_END)
+        ):
+            previous = joined[-1][-1]
+            if not previous.whole and not first.whole and previous.style == first.style:
+                joined[-1][-1] = Frag(previous.text + first.text, None, first.style)
+                joined[-1].extend(piece[1:])
+            else:
+                joined[-1].extend(piece)
+        else:
+            joined.append(list(piece))
+    return joined
 
 
 def wrap(pieces, size: float, width: float, break_words: int = 0) -> list[list[Atom]] | None:
