@@ -120,3 +120,25 @@ def test_a_booklet_breaks_japanese_between_characters_however_it_is_written():
     written = shown(japanese)
     assert len(written) > 3 and shown(referenced) == written
     assert shown("Roll all your dice. The dice you just rolled are your <b>active dice</b>.")[0].startswith("Roll")
+
+
+def test_no_line_starts_with_a_small_kana_in_a_booklet_or_on_a_card():
+    """Small kana (ゃ ょ ッ …) are kinsoku like closing marks: 'しょう。' is never set as 'しま' /
+    'ょう。', whether a booklet breaks between characters or a card's word is cut by letters."""
+    from kkprint.engine.booklet import BookletStyle, _Setter
+    from kkprint.engine.document import engine_texts
+
+    small = "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
+    texts = [
+        "強いカードがないときは、リンカネーションで引き直しましょう。",
+        "キャッシュ・ジャックポット、ちょっとチェック",
+    ]
+    fonts = prepare_fonts([*engine_texts(), *texts])
+    setter = _Setter(fonts, BookletStyle(), 500.0)
+    for text in texts:
+        for width in range(40, 200, 3):
+            booklet = ["".join(atom.text for atom in line) for line in setter.lines(text, float(width), 9.0)]
+            card = fit_text(text, fonts.regular, TextBox(0, 0, width, 400), 9, 9).lines
+            for lines in (booklet, ["".join(atom.text for atom in line) for line in card]):
+                assert "".join(lines) == text
+                assert not any(line[0] in small for line in lines), (width, lines)

@@ -196,7 +196,7 @@ def test_columns_break_between_phrases_and_never_before_closing_punctuation():
             position += len(column)
 
 
-CLOSING = "、。」』）ー"  # a line may not start with these (行頭禁則)
+CLOSING = "、。」』）ーょっャ"  # a line may not start with these (行頭禁則)
 OPENING = "「『（"  # nor end with these (行末禁則)
 
 
@@ -238,6 +238,7 @@ def test_kinsoku_holds_at_every_width_and_size_in_both_directions(vertical):
     texts = [
         "明日は雨が降るでしょう。「東京特許許可局」へ行きました。",
         "「あいうえおかきく」、「けこさしすせそたち」。「なにぬねのはひふ」ー",
+        "『キャッシュフロー』（ちょっとまって）「ジャックポット」",
     ]
     fonts = prepare_fonts(texts)
     setting = VERTICAL if vertical else Typesetting(markup=True)

@@ -41,8 +41,11 @@ ICON_GAP = 0.08  # space after an icon, as a fraction of the font size
 ICON_ROOM = 1.1  # an icon up to this many times the font size fits the line; a bigger one makes room
 SLANT = math.tan(math.radians(12))  # italic made from an upright face
 ASCENT, DESCENT = 0.88, 0.12  # how far a line's letters reach above and below its baseline, per pt
-_NO_LINE_START = set("、。，．・：；？！ー〜）」』】〕,.;:!?)]}%")
-_NO_LINE_END = set("（「『【〔([{")
+# kinsoku: what no line may start with (closing marks, small kana: 行頭禁則) or end with (行末禁則)
+_NO_LINE_START = set(
+    "、。，．・：；？！ー〜）」』】〕〉》］｝,.;:!?)]}%ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+)
+_NO_LINE_END = set("（「『【〔〈《［｛([{")
 _OBJECT = "\ufffc"  # stands for an icon while line breaks are worked out
 
 
@@ -499,7 +502,7 @@ def _letters(atom: Atom, letters: bool = True) -> list[Atom]:
 
 def _kinsoku(pieces: list[list[Frag]]) -> list[list[Frag]]:
     """Pieces of a word joined where a line may not break between them: before a closing mark
-    (、。」ー: 行頭禁則) and after an opening bracket (「: 行末禁則)."""
+    (、。」ー, small kana: 行頭禁則) and after an opening bracket (「: 行末禁則)."""
     joined: list[list[Frag]] = []
     for piece in pieces:
         first = piece[0]
