@@ -238,6 +238,10 @@ def test_markup_off_keeps_the_braces_short_form_and_prints_tags_as_written():
         ("<ruby>漢<rt>かん</rt>", "<ruby> is never closed"),
         ("<ruby><rt>かん</rt></ruby>", "needs a base"),
         ("<ruby>漢<rt>か{ん</rt></ruby>", "braces"),
+        ("{<b>漢</b>|かん}です", "ruby {漢|かん} has markup inside its braces"),
+        ("{漢|<b>かん</b>}です", "as in <b>{漢|かん}</b>"),
+        ('{漢<span color="#c00">字</span>|かんじ}', "ruby {漢字|かんじ} has markup inside its braces"),
+        ("<i>{漢|かん</i>}", "ruby {漢|かん} has markup inside its braces"),
     ],
 )
 def test_a_broken_ruby_is_one_clear_error_naming_its_card_and_region(tmp_path, english, cli, text, expected):
@@ -246,3 +250,16 @@ def test_a_broken_ruby_is_one_clear_error_naming_its_card_and_region(tmp_path, e
         "cards: [{name: first}]\n"
     )
     assert_refused(tmp_path, cli, deck, "title", expected)
+
+
+def test_markup_around_a_ruby_styles_its_base_and_its_reading(tmp_path):
+    """``<b>{漢字|かんじ}</b>`` is how a ruby is made bold (markup inside its braces is refused
+    above, pointing here): the base and its reading both bold, what follows it not."""
+    pdf = build_card(
+        tmp_path, {"t": "type: text, x: 5, y: 5, w: 60, h: 30, size: 12, text: '<b>{漢字|かんじ}</b>です'"}
+    )
+    drawn = [(char.text, "bold" in char.font.lower(), round(char.size)) for char in chars_of(pdf)]
+    assert sorted(drawn) == sorted(
+        [("漢", True, 12), ("字", True, 12), ("で", False, 12), ("す", False, 12)]
+        + [("か", True, 6), ("ん", True, 6), ("じ", True, 6)]
+    )

@@ -233,6 +233,8 @@ Item = tuple[str, str | None, tuple, str | None]  # (text, icon, style key, read
 def _items(segments, aliases: dict[str, str]) -> list[Item]:
     """(text, icon, style key, reading) pieces: icons and ruby cut out of the text, literal
     braces unescaped."""
+    if len(segments) > 1:
+        _refuse_markup_inside_ruby(segments)
     items: list[Item] = []
     for text, key in segments:
         if "{" not in text and "}" not in text:
@@ -259,6 +261,28 @@ def _items(segments, aliases: dict[str, str]) -> list[Item]:
         if pos < len(text):
             items.append((text[pos:], None, key, None))
     return items
+
+
+def _refuse_markup_inside_ruby(segments) -> None:
+    """A ruby whose braces hold a tag (``{<b>漢</b>|かん}``, ``{漢|<b>かん</b>}``) is refused: a ruby
+    is set in one style, the one around it (``<b>{漢|かん}</b>``), as ``<ruby>`` is; read a
+    segment at a time, it printed its braces and bar as written."""
+    joined, ends, end = "", [], 0
+    for text, _ in segments:
+        joined += text
+        end += len(text)
+        ends.append(end)
+    for match in _ICON_TOKEN.finditer(joined):
+        if match.group(2) is not None and any(match.start() < end < match.end() for end in ends):
+            base, reading = match.group(2), match.group(3)
+            raise InputError(
+                Msg(
+                    "ruby {{{base}|{reading}}} has markup inside its braces: a ruby takes the style around "
+                    "it, so put the tags around the whole ruby, as in <b>{{{base}|{reading}}}</b>",
+                    base=base,
+                    reading=reading,
+                )
+            )
 
 
 class _Builder:
