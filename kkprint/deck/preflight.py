@@ -50,7 +50,7 @@ from kkprint.engine.geometry import CardSize, Paper, Shape
 from kkprint.engine.inks import BuildCanvas
 from kkprint.engine.job import BUILD_OPTIONS, BuildOptions, notice
 from kkprint.engine.pictures import pixel_size
-from kkprint.engine.text import FittedText, TextBox, ink_box, set_sizes
+from kkprint.engine.text import FittedText, TextBox, ink_box, set_sizes, smallest_reading
 from kkprint.engine.vertical import column_ink
 
 SMALL_TEXT = "small-text"
@@ -341,9 +341,10 @@ class Preflight:
             self._edges(face, name, min(self._inside_by(point) for point in corners), text=True)
 
     def _small_text(self, face, name: str, region: TextRegion, fitted: FittedText, smallest: float | None) -> None:
-        """Words set under the region's (or the deck's) ``min_readable``. A reading (ruby) is half
-        its base by custom, and is not held to it on its own."""
+        """Words set under the region's (or the deck's) ``min_readable``; else readings (ruby),
+        half their base, set under it: said as the readings', since the base itself reads."""
         least = region.min_readable or self.deck.spec.min_readable
+        shrunk = fitted.size < region.size
         if smallest is not None and smallest < least - 1e-6:
             message = (
                 Msg(
@@ -352,11 +353,32 @@ class Preflight:
                     size=round(smallest, 2),
                     least=least,
                 )
-                if fitted.size < region.size
+                if shrunk
                 else Msg(
                     "text is set at {size:g} pt, below the {least:g} pt that still reads",
                     size=round(smallest, 2),
                     least=least,
+                )
+            )
+            self._add(SMALL_TEXT, message, face, name, self.card)
+            return
+        reading = smallest_reading(fitted)
+        if reading is not None and reading < least - 1e-6:
+            message = (
+                Msg(
+                    "text shrinks to {base:g} pt to fit its box, which sets its readings (ruby) at {size:g} pt, "
+                    "below the {least:g} pt that still reads; give it a larger box or fewer words",
+                    base=round(fitted.size, 2),
+                    size=round(reading, 2),
+                    least=least,
+                )
+                if shrunk
+                else Msg(
+                    "its readings (ruby) are set at {size:g} pt, below the {least:g} pt "
+                    "that still reads; give the text a size of at least {base:g} pt",
+                    size=round(reading, 2),
+                    least=least,
+                    base=math.ceil(region.size * least / reading * 100) / 100,
                 )
             )
             self._add(SMALL_TEXT, message, face, name, self.card)

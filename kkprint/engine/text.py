@@ -1016,6 +1016,21 @@ def set_sizes(fitted: FittedText) -> list[tuple[str | None, float]]:
     return sizes
 
 
+def smallest_reading(fitted: FittedText) -> float | None:
+    """The size in pt of the smallest reading (ruby) in fitted text — half its base's, after
+    shrinking — or None for a text without readings."""
+    smallest = None
+    if fitted.rooms:  # (a text without readings makes no room for them: nothing to look at)
+        for line in fitted.lines:
+            for atom in line:
+                if atom.pads is not None:
+                    for frag in atom.frags:
+                        if frag.ruby is not None:
+                            size = fitted.size * frag.ruby.style.scale
+                            smallest = size if smallest is None else min(smallest, size)
+    return smallest
+
+
 def ink_box(fitted: FittedText, box: TextBox) -> Bounds | None:
     """Where the fitted lines lie, in points (left, bottom, right, top): from the first line's
     ascent to the last line's descent, the widest line's ends — the box may be larger than its
