@@ -25,6 +25,7 @@ from kkprint.deck.model import (
     CardValue,
     DataSpec,
     DeckFile,
+    FixedOrField,
     IconRegion,
     Layout,
     Region,
@@ -162,7 +163,7 @@ def confined(folder: Path, name: str, what: str, source: str, place: str | Msg, 
 # What a region shows: fixed content, or a card's field. A region that says one of them says
 # what it shows, so what it extends showed otherwise is dropped (a title given ``text:`` over a
 # template's ``field: name`` printed the field, and said nothing).
-CONTENT_KEYS = ("text", "icon", "src", "field")
+CONTENT_KEYS = (*(kind.fixed_key for kind in FixedOrField.__subclasses__()), "field")  # text, icon, src
 
 
 def merge(base: Any, override: Any) -> Any:

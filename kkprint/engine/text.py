@@ -21,6 +21,7 @@ import unicodedata
 import weakref
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import accumulate
 from typing import Literal, NamedTuple
 
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -267,11 +268,8 @@ def _refuse_markup_inside_ruby(segments) -> None:
     """A ruby whose braces hold a tag (``{<b>漢</b>|かん}``, ``{漢|<b>かん</b>}``) is refused: a ruby
     is set in one style, the one around it (``<b>{漢|かん}</b>``), as ``<ruby>`` is; read a
     segment at a time, it printed its braces and bar as written."""
-    joined, ends, end = "", [], 0
-    for text, _ in segments:
-        joined += text
-        end += len(text)
-        ends.append(end)
+    joined = "".join(text for text, _ in segments)
+    ends = list(accumulate(len(text) for text, _ in segments))  # (where each segment's text ends in joined)
     for match in _ICON_TOKEN.finditer(joined):
         if match.group(2) is not None and any(match.start() < end < match.end() for end in ends):
             base, reading = match.group(2), match.group(3)
@@ -1019,16 +1017,17 @@ def set_sizes(fitted: FittedText) -> list[tuple[str | None, float]]:
 def smallest_reading(fitted: FittedText) -> float | None:
     """The size in pt of the smallest reading (ruby) in fitted text — half its base's, after
     shrinking — or None for a text without readings."""
-    smallest = None
-    if fitted.rooms:  # (a text without readings makes no room for them: nothing to look at)
-        for line in fitted.lines:
-            for atom in line:
-                if atom.pads is not None:
-                    for frag in atom.frags:
-                        if frag.ruby is not None:
-                            size = fitted.size * frag.ruby.style.scale
-                            smallest = size if smallest is None else min(smallest, size)
-    return smallest
+    if not fitted.rooms:  # (a text without readings makes no room for them: nothing to look at)
+        return None
+    sizes = (
+        fitted.size * frag.ruby.style.scale
+        for line in fitted.lines
+        for atom in line
+        if atom.pads is not None
+        for frag in atom.frags
+        if frag.ruby is not None
+    )
+    return min(sizes, default=None)
 
 
 def ink_box(fitted: FittedText, box: TextBox) -> Bounds | None:

@@ -34,7 +34,7 @@ def _arms(
     source: str,
     sources_only: bool = False,
     path: tuple = (),
-    other_edition: Msg = OTHER_EDITION,
+    hint: Msg | str = OTHER_EDITION,
 ) -> tuple[int, dict[str, int]]:
     """The player's best number of identical arms, and the per-kind counts if they were given.
 
@@ -71,7 +71,7 @@ def _arms(
                         cards=cards,
                         land=land.names,
                         possible=possible,
-                        hint="" if sources_only else other_edition,
+                        hint=hint,
                     ),
                     source=source,
                     place=where,
@@ -80,7 +80,7 @@ def _arms(
             per_kind[kind] = per_kind.get(kind, 0) + number
         best = max(per_kind.values(), default=0)
         if not sources_only:
-            _refuse_below_forced(land, cards, best, place, source, path, other_edition)
+            _refuse_below_forced(land, cards, best, place, source, path, hint)
         return best, per_kind
     number = count(value, Msg("arms"), place, source, path)
     possible = (
@@ -98,20 +98,18 @@ def _arms(
                 cards=cards,
                 land=land.names,
                 possible=possible,
-                hint="" if sources_only else other_edition,
+                hint=hint,
             ),
             source=source,
             place=place,
             path=path,
         )
     if not sources_only:
-        _refuse_below_forced(land, cards, number, place, source, path, other_edition)
+        _refuse_below_forced(land, cards, number, place, source, path, hint)
     return number, {}
 
 
-def _refuse_below_forced(
-    land: Land, cards: int, best: int, place, source: str, path: tuple, other_edition: Msg
-) -> None:
+def _refuse_below_forced(land: Land, cards: int, best: int, place, source: str, path: tuple, hint: Msg | str) -> None:
     """RULES §1: a player's best arms lies between what their cards allow and what they force —
     every 8 France cards together show 5 crosses, so a best of 2 is impossible."""
     least = forced_arms(land, cards)
@@ -125,7 +123,7 @@ def _refuse_below_forced(
                 cards=cards,
                 land=land.names,
                 least=least,
-                hint=other_edition,
+                hint=hint,
             ),
             source=source,
             place=place,
@@ -159,6 +157,7 @@ def parse_tally(
     and roads sit on which card), or against what the sources alone say (``"sources"``: cards per
     land, at most two arms and one road symbol a card) for owners of another edition."""
     sources_only = check == "sources"
+    edition = "" if sources_only else other_edition  # (what the sources alone refuse, no edition explains)
     data = mapping(data, Msg("a tally"), None, source)
     reject_unknown_keys(data, {"players", "game"}, source)
     if "players" not in data:
@@ -218,9 +217,7 @@ def parse_tally(
                     place=place,
                     path=(*path, "cards"),
                 )
-            best, per_kind = _arms(
-                game, land, cards, raw_arms, place, source, sources_only, (*path, "arms"), other_edition
-            )
+            best, per_kind = _arms(game, land, cards, raw_arms, place, source, sources_only, (*path, "arms"), edition)
             totals_cards[land.id] = totals_cards.get(land.id, 0) + cards
             if totals_cards[land.id] > land.value:
                 raise InputError(
@@ -246,7 +243,7 @@ def parse_tally(
                             kind=game.arms[kind],
                             land=land.names,
                             limit=limit,
-                            hint="" if sources_only else other_edition,
+                            hint=edition,
                         ),
                         source=source,
                         place=place,
@@ -271,7 +268,7 @@ def parse_tally(
                         number=number,
                         what=word,
                         possible=possible,
-                        hint="" if sources_only else other_edition,
+                        hint=edition,
                     ),
                     source=source,
                     place=place,
@@ -285,7 +282,7 @@ def parse_tally(
                         number=totals_roads[road],
                         what=word,
                         total=game.road_total(road),
-                        hint=other_edition,
+                        hint=edition,
                     ),
                     source=source,
                     place=place,
