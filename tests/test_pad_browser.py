@@ -703,7 +703,8 @@ def test_long_names_in_lists_and_header_words_stay_whole_on_a_phone(browser, ser
     """At 360 px: each player of a saved game is one line, cut with "…", and no line of the list
     starts with its separator (a 40-letter name cut anywhere left "," at a line's start), which
     is the reader's own ("、" in Japanese); a grid's column headers are whole words ("monast/
-    eries"); the board game's region fields show "Frankreich" whole."""
+    eries"); the board game's region fields show "Frankreich" whole, and "saved" stays beside
+    undo/redo (the saved-games list's own indent had been given to it)."""
     made = saved_games(server, LONGEST_NAMES)
     context = browser.new_context(
         locale="ja-JP" if lang == "ja" else "en-GB", **{**PHONE, "viewport": {"width": 360, "height": 740}}
@@ -737,6 +738,13 @@ def test_long_names_in_lists_and_header_words_stay_whole_on_a_phone(browser, ser
     region = page.locator("input.region").first
     region.fill("Frankreich")
     assert page.evaluate("(input) => input.scrollWidth <= input.clientWidth", region.element_handle())
+    wait_saved(page)
+    beside = page.evaluate(
+        """() => { const sync = document.getElementById('sync').getBoundingClientRect();
+                   const undo = document.getElementById('undo').getBoundingClientRect();
+                   return sync.top >= undo.top && sync.bottom <= undo.bottom && sync.left >= undo.right; }"""
+    )
+    assert beside, "the status 'saved' is not beside undo/redo"
     context.close()
 
 
