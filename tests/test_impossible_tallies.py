@@ -17,7 +17,7 @@ CASES = [
         "court",
         "court/no-queen.yaml",
         ["queen", "name the Queen's holder"],
-        ["女王の持ち主を書いてください"],
+        ["王妃の持ち主を書いてください"],
         ["queen"],
     ),
     (
