@@ -39,6 +39,27 @@ def test_list(cli):
     assert result.returncode == 0 and "kardinal" in result.stdout and "kardinal-chart" in result.stdout
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_game_has_one_name_in_the_list_and_on_its_printed_kit(cli, lang):
+    """`kkprint list` (and so the help and the pad, from the same catalogue) names each game as
+    its kit's cover does (data/GAME/rules.yaml): in Japanese, the source documents' own names."""
+    import yaml
+
+    kits = {
+        "kardinal": "kardinal/rules.yaml",
+        "webofpower": "webofpower/rules.yaml",
+        "webofpower-board": "webofpower/board-rules.yaml",
+        "court": "court/rules.yaml",
+        "culdcept": "culdcept/rules.yaml",
+    }
+    result = cli("list", "--lang", lang)
+    assert result.returncode == 0, result.stderr
+    listed = {line.split()[0]: line.split(None, 1)[1] for line in result.stdout.splitlines() if line[:1].strip()}
+    for game, kit in kits.items():
+        name = yaml.safe_load((ROOT / "data" / kit).read_text(encoding="utf-8"))["game"][lang]
+        assert listed[game].startswith(name + ":"), (game, listed[game], name)
+
+
 def test_scorer_json_contract(cli):
     result = cli("scorer", "kardinal", EXAMPLE, "--json")
     assert result.returncode == 0, result.stderr

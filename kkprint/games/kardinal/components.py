@@ -406,7 +406,7 @@ TARGETS = (
     Target(
         id="kardinal",
         summary=N_(
-            "Kardinal & König Kartenspiel: rules, 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, the scoring chart"
+            "Kardinal & König — The Card Game: rules, 56 land cards, 15 rights tokens, 8 law chips, 5 player aids, the scoring chart"
         ),
         products=(
             "kardinal-start",

@@ -505,7 +505,7 @@ TARGETS = (
     Target(
         "webofpower-board",
         N_(
-            "Web of Power board game: rules summary, score pad (3–5 players), quick reference and a final tally worksheet"
+            "Web of Power (the board game): rules summary, score pad (3–5 players), quick reference and a final tally worksheet"
         ),
         (
             "webofpower-board-start",
