@@ -356,41 +356,33 @@ def draw_worksheet(doc: Document, game: BoardGame) -> None:
 
 
 def draw_reference(doc: Document, game: BoardGame) -> None:
-    """The one-page summary in the chosen language, then the same again in the other one."""
-    c, fonts = doc.canvas, doc.fonts
+    """The one-page summary in the chosen language only, set large enough to read across the
+    table (it had the other language under it as well: English in a Japanese kit)."""
+    c, fonts, lang = doc.canvas, doc.fonts, doc.lang
     page_w, page_h = doc.paper.size
     x, width = 18 * mm, page_w - 36 * mm
-    y = page_h - 14 * mm
-    for lang in (doc.lang, "en" if doc.lang == "ja" else "ja"):
-        c.setFillColorRGB(0, 0, 0)
+    y = page_h - 16 * mm
+    c.setFillColorRGB(0, 0, 0)
+    draw_text(
+        c,
+        game.label("reference_title", lang),
+        fonts.bold,
+        TextBox(x, y - 10 * mm, width, 10 * mm, "left", "middle"),
+        19,
+        13,
+    )
+    y -= 14 * mm
+    for section in game.reference:
+        c.setFillColor(colour("#7a1f2b"))
         draw_text(
-            c,
-            game.label("reference_title", lang),
-            fonts.bold,
-            TextBox(x, y - 8 * mm, width, 8 * mm, "left", "middle"),
-            13,
-            9,
+            c, section["heading"](lang), fonts.bold, TextBox(x, y - 8 * mm, width, 8 * mm, "left", "middle"), 14.5, 10
         )
-        y -= 10 * mm
-        for section in game.reference:
-            c.setFillColor(colour("#7a1f2b"))
-            draw_text(
-                c, section["heading"](lang), fonts.bold, TextBox(x, y - 5 * mm, width, 5 * mm, "left", "middle"), 9.5, 7
-            )
-            y -= 5.5 * mm
-            c.setFillColorRGB(0.1, 0.1, 0.1)
-            fitted = draw_text(
-                c,
-                section["text"](lang),
-                fonts.regular,
-                TextBox(x, y - 20 * mm, width, 20 * mm, "left", "top"),
-                8.5,
-                6.5,
-            )
-            y -= fitted.size + (len(fitted.lines) - 1) * fitted.size * fitted.leading + 3.5 * mm
-        y -= 4 * mm
-        c.setStrokeGray(0.6)
-        c.line(x, y + 2 * mm, x + width, y + 2 * mm)
+        y -= 9 * mm
+        c.setFillColorRGB(0.1, 0.1, 0.1)
+        fitted = draw_text(
+            c, section["text"](lang), fonts.regular, TextBox(x, y - 40 * mm, width, 40 * mm, "left", "top"), 13, 9
+        )
+        y -= fitted.size + (len(fitted.lines) - 1) * fitted.size * fitted.leading + 6 * mm
 
 
 # --- targets -------------------------------------------------------------------------------------
