@@ -368,3 +368,31 @@ def test_sections_laid_out_apart_and_joined_are_laid_out_as_one_booklet(lang):
         ]
 
     assert where(joined) == where(whole)
+
+
+# --- what the last sweep found: words true in every mode, rules on their page, names whole ------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("duplex", [None, DuplexMode.SHORT_EDGE, DuplexMode.FOLD, DuplexMode.NONE])
+def test_the_cover_says_a_file_holds_backs_only_when_it_does(tmp_path, lang, duplex):
+    """With --duplex none the land cards' backs (no game content) are left out: the cover said "56 land
+    cards and their backs" all the same. A file's contents do not claim backs its printing leaves out,
+    and how it prints says so."""
+    from kkprint.base.i18n import tr
+    from kkprint.engine.cover import HOW, Printing
+
+    written = build_targets(resolve(["kardinal"]), BuildOptions(out_dir=tmp_path, lang=lang, duplex=duplex))
+    rows = cover_rows(written[0], lang)
+    lands = next(path for path in written if "land-cards" in path.name)
+    _pages, contents, how = rows[lands.name]
+    assert not re.search(r"back|裏", contents), contents
+    left_out = tr(HOW[Printing.BACKS_LEFT_OUT], lang).replace(" ", "")
+    if duplex is DuplexMode.NONE:
+        assert left_out in how.replace(" ", "") and len(PdfReader(lands).pages) == 7  # 56 fronts, 9 a sheet
+    else:
+        assert left_out not in how.replace(" ", "") and len(PdfReader(lands).pages) > 7
+    content_backs = tr(HOW[Printing.BACK_SHEETS], lang).replace(" ", "")[:12]
+    for name, (_pages, contents, how) in rows.items():  # what names a back prints it
+        if duplex is DuplexMode.NONE and re.search(r"\bbacks?\b|裏", contents):
+            assert how.replace(" ", "").startswith(content_backs), (name, contents, how)

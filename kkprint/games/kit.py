@@ -166,7 +166,7 @@ def card_printing(options: BuildOptions, *, backs: bool = True, content_backs: b
     if mode is DuplexMode.FOLD:
         return Printing.FOLD
     if mode is DuplexMode.NONE:
-        return Printing.BACK_SHEETS if content_backs else Printing.FRONTS
+        return Printing.BACK_SHEETS if content_backs else Printing.BACKS_LEFT_OUT
     return Printing.DUPLEX
 
 
