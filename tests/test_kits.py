@@ -373,6 +373,33 @@ def test_sections_laid_out_apart_and_joined_are_laid_out_as_one_booklet(lang):
 # --- what the last sweep found: words true in every mode, rules on their page, names whole ------------
 
 
+def test_every_start_file_is_the_cover_and_one_page_of_rules(full_build):
+    """The rules fit their page (set tighter, never under 8 pt: the test above) rather than spill a
+    few lines onto a page of their own; K&K's spilt 6-17 lines onto a third page, Court's on Letter 2."""
+    lang, paper, written = full_build
+    for game, files in by_target(written).items():
+        assert len(PdfReader(files[0]).pages) == 2, (game, lang, paper)
+
+
+def test_a_booklet_is_set_tighter_only_to_save_a_page():
+    from kkprint.engine.booklet import Booklet, BookletStyle, Paragraph, Section, fitted
+    from kkprint.engine.fonts import prepare_fonts
+
+    text = "Take land cards from the left or right end of a row and lay them face up before you. "
+    fonts = prepare_fonts([text])
+    size, style = (210 * mm, 297 * mm), BookletStyle()
+
+    def section(paragraphs: int) -> list[Section]:
+        return [Section("Rules", [Paragraph(text * 6)] * paragraphs)]
+
+    spilling = next(n for n in range(10, 60) if Booklet(section(n), fonts, size, style).pages == 2)
+    tight = fitted(section(spilling), fonts, size, style)
+    assert tight.pages == 1 and tight.style != style and tight.style.size >= style.small
+    assert fitted(section(10), fonts, size, style).style == style  # (one page as it is)
+    long = fitted(section(spilling * 3 // 2), fonts, size, style)  # half a page more: set as it is
+    assert long.style == style and long.pages == 2
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("duplex", [None, DuplexMode.SHORT_EDGE, DuplexMode.FOLD, DuplexMode.NONE])
 def test_the_cover_says_a_file_holds_backs_only_when_it_does(tmp_path, lang, duplex):
