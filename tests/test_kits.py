@@ -44,17 +44,22 @@ def page_text(pdf: Path, index: int) -> str:
         return document.pages[index].extract_text() or ""
 
 
-def cover_rows(start: Path, lang: str) -> dict[str, tuple[str, str, str]]:
-    """The cover's table of files, read back cell by cell: file name -> (pages, contents, how)."""
+def cover_table(start: Path, lang: str) -> list[list[str]]:
+    """The cover's table of files as printed, a cell's lines apart (header row first)."""
     header, after = {"en": ("File", "Print every page"), "ja": ("ファイル", "どのページも")}[lang]
     with pdfplumber.open(start) as document:
         page = document.pages[0]
         top = page.search(header)[0]["top"] - 3
         bottom = page.search(after)[0]["top"] - 1
-        table = page.crop((0, top, page.width, bottom)).extract_table()  # (the picture's lines aside)
+        return page.crop((0, top, page.width, bottom)).extract_table()  # (the picture's lines aside)
+
+
+def cover_rows(start: Path, lang: str) -> dict[str, tuple[str, str, str]]:
+    """The cover's table of files, read back cell by cell: file name -> (pages, contents, how)."""
+    table = cover_table(start, lang)
     joiner = " " if lang == "en" else ""
 
-    def cell(text: str) -> str:  # a file name breaks after a hyphen, words at spaces
+    def cell(text: str) -> str:  # words break at spaces (a name too long for any column, after a hyphen)
         return re.sub(r"-\n", "-", text).replace("\n", joiner)
 
     return {cell(row[0]): (cell(row[1]), cell(row[2]), cell(row[3])) for row in table[1:]}
@@ -423,3 +428,33 @@ def test_the_cover_says_a_file_holds_backs_only_when_it_does(tmp_path, lang, dup
     for name, (_pages, contents, how) in rows.items():  # what names a back prints it
         if duplex is DuplexMode.NONE and re.search(r"\bbacks?\b|裏", contents):
             assert how.replace(" ", "").startswith(content_backs), (name, contents, how)
+
+
+def _whole_names(start: Path, lang: str) -> None:
+    for row in cover_table(start, lang)[1:]:
+        assert "\n" not in row[0] and row[0].endswith(".pdf"), row[0]  # the name on one line
+        assert "\n" not in row[1], row[1]  # and its pages
+
+
+def test_a_file_name_stands_whole_in_the_covers_table(full_build):
+    lang, _paper, written = full_build  # (webofpower-board-worksheet-ja-a4.pdf broke after 'ja-')
+    for files in by_target(written).values():
+        _whole_names(files[0], lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_longest_file_names_stand_whole_and_the_cover_keeps_its_page(tmp_path, lang):
+    """kardinal-rights-tokens-printshop-ja-letter-short-edge-grey.pdf: the longest name a build writes."""
+    options = BuildOptions(
+        out_dir=tmp_path,
+        lang=lang,
+        paper_name="letter",
+        duplex=DuplexMode.SHORT_EDGE,
+        greyscale=True,
+        print_shop=True,
+    )
+    written = build_targets(resolve(["kardinal", "webofpower-board"]), options)
+    assert max(len(path.name) for path in written) >= 60
+    for files in by_target(written).values():
+        _whole_names(files[0], lang)
+        assert len(PdfReader(files[0]).pages) == 2

@@ -72,10 +72,13 @@ class Example(NamedTuple):
 
 
 class Table(NamedTuple):
-    """Rows of cells; ``widths`` are the columns' shares of the width; the first row is a header."""
+    """Rows of cells; ``widths`` are the columns' shares of the width; the first row is a header.
+    The cells of the ``whole`` columns are never broken (file names, page spans): such a column
+    widens to its longest cell when its share is narrower, and the others share what is left."""
 
     rows: tuple[tuple[str, ...], ...]
     widths: tuple[float, ...]
+    whole: tuple[int, ...] = ()
 
 
 class Picture(NamedTuple):
@@ -131,6 +134,7 @@ class BookletStyle:
 
 # --- layout: rows placed in columns ------------------------------------------------------------
 
+WHOLE_LEAVES = 0.4  # the least share of a table's width its broken columns keep
 _AFTER_HYPHEN = re.compile(r"(?<=\w-)(?=\w)")  # kardinal-|land-|cards: where a file name may break
 
 
@@ -280,9 +284,8 @@ class _Setter:
 
     def table_rows(self, block: Table, width: float) -> list[_Row]:
         size = self.style.small
-        total = sum(block.widths)
-        widths = [width * share / total for share in block.widths]
         pad = 1.4 * mm
+        widths = self.column_widths(block, width, size, pad)
         rows = []
         for number, cells in enumerate(block.rows):
             header = number == 0
@@ -296,6 +299,37 @@ class _Setter:
         rows[0].keep_with_next = 2
         rows.append(_Row(self.style.size * 0.8 * self.style.spacing, space=True))
         return rows
+
+    def column_widths(self, block: Table, width: float, size: float, pad: float) -> list[float]:
+        """Each column's share of ``width``, a ``whole`` column widened to its longest cell (and
+        the others narrowed to make room) — unless that leaves the others less than
+        :data:`WHOLE_LEAVES` of the width: then a long name breaks after a hyphen, as it can."""
+        total = sum(block.widths)
+        shares = [width * share / total for share in block.widths]
+        if not block.whole:
+            return shares
+        kept = {
+            column: max(
+                shares[column],
+                max(
+                    self.natural_width(row[column], size, bold=number == 0 or column == 0)
+                    for number, row in enumerate(block.rows)
+                )
+                + 2 * pad
+                + 0.5,  # (not at the edge of its line to the last hundredth)
+            )
+            for column in block.whole
+        }
+        left = width - sum(kept.values())
+        if left < WHOLE_LEAVES * width:
+            return shares
+        others = sum(share for column, share in enumerate(block.widths) if column not in kept)
+        return [kept[column] if column in kept else left * share / others for column, share in enumerate(block.widths)]
+
+    def natural_width(self, text: str, size: float, *, bold: bool) -> float:
+        """How wide ``text`` is set on one line."""
+        lines = self.lines(text, 10_000.0, size, bold)
+        return max(line_width(line, size) for line in lines)
 
     def picture_rows(self, block: Picture, width: float) -> list[_Row]:
         """The picture as wide as the column allows (and no taller than a page); where it stands

@@ -163,7 +163,7 @@ def cover(kit: Kit, lang: str, paper: str, duplex: DuplexMode, greyscale: bool, 
         rows.append((file.path.name, pages, what, how_to_print(file.printing, duplex, lang)))
     blocks: list[Block] = [
         Heading(tr(CONTENTS, lang)),
-        Table(tuple(rows), (3.6, 0.8, 3.0, 4.0)),
+        Table(tuple(rows), (3.6, 0.8, 3.0, 4.0), whole=(0, 1)),  # (a file's name and its pages read whole)
         Paragraph(f"<b>{tr(ALWAYS, lang)}</b>"),
     ]
     if any(file.printing is Printing.DUPLEX for file in kit.files):
