@@ -44,17 +44,22 @@ def page_text(pdf: Path, index: int) -> str:
         return document.pages[index].extract_text() or ""
 
 
-def cover_rows(start: Path, lang: str) -> dict[str, tuple[str, str, str]]:
-    """The cover's table of files, read back cell by cell: file name -> (pages, contents, how)."""
+def cover_table(start: Path, lang: str) -> list[list[str]]:
+    """The cover's table of files as printed, a cell's lines apart (header row first)."""
     header, after = {"en": ("File", "Print every page"), "ja": ("ファイル", "どのページも")}[lang]
     with pdfplumber.open(start) as document:
         page = document.pages[0]
         top = page.search(header)[0]["top"] - 3
         bottom = page.search(after)[0]["top"] - 1
-        table = page.crop((0, top, page.width, bottom)).extract_table()  # (the picture's lines aside)
+        return page.crop((0, top, page.width, bottom)).extract_table()  # (the picture's lines aside)
+
+
+def cover_rows(start: Path, lang: str) -> dict[str, tuple[str, str, str]]:
+    """The cover's table of files, read back cell by cell: file name -> (pages, contents, how)."""
+    table = cover_table(start, lang)
     joiner = " " if lang == "en" else ""
 
-    def cell(text: str) -> str:  # a file name breaks after a hyphen, words at spaces
+    def cell(text: str) -> str:  # words break at spaces (a name too long for any column, after a hyphen)
         return re.sub(r"-\n", "-", text).replace("\n", joiner)
 
     return {cell(row[0]): (cell(row[1]), cell(row[2]), cell(row[3])) for row in table[1:]}
@@ -368,3 +373,88 @@ def test_sections_laid_out_apart_and_joined_are_laid_out_as_one_booklet(lang):
         ]
 
     assert where(joined) == where(whole)
+
+
+# --- what the last sweep found: words true in every mode, rules on their page, names whole ------------
+
+
+def test_every_start_file_is_the_cover_and_one_page_of_rules(full_build):
+    """The rules fit their page (set tighter, never under 8 pt: the test above) rather than spill a
+    few lines onto a page of their own; K&K's spilt 6-17 lines onto a third page, Court's on Letter 2."""
+    lang, paper, written = full_build
+    for game, files in by_target(written).items():
+        assert len(PdfReader(files[0]).pages) == 2, (game, lang, paper)
+
+
+def test_a_booklet_is_set_tighter_only_to_save_a_page():
+    from kkprint.engine.booklet import Booklet, BookletStyle, Paragraph, Section, fitted
+    from kkprint.engine.fonts import prepare_fonts
+
+    text = "Take land cards from the left or right end of a row and lay them face up before you. "
+    fonts = prepare_fonts([text])
+    size, style = (210 * mm, 297 * mm), BookletStyle()
+
+    def section(paragraphs: int) -> list[Section]:
+        return [Section("Rules", [Paragraph(text * 6)] * paragraphs)]
+
+    spilling = next(n for n in range(10, 60) if Booklet(section(n), fonts, size, style).pages == 2)
+    tight = fitted(section(spilling), fonts, size, style)
+    assert tight.pages == 1 and tight.style != style and tight.style.size >= style.small
+    assert fitted(section(10), fonts, size, style).style == style  # (one page as it is)
+    long = fitted(section(spilling * 3 // 2), fonts, size, style)  # half a page more: set as it is
+    assert long.style == style and long.pages == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("duplex", [None, DuplexMode.SHORT_EDGE, DuplexMode.FOLD, DuplexMode.NONE])
+def test_the_cover_says_a_file_holds_backs_only_when_it_does(tmp_path, lang, duplex):
+    """With --duplex none the land cards' backs (no game content) are left out: the cover said "56 land
+    cards and their backs" all the same. A file's contents do not claim backs its printing leaves out,
+    and how it prints says so."""
+    from kkprint.base.i18n import tr
+    from kkprint.engine.cover import HOW, Printing
+
+    written = build_targets(resolve(["kardinal"]), BuildOptions(out_dir=tmp_path, lang=lang, duplex=duplex))
+    rows = cover_rows(written[0], lang)
+    lands = next(path for path in written if "land-cards" in path.name)
+    _pages, contents, how = rows[lands.name]
+    assert not re.search(r"back|裏", contents), contents
+    left_out = tr(HOW[Printing.BACKS_LEFT_OUT], lang).replace(" ", "")
+    if duplex is DuplexMode.NONE:
+        assert left_out in how.replace(" ", "") and len(PdfReader(lands).pages) == 7  # 56 fronts, 9 a sheet
+    else:
+        assert left_out not in how.replace(" ", "") and len(PdfReader(lands).pages) > 7
+    content_backs = tr(HOW[Printing.BACK_SHEETS], lang).replace(" ", "")[:12]
+    for name, (_pages, contents, how) in rows.items():  # what names a back prints it
+        if duplex is DuplexMode.NONE and re.search(r"\bbacks?\b|裏", contents):
+            assert how.replace(" ", "").startswith(content_backs), (name, contents, how)
+
+
+def _whole_names(start: Path, lang: str) -> None:
+    for row in cover_table(start, lang)[1:]:
+        assert "\n" not in row[0] and row[0].endswith(".pdf"), row[0]  # the name on one line
+        assert "\n" not in row[1], row[1]  # and its pages
+
+
+def test_a_file_name_stands_whole_in_the_covers_table(full_build):
+    lang, _paper, written = full_build  # (webofpower-board-worksheet-ja-a4.pdf broke after 'ja-')
+    for files in by_target(written).values():
+        _whole_names(files[0], lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_longest_file_names_stand_whole_and_the_cover_keeps_its_page(tmp_path, lang):
+    """kardinal-rights-tokens-printshop-ja-letter-short-edge-grey.pdf: the longest name a build writes."""
+    options = BuildOptions(
+        out_dir=tmp_path,
+        lang=lang,
+        paper_name="letter",
+        duplex=DuplexMode.SHORT_EDGE,
+        greyscale=True,
+        print_shop=True,
+    )
+    written = build_targets(resolve(["kardinal", "webofpower-board"]), options)
+    assert max(len(path.name) for path in written) >= 60
+    for files in by_target(written).values():
+        _whole_names(files[0], lang)
+        assert len(PdfReader(files[0]).pages) == 2

@@ -9,7 +9,8 @@ two characters, as books set it. Body text is 9 pt and never smaller than 8 pt, 
 the table.
 
 Layout runs before drawing, so a document knows how many pages it has (a cover says "pages 2–4")
-before a single one is drawn.
+before a single one is drawn; :func:`fitted` lays it out again, set tighter (never under 8 pt),
+when that saves a page, so a few last lines do not spill onto a page of their own.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import field
+from dataclasses import field, replace
 from typing import NamedTuple
 
 from reportlab.lib.units import mm
@@ -71,10 +72,13 @@ class Example(NamedTuple):
 
 
 class Table(NamedTuple):
-    """Rows of cells; ``widths`` are the columns' shares of the width; the first row is a header."""
+    """Rows of cells; ``widths`` are the columns' shares of the width; the first row is a header.
+    The cells of the ``whole`` columns are never broken (file names, page spans): such a column
+    widens to its longest cell when its share is narrower, and the others share what is left."""
 
     rows: tuple[tuple[str, ...], ...]
     widths: tuple[float, ...]
+    whole: tuple[int, ...] = ()
 
 
 class Picture(NamedTuple):
@@ -115,6 +119,9 @@ class BookletStyle:
     size: float = 9.0  # body text, pt
     small: float = 8.0  # examples, tables, captions: the least a player reads at the table
     leading: float = 1.32
+    heading: float = 12.5  # a section of the rules
+    subheading: float = 10.0  # a part of one
+    spacing: float = 1.0  # the gaps between blocks, as a share of their usual height
     margin_mm: float = 12.0
     gutter_mm: float = 6.0
     accent: str = "#7a1f2b"
@@ -127,6 +134,7 @@ class BookletStyle:
 
 # --- layout: rows placed in columns ------------------------------------------------------------
 
+WHOLE_LEAVES = 0.4  # the least share of a table's width its broken columns keep
 _AFTER_HYPHEN = re.compile(r"(?<=\w-)(?=\w)")  # kardinal-|land-|cards: where a file name may break
 
 
@@ -224,19 +232,19 @@ class _Setter:
     def rows(self, block: Block, width: float) -> list[_Row]:
         style = self.style
         if isinstance(block, Heading):
-            size = 12.5 if block.level == 1 else 10.0
+            size = style.heading if block.level == 1 else style.subheading
             ink = colour(style.accent) if block.level == 1 else None
-            rows = [_Row(size * 0.55, space=True)]
+            rows = [_Row(size * 0.55 * style.spacing, space=True)]
             rows += self.text_rows(block.text, width, size, bold=True, ink=ink)
             if block.level == 1:
                 rows.append(_Row(2.2 * mm, _rule(colour(style.accent))))
             else:
-                rows.append(_Row(0.8 * mm, space=True))
+                rows.append(_Row(0.8 * mm * style.spacing, space=True))
             for row in rows:
                 row.keep_with_next = 2
             return rows
         if isinstance(block, Paragraph):
-            return [*self.text_rows(block.text, width, style.size), _Row(style.size * 0.45, space=True)]
+            return [*self.text_rows(block.text, width, style.size), _Row(style.size * 0.45 * style.spacing, space=True)]
         if isinstance(block, Items):
             return self.item_rows(block, width)
         if isinstance(block, Example):
@@ -257,8 +265,8 @@ class _Setter:
             first = lines[0]
             lines[0] = _Row(first.height, _with_mark(first.draw, mark, self.fonts.bold, size), first.background)
             rows += lines
-            rows.append(_Row(size * 0.2, space=True))
-        rows.append(_Row(size * 0.3, space=True))
+            rows.append(_Row(size * 0.2 * self.style.spacing, space=True))
+        rows.append(_Row(size * 0.3 * self.style.spacing, space=True))
         return rows
 
     def example_rows(self, block: Example, width: float) -> list[_Row]:
@@ -272,13 +280,12 @@ class _Setter:
         for row in rows:
             if row.draw is not None:
                 row.draw = _shifted(row.draw, pad)
-        return [*rows, _Row(self.style.size * 0.6, space=True)]
+        return [*rows, _Row(self.style.size * 0.6 * self.style.spacing, space=True)]
 
     def table_rows(self, block: Table, width: float) -> list[_Row]:
         size = self.style.small
-        total = sum(block.widths)
-        widths = [width * share / total for share in block.widths]
         pad = 1.4 * mm
+        widths = self.column_widths(block, width, size, pad)
         rows = []
         for number, cells in enumerate(block.rows):
             header = number == 0
@@ -290,8 +297,39 @@ class _Setter:
             height = max(len(lines) for lines in cell_lines) * pitch + 2 * pad - (self.style.leading - 1) * size
             rows.append(_Row(height, _table_row(cell_lines, widths, size, pitch, pad, header, self.style)))
         rows[0].keep_with_next = 2
-        rows.append(_Row(self.style.size * 0.8, space=True))
+        rows.append(_Row(self.style.size * 0.8 * self.style.spacing, space=True))
         return rows
+
+    def column_widths(self, block: Table, width: float, size: float, pad: float) -> list[float]:
+        """Each column's share of ``width``, a ``whole`` column widened to its longest cell (and
+        the others narrowed to make room) — unless that leaves the others less than
+        :data:`WHOLE_LEAVES` of the width: then a long name breaks after a hyphen, as it can."""
+        total = sum(block.widths)
+        shares = [width * share / total for share in block.widths]
+        if not block.whole:
+            return shares
+        kept = {
+            column: max(
+                shares[column],
+                max(
+                    self.natural_width(row[column], size, bold=number == 0 or column == 0)
+                    for number, row in enumerate(block.rows)
+                )
+                + 2 * pad
+                + 0.5,  # (not at the edge of its line to the last hundredth)
+            )
+            for column in block.whole
+        }
+        left = width - sum(kept.values())
+        if left < WHOLE_LEAVES * width:
+            return shares
+        others = sum(share for column, share in enumerate(block.widths) if column not in kept)
+        return [kept[column] if column in kept else left * share / others for column, share in enumerate(block.widths)]
+
+    def natural_width(self, text: str, size: float, *, bold: bool) -> float:
+        """How wide ``text`` is set on one line."""
+        lines = self.lines(text, 10_000.0, size, bold)
+        return max(line_width(line, size) for line in lines)
 
     def picture_rows(self, block: Picture, width: float) -> list[_Row]:
         """The picture as wide as the column allows (and no taller than a page); where it stands
@@ -315,7 +353,7 @@ class _Setter:
         if block.caption:
             grey = colour("#555555")
             rows += self.text_rows(block.caption, width, self.style.small, ink=grey, align="center")
-        return [*rows, _Row(self.style.size * 0.6, space=True)]
+        return [*rows, _Row(self.style.size * 0.6 * self.style.spacing, space=True)]
 
 
 def _line_drawer(line: list[Atom], size: float, scale: float, height: float, indent: float, ink, align: str):
@@ -413,7 +451,8 @@ class Booklet:
         on a page of its own, under its own title, so where its rows fall does not depend on
         what comes before it (a start file's rules are laid out once, though its cover, which
         lists the rules' pages, may be laid out twice)."""
-        assert (other.fonts, other.page_size, other.style) == (self.fonts, self.page_size, self.style)
+        assert (other.fonts, other.page_size) == (self.fonts, self.page_size)
+        assert _furniture(other.style) == _furniture(self.style)  # (its text may be set tighter: fitted)
         joined = copy.copy(self)  # (not laid out again: a copy's __init__ is not called)
         joined.sections = [*self.sections, *other.sections]
         after = len(self.sections)
@@ -523,6 +562,45 @@ class Booklet:
         box = TextBox(margin, NOTE_FROM_EDGE + 4.6 * mm, width - 2 * margin, 4 * mm, "right", "middle")
         draw_fitted(c, _fit_one_line(text, self.fonts.regular, box, 8), None, box)
         c.restoreState()
+
+
+# Ever tighter settings a booklet may take to save a page, the least change first; the body text
+# never goes under the style's small size (8 pt: what a player reads at the table), and the title
+# bands, margins and footers stay as they are.
+TIGHTER = (  # size, leading, heading, subheading, spacing (each no looser than the style's own)
+    (9.0, 1.25, 12.5, 10.0, 0.8),
+    (8.5, 1.25, 11.5, 9.5, 0.7),
+    (8.0, 1.25, 11.0, 9.0, 0.6),
+)
+
+
+def fitted(
+    sections: Sequence[Section], fonts: FontSet, page_size: tuple[float, float], style: BookletStyle = BookletStyle()
+) -> Booklet:
+    """``sections`` laid out as ``style`` sets them, unless a tighter setting (:data:`TIGHTER`)
+    takes fewer pages: then in the first that does. Rules whose last few lines would spill onto a
+    page of their own fit their pages instead; rules that need the pages keep their size."""
+    loose = Booklet(sections, fonts, page_size, style)
+    for size, leading, heading, subheading, spacing in TIGHTER:
+        tighter = replace(
+            style,
+            size=min(size, style.size),
+            leading=min(leading, style.leading),
+            heading=min(heading, style.heading),
+            subheading=min(subheading, style.subheading),
+            spacing=min(spacing, style.spacing),
+        )
+        if tighter.size < style.small:
+            continue
+        tight = Booklet(sections, fonts, page_size, tighter)
+        if tight.pages < loose.pages:
+            return tight
+    return loose
+
+
+def _furniture(style: BookletStyle) -> tuple:
+    """What a page of ``style`` draws around its text: the same for every section of a booklet."""
+    return style.accent, style.footer, style.margin_mm, style.gutter_mm
 
 
 _BREAK = _Row(0.0)  # a column break among the rows

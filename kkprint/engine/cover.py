@@ -25,7 +25,8 @@ class Printing(Enum):
 
     START = "start"  # the cover and the rules
     DUPLEX = "duplex"  # cards and their backs, two-sided
-    FRONTS = "fronts"  # cards without backs (or backs left out), one-sided
+    FRONTS = "fronts"  # cards without backs, one-sided
+    BACKS_LEFT_OUT = "backs-left-out"  # duplex none: fronts only, backs that carry no content left out
     BACK_SHEETS = "back-sheets"  # duplex none: backs that carry content as sheets of their own
     FOLD = "fold"  # fronts and backs side by side, folded
     SHEET = "sheet"  # a chart, a record, a score pad: one-sided, copied for each game
@@ -37,6 +38,9 @@ class Printing(Enum):
 HOW = {
     Printing.START: N_("one- or two-sided, as you like"),
     Printing.FRONTS: N_("one-sided, then cut"),
+    Printing.BACKS_LEFT_OUT: N_(
+        "one-sided, then cut: the fronts only, their backs (which carry no game content) left out"
+    ),
     Printing.BACK_SHEETS: N_(
         "one-sided: every second page holds the backs of the page before — glue it behind that sheet "
         "(turned over its long edge) before cutting, or cut both and sleeve each card with its back"
@@ -159,7 +163,7 @@ def cover(kit: Kit, lang: str, paper: str, duplex: DuplexMode, greyscale: bool, 
         rows.append((file.path.name, pages, what, how_to_print(file.printing, duplex, lang)))
     blocks: list[Block] = [
         Heading(tr(CONTENTS, lang)),
-        Table(tuple(rows), (3.6, 0.8, 3.0, 4.0)),
+        Table(tuple(rows), (3.6, 0.8, 3.0, 4.0), whole=(0, 1)),  # (a file's name and its pages read whole)
         Paragraph(f"<b>{tr(ALWAYS, lang)}</b>"),
     ]
     if any(file.printing is Printing.DUPLEX for file in kit.files):

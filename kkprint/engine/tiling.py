@@ -3,13 +3,15 @@
 Each sheet shows one window of the big drawing. Neighbouring windows overlap by a strip in
 which crosshair registration marks are drawn at the same place of the drawing, so the strip of
 one sheet lies exactly over the strip of the next; marks in the margins show where to trim the
-upper sheet before gluing. Any large map can use this: the art only has to draw itself.
+upper sheet before gluing. Any large map can use this: the art only has to draw itself, and say
+where its words are (``keep_clear``): the trim runs through the crosses, so half of each stays on
+the glued map, and a cross there would cover them for good.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -21,6 +23,7 @@ from kkprint.engine.geometry import Paper
 from kkprint.engine.text import TextBox, draw_text
 
 DrawArt = Callable[[Canvas, float, float], None]
+Box = tuple[float, float, float, float]  # x, y (from the drawing's bottom left, as it draws), width, height
 
 
 @record
@@ -53,22 +56,69 @@ class Tiling:
         """Drawing coordinates (x from the left, y from the top) of the window's top-left."""
         return column * self.step_x, row * self.step_y
 
-    def registration_points(self) -> list[tuple[float, float]]:
+    def registration_points(self, keep_clear: Sequence[Box] = ()) -> list[tuple[float, float]]:
         """Crosshair centres (drawing coordinates from the top-left), in the middle of each
-        overlap strip, repeated along it."""
-        points = []
+        overlap strip, spread along it — each moved along its strip, where it would stand on
+        one of the boxes ``keep_clear``, to the nearest place clear of them all, and left out
+        where another cross (of its strip or one crossing it) already stands near."""
+        points: list[tuple[float, float]] = []
+
+        def add(candidates: list[tuple[float, float]]) -> None:
+            points.extend(
+                point
+                for point in candidates
+                if all(math.dist(point, other) >= APART for other in points)  # (points grows as it goes)
+            )
+
         for column in range(1, self.columns):
             x = column * self.step_x + self.overlap / 2
-            points += [(x, y) for y in _along(self.height)]
+            blocked = [(self.height - by - h, self.height - by) for bx, by, w, h in keep_clear if _meets(bx, w, x)]
+            add([(x, y) for y in _clear_along(self.height, blocked)])
         for row in range(1, self.rows):
             y = row * self.step_y + self.overlap / 2
-            points += [(x, y) for x in _along(self.width)]
+            art_y = self.height - y  # (the boxes are the art's own: y from the bottom)
+            add(
+                [
+                    (x, y)
+                    for x in _clear_along(
+                        self.width, [(bx, bx + w) for bx, by, w, h in keep_clear if _meets(by, h, art_y)]
+                    )
+                ]
+            )
         return points
+
+
+REACH = 3.5 * mm + 1 * mm  # a cross's arms, and the room it keeps from what it must not touch
+APART = 20 * mm  # a cross nearer than this to another is left out: that one registers there
+
+
+def _meets(start: float, length: float, at: float) -> bool:
+    """Whether a cross at ``at`` reaches a box's side from ``start`` over ``length``."""
+    return start < at + REACH and at - REACH < start + length
 
 
 def _along(length: float, every: float = 60 * mm) -> list[float]:
     count = max(2, int(length // every) + 1)
     return [length * (i + 0.5) / count for i in range(count)]
+
+
+def _clear_along(length: float, blocked: Sequence[tuple[float, float]]) -> list[float]:
+    """The crosses' places along a strip of ``length``: spread as :func:`_along` spreads them,
+    each that would reach into a ``blocked`` stretch (start, end) moved to the nearest place
+    clear of every one (or left out when the strip has none)."""
+    reach = [(start - REACH, end + REACH) for start, end in blocked]
+    places = []
+    for wanted in _along(length):
+        candidates = [wanted, *(edge for stretch in reach for edge in stretch)]
+        clear = [
+            place
+            for place in candidates
+            if min(REACH, wanted) <= place <= max(length - REACH, wanted)
+            and not any(start < place < end for start, end in reach)
+        ]
+        if clear:
+            places.append(min(clear, key=lambda place: (abs(place - wanted), place)))
+    return places
 
 
 def draw_registration(canvas: Canvas, x: float, y: float) -> None:
@@ -105,18 +155,27 @@ def tiling_paper(paper: Paper, width: float, height: float, overlap_mm: float = 
 
 
 def print_tiled(
-    doc: Document, width: float, height: float, draw: DrawArt, *, overlap_mm: float = 12, margin_mm: float = 10
+    doc: Document,
+    width: float,
+    height: float,
+    draw: DrawArt,
+    *,
+    overlap_mm: float = 12,
+    margin_mm: float = 10,
+    keep_clear: Sequence[Box] = (),
 ) -> Tiling:
     """Print ``draw`` (a ``width × height`` drawing) 1:1 over as many sheets as it needs.
 
     Where a sheet overlaps the one to its left or above, marks in the margin (never over the
     art: a line across it would run through whatever is drawn there) show where to trim it; the
-    trimmed edge then passes through the registration crosses, which it lays over its neighbour's."""
+    trimmed edge then passes through the registration crosses, which it lays over its neighbour's.
+    The crosses stay on the glued map, so none stands on the boxes ``keep_clear`` (the art's
+    words, in its own coordinates)."""
     page_w, page_h = doc.paper.size
     margin = margin_mm * mm
     tiling = tiling_for(doc.paper, width, height, overlap_mm, margin_mm)
     c = doc.canvas
-    marks = tiling.registration_points()
+    marks = tiling.registration_points(keep_clear)
     for row in range(tiling.rows):
         for column in range(tiling.columns):
             wx, wy = tiling.window(row, column)

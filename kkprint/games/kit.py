@@ -26,7 +26,7 @@ from kkprint.base.i18n import N_, Msg, tr
 from kkprint.base.paths import DATA_DIR
 from kkprint.base.records import field_values
 from kkprint.engine import booklet
-from kkprint.engine.booklet import Booklet, BookletStyle, Picture, Section
+from kkprint.engine.booklet import BookletStyle, Picture, Section
 from kkprint.engine.cards import CardPrint
 from kkprint.engine.cover import Kit, KitFile, Printing, cover, cover_texts, listed
 from kkprint.engine.fonts import FontSet
@@ -166,7 +166,7 @@ def card_printing(options: BuildOptions, *, backs: bool = True, content_backs: b
     if mode is DuplexMode.FOLD:
         return Printing.FOLD
     if mode is DuplexMode.NONE:
-        return Printing.BACK_SHEETS if content_backs else Printing.FRONTS
+        return Printing.BACK_SHEETS if content_backs else Printing.BACKS_LEFT_OUT
     return Printing.DUPLEX
 
 
@@ -257,7 +257,7 @@ def write_start(
     style = BookletStyle(accent=rules.accent, footer=game_title)
     said = notes(files, options)
     the_rules = rules_section(game_id, lang)
-    rules_booklet = Booklet([the_rules], fonts, options.paper.size, style)
+    rules_booklet = booklet.fitted([the_rules], fonts, options.paper.size, style)
     paper_name = {"a4": "A4", "a3": "A3"}.get(options.paper.name, options.paper.name.capitalize())
     cover_pages = 1
     while True:  # the cover lists the start file's own pages, which depend on the cover's length
@@ -273,7 +273,7 @@ def write_start(
         )
         rules_span = (cover_pages + 1, cover_pages + rules_booklet.pages)
         kit_cover = cover(kit, lang, paper_name, options.duplex or DuplexMode.LONG_EDGE, options.greyscale, rules_span)
-        front = Booklet([kit_cover], fonts, options.paper.size, style)
+        front = booklet.fitted([kit_cover], fonts, options.paper.size, style)
         if front.pages == cover_pages:
             break
         cover_pages = front.pages

@@ -49,6 +49,29 @@ MAT_W = 4 * UP_W + 2 * FRAME
 MAT_H = 2 * UP_H + 3 * UP_W + 2 * FRAME
 
 
+def _number_box(x: float, y: float, ch: float) -> TextBox:
+    """Where a square's number stands: its top left."""
+    return TextBox(x + PAD + 2 * mm, y + ch - PAD - 9 * mm, 12 * mm, 7 * mm, "left", "middle")
+
+
+def _centre_box() -> tuple[float, float, float, float]:
+    """The middle of the loop (left, right, bottom, top): the title, the arrow, the set-up, the discards."""
+    left, right = FRAME + UP_H + 3 * mm, FRAME + 4 * UP_W - UP_H - 3 * mm
+    bottom, top = FRAME + UP_H + 3 * mm, FRAME + UP_H + 3 * UP_W - 3 * mm
+    return left, right, bottom, top
+
+
+def mat_words() -> list[tuple[float, float, float, float]]:
+    """The boxes (x, y, width, height) the mat's words stand in: no registration cross of the
+    tiled mat may stand on them (half of each stays on the glued mat)."""
+    left, right, bottom, top = _centre_box()
+    numbers = []
+    for x, y, rotated in mat_cells():
+        box = _number_box(x, y, UP_W if rotated else UP_H)
+        numbers.append((box.x, box.y, box.width, box.height))
+    return [(left, bottom, right - left, top - bottom), *numbers]
+
+
 def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
     def draw(c: Canvas, w: float, h: float) -> None:
         c.setFillColor(lighten(INK, 0.93))
@@ -67,22 +90,14 @@ def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
             c.roundRect(x + PAD, y + PAD, cw - 2 * PAD, ch - 2 * PAD, 3 * mm, stroke=1, fill=0)
             c.restoreState()
             c.setFillColor(colour(INK))
-            draw_text(
-                c,
-                str(number),
-                fonts.bold,
-                TextBox(x + PAD + 2 * mm, y + ch - PAD - 9 * mm, 12 * mm, 7 * mm, "left", "middle"),
-                16,
-                10,
-            )
+            draw_text(c, str(number), fonts.bold, _number_box(x, y, ch), 16, 10)
         _centre(c, game, lang, fonts)
 
     return draw
 
 
 def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
-    left, right = FRAME + UP_H + 3 * mm, FRAME + 4 * UP_W - UP_H - 3 * mm
-    bottom, top = FRAME + UP_H + 3 * mm, FRAME + UP_H + 3 * UP_W - 3 * mm
+    left, right, bottom, top = _centre_box()
     width = right - left
     c.setFillColor(colour(INK))
     draw_text(
@@ -320,7 +335,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     path = options.path("culdcept-mat-tiled")
     tiled_paper = tiling_paper(options.paper, MAT_W, MAT_H)
     with open_pdf(path, tiled_paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
-        tiling = print_tiled(doc, MAT_W, MAT_H, draw)
+        tiling = print_tiled(doc, MAT_W, MAT_H, draw, keep_clear=mat_words())
     sheets = tiling.rows * tiling.columns
     written.append(kit_file(path, contents("culdcept", "culdcept-mat-tiled", lang, sheets=sheets), Printing.TILED))
     written.append(write_reference(game, options, fonts))
