@@ -215,6 +215,15 @@ def test_print_shop_pages_for_every_card_and_a_word_for_every_sheet(tmp_path):
     assert all(any(sheet.name in note for note in notes) for sheet in sheets)
 
 
+def test_quiet_keeps_the_kits_notes_to_itself(cli, tmp_path):
+    """-q shows only errors and warnings (its help says so): a kit's note, such as a one-sided
+    build's "its backs print as sheets of their own", is neither."""
+    told = cli("build", "court", "--duplex", "none", "--lang", "en", "--out", str(tmp_path / "told"))
+    assert told.returncode == 0 and "kkprint: note:" in told.stderr, told.stderr
+    quiet = cli("build", "court", "--duplex", "none", "--lang", "en", "-q", "--out", str(tmp_path / "quiet"))
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout == "", quiet.stderr
+
+
 # --- content backs in every duplex mode, behind their fronts -------------------------------------------
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from kkprint.base import progress
 from kkprint.base.choices import DuplexMode
 from kkprint.base.definitions import Definition, Names, load_definition
 from kkprint.base.i18n import N_, Msg, tr
@@ -280,6 +281,6 @@ def write_start(
     document = front.then(rules_booklet)
     with open_pdf(path, options.paper, fonts, title=kit_cover.title, lang=lang) as doc:
         document.draw(doc)
-    for line in said:
+    for line in said if progress.level() != progress.QUIET else ():  # (-q: errors and warnings only)
         sys.stderr.write(tr("kkprint: note: {message}", lang, message=line) + "\n")
     return [path, *(file.path for file in files)]
