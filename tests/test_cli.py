@@ -419,6 +419,20 @@ def test_typos_get_a_suggestion_and_a_hint_without_the_typo(english, cli, args, 
         assert hint in result.stderr
 
 
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (("biuld",), "「biuld」というコマンドはありません。「build」のことですか？（"),
+        (("build", "--paper", "leter"), "のどれでもありません。「letter」のことですか？（"),
+    ],
+)
+def test_a_japanese_suggestion_quotes_and_spaces_as_japanese_does(cli, args, line):
+    """Click's 'biuld' and 'build' were said in ASCII quotes, after a space following 。."""
+    result = cli(*args, "--lang", "ja")
+    assert_clean_error(result, line)
+    assert "'" not in result.stderr.split("（")[0] and "。 " not in result.stderr
+
+
 def test_typos_in_lands_and_territories_get_a_suggestion(cli):
     tally = "players:\n  - {name: A, lands: {Frankriech: 2}}\n  - {name: B}\n  - {name: C}\n"
     assert_clean_error(cli("scorer", "kardinal", "-", input=tally), "「Frankreich」のことですか")
