@@ -301,6 +301,28 @@ def test_a_column_no_card_has_is_the_decks_error_and_each_cards(tmp_path):
             assert said[0] == ("missing-column", "error")
 
 
+def test_a_column_no_card_has_keeps_every_cards_last_good_picture_until_it_is_mended(studio, heist):
+    """A title made to read a column that is not there would draw every card with its title
+    blank: while the error stands, each card keeps the picture it had (said to be out of date)
+    and nothing is drawn; mended, the same pictures are the deck's again, drawn no more."""
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    broken = settled(studio, before["version"])
+    [problem] = broken["errors"]
+    assert problem["card"] is None and "'nmae'" in problem["message"] and "region 'title'" in problem["place"]
+    assert pictures(broken) == pictures(before) and broken["drawn"] == before["drawn"]
+    assert not any(card["current"] for card in broken["cards"])  # (every front shows the title)
+    assert [card["title"] for card in broken["cards"]] == [card["title"] for card in before["cards"]]
+    save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", "Crowbar,item,Tool,Muscle,3,")  # while it stands
+    still = settled(studio, broken["version"])
+    assert pictures(still) == pictures(before) and still["drawn"] == before["drawn"]
+    save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
+    mended = settled(studio, still["version"])
+    assert mended["errors"] == [] and all(card["current"] for card in mended["cards"])
+    changed = {face for face, url in pictures(mended).items() if url != pictures(before)[face]}
+    assert changed == {(1, "front")} and mended["drawn"] == before["drawn"] + 1  # only the cell changed since
+
+
 def test_a_region_an_expression_places_is_outlined_where_each_card_puts_it(tmp_path):
     deck = small_text_deck(tmp_path / "small")
     with open_studio(deck) as client:
