@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, assert_clean_error, free_port, run_cli
@@ -191,6 +192,38 @@ def test_an_art_file_mended_clears_the_error_it_caused(studio, heist):
     os.utime(art, (time.time() + 5, time.time() + 5))  # (another time than the broken file's)
     mended = settled(studio, broken["version"])
     assert mended["errors"] == [] and not any(card["error"] for card in mended["cards"]), mended["errors"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_art_files_error_is_listed_once_naming_that_file_and_every_path_as_messages_show_it(
+    heist, monkeypatch, lang
+):
+    """A broken SVG used by six cards is one problem, of that SVG (not of the deck), that says
+    how many cards use it; each card still says it, opened large; the deck, the SVG and the CSV
+    are named relative to the folder the studio runs in, as every message names files."""
+    monkeypatch.chdir(heist.parent)
+    with open_studio(Path("heist") / "heist.yaml", lang=lang) as client:
+        before = settled(client)
+        vault = [card["index"] for card in before["cards"] if card["fields"]["art"] == "vault"]
+        assert before["file"] == os.path.join("heist", "heist.yaml")
+        (heist / "art" / "vault.svg").write_text("<svg><g>not closed", encoding="utf-8")
+        broken = settled(client, before["version"])
+        [problem] = broken["errors"]
+        assert problem["file"] == os.path.join("heist", "art", "vault.svg") and problem["cards"] == vault
+        assert problem["card"] == vault[0] and "6" in problem["place"] and "vault.svg" not in problem["message"]
+        assert problem["line"].startswith(problem["file"] + ": ")
+        assert ("used on 6 cards" if lang == "en" else "6枚") in problem["place"]
+        assert sum(1 for card in broken["cards"] if card["error"]) == 6
+        opened = client.get(f"/api/cards/{vault[1]}").json()["error"]
+        assert opened["file"] == problem["file"] and opened["card"] == vault[1]
+        assert ("region 'art'" if lang == "en" else "「art」") in opened["place"]
+        save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", 'Crowbar,item,Tool,Muscle,1,"')
+        unreadable = settled(client, broken["version"])
+        assert unreadable["errors"][0]["file"] == os.path.join("heist", "items.csv")  # (then the cards' kept)
+        save(heist / "items.csv", 'Crowbar,item,Tool,Muscle,1,"', "Crowbar,item,Tool,Muscle,1,")
+        save(heist / "heist.yaml", "card: {size: poker}", "card: {size: poker")
+        invalid = settled(client, unreadable["version"])
+        assert invalid["errors"][0]["file"] == os.path.join("heist", "heist.yaml")
 
 
 def test_a_card_opened_large_names_its_regions_lines_and_data_row(studio, heist):
