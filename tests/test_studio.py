@@ -400,6 +400,30 @@ def test_the_sheets_are_the_build_page_by_page(studio):
     assert {page["side"] for page in folded["pages"]} == {"fold"}
 
 
+def test_while_the_deck_does_not_build_the_sheets_are_its_last_good_ones(studio, heist):
+    """A column no card has (or a broken SVG) stops the build: the sheet view keeps the sheets
+    last built for that paper and backs, their pages still there, said to be out of date; a
+    paper never built while it stands has none; mended, the sheets are built again."""
+    good = studio.get("/api/sheets").json()
+    letter = studio.get("/api/sheets?paper=letter").json()
+    before = settled(studio)
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    broken = settled(studio, before["version"])
+    answer = studio.get("/api/sheets")
+    assert answer.status_code == 200, answer.text  # (it was 422: the error, and no sheets)
+    kept = answer.json()
+    assert kept["stale"] is True and "'nmae'" in kept["error"]
+    assert kept["key"] == good["key"] and kept["pages"] == good["pages"]
+    assert png_size(studio, kept["pages"][3]["url"])[0] > 1000
+    assert studio.get("/api/sheets?paper=letter").json()["key"] == letter["key"]
+    refused = studio.get("/api/sheets?paper=a3")  # (never built: nothing to keep)
+    assert refused.status_code == 422 and "'nmae'" in refused.json()["error"]
+    save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
+    settled(studio, broken["version"])
+    again = studio.get("/api/sheets").json()
+    assert again["stale"] is False and again["error"] is None and again["key"] != good["key"] and len(again["pages"]) == len(good["pages"])
+
+
 # -- bad input --------------------------------------------------------------------------------
 
 

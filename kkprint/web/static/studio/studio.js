@@ -347,12 +347,17 @@ async function showSheets() {
   const answer = await fetch(`/api/sheets?${query}`);
   const found = await answer.json();
   if (asked !== sheetAsked) return;
+  const pages = $("sheet-pages");
   if (!answer.ok) {
     $("sheet-status").textContent = found.error;
+    pages.replaceChildren(); // (no sheets of this paper and backs were ever built)
     return;
   }
-  $("sheet-status").textContent = say("pages", { count: found.pages.length });
-  const pages = $("sheet-pages");
+  // while the deck does not build, the last sheets that did, said to be out of date
+  $("sheet-status").textContent = found.stale ? say("sheets_kept") : say("pages", { count: found.pages.length });
+  pages.classList.toggle("stale", Boolean(found.stale));
+  if (pages.dataset.key === found.key) return;
+  pages.dataset.key = found.key;
   pages.replaceChildren();
   for (const page of found.pages) {
     const figure = element("figure", `sheet-page side-${page.side}`);
