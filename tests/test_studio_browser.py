@@ -289,6 +289,71 @@ def test_a_hostile_deck_is_shown_as_text_and_never_runs(browser, tmp_path, polic
         running.stop()
 
 
+IN_ORDER = """element => {
+  // each run of the page's own words (not the deck's, isolated in <bdi>): where its first and last
+  // letters are drawn, in the order they are written
+  const found = [];
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('bdi')) continue;
+    const text = node.textContent;
+    for (const at of new Set([text.search(/\S/), text.length - 1 - [...text].reverse().join('').search(/\S/)])) {
+      if (at < 0 || at >= text.length) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 1);
+      const box = range.getBoundingClientRect();
+      found.push([text[at], Math.round(box.left), Math.round(box.top)]);
+    }
+  }
+  return found;
+}"""
+
+
+def reads_in_order(page, selector):
+    """Every letter of the page's own words in ``selector`` is drawn after the one before it (to
+    its right on the same line, or on a later line): nothing the deck wrote turned them around."""
+    found = page.eval_on_selector(selector, IN_ORDER)
+    assert len(found) >= 3, found
+    for (letter, left, top), (next_letter, next_left, next_top) in zip(found, found[1:]):
+        assert next_top > top + 2 or (abs(next_top - top) <= 2 and next_left > left), (selector, found)
+
+
+def test_text_that_turns_right_to_left_is_isolated_in_the_problems_and_the_card(browser, tmp_path):
+    """A card's name and colour written with U+202E (right-to-left override): the problem list,
+    the card opened large (its title, its error, its preflight) show them as written, but the
+    words after them still read left to right (they read backwards: the override ran on to the
+    end of the line)."""
+    folder = tmp_path / "rtl"
+    folder.mkdir()
+    (folder / "cards.csv").write_text(
+        "name,colour\n\u202eevil name,\u202e#zz\nPlain,#336699\n", encoding="utf-8"
+    )
+    (folder / "rtl.yaml").write_text(
+        "name: rtl\ncard: {size: poker}\ndata: cards.csv\nlayout:\n"
+        "  box: {type: shape, shape: rect, x: 5, y: 5, w: 53, h: 20, fill: '${colour}'}\n"
+        "  title: {type: text, x: 5, y: 30, w: 53, h: 8, field: name, size: 12}\n",
+        encoding="utf-8",
+    )
+    running = StudioProcess(folder / "rtl.yaml")
+    try:
+        context, page, errors = open_page(browser, running.url, every_picture=False)
+        page.wait_for_selector("#problems:not([hidden])")
+        item = "#problem-list li:first-child"
+        assert "\u202eevil name" in page.inner_text(item) and "#1a2b3c" in page.inner_text(item)
+        isolated = page.eval_on_selector_all(f"{item} bdi", "all => all.map(b => b.textContent)")
+        assert isolated[0].endswith("rtl.yaml") and isolated[1:3] == ["\u202eevil name", "cards.csv"]
+        reads_in_order(page, item)
+        page.click(item)
+        page.wait_for_selector("#card-error:not([hidden])")
+        for selector in ("#card-title", "#card-error", "#warnings li:first-child"):
+            reads_in_order(page, selector)
+        assert errors == []
+        context.close()
+    finally:
+        running.stop()
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_screenshots_fit_a_desktop_and_a_tablet_in_both_languages(browser, studio, lang, size, tmp_path):

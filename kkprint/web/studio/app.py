@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import re
 from collections.abc import AsyncIterator
@@ -42,13 +43,59 @@ DIGEST = re.compile(r"^[0-9a-f]{32}$")
 PICTURE_HEADERS = {"cache-control": "public, max-age=31536000, immutable"}  # a picture's name is its inputs
 
 
-def _problem(error: InputError, lang: str, index: int | None = None) -> dict:
-    """An error as the page shows it: file, place (card, region, line) and message apart, and as
-    one line; a file named as every message names it (:func:`kkprint.base.pathnames.shown`)."""
+# Around what a message was given to say (a card's name, a value, a file's name: the user's own
+# text) while it is put into words: the page isolates it (<bdi>), so a name written right to left,
+# or with a mark that turns the text around (U+202E), leaves the rest of the line as it reads.
+OPEN, CLOSE = "\ue000", "\ue001"
+MARKS = re.compile(f"([{OPEN}{CLOSE}])")
+
+
+def _marking(value):
+    """``value`` with every text it was given between OPEN and CLOSE (a plain text is given whole)."""
+    if isinstance(value, str):
+        return OPEN + value.replace(OPEN, "").replace(CLOSE, "") + CLOSE
+    if isinstance(value, Msg):
+        marked = copy.copy(value)
+        marked.values = {key: _marking(given) for key, given in value.values.items()}
+        return marked
+    return value  # (numbers; words kkprint has in every language)
+
+
+def _marked(value: str | Said | None, lang: str) -> str:
+    return text(_marking(value), lang) if value else ""
+
+
+def _parts(marked: str) -> list[list]:
+    """A marked text as the page sets it: ``[text, given]`` pieces, ``given`` for the user's text."""
+    parts: list[list] = []
+    depth = 0
+    for piece in MARKS.split(marked):
+        if piece == OPEN:
+            depth += 1
+        elif piece == CLOSE:
+            depth = max(0, depth - 1)
+        elif piece:
+            parts.append([piece, depth > 0])
+    return parts
+
+
+def _plain(marked: str) -> str:
+    return MARKS.sub("", marked)
+
+
+def _problem(error: InputError, lang: str, index: int | None = None, *, message: str | None = None) -> dict:
+    """An error as the page shows it: file, place (card, region, line) and message apart (each
+    also in parts, the user's text apart), and as one line; a file named as every message
+    names it (:func:`kkprint.base.pathnames.shown`). ``message``: the message, marked, when
+    the error's is not all it says."""
+    place = _marked(error.place, lang)
+    message = _marked(error.message, lang) if message is None else message
     return {
         "file": _file_name(error.source, lang),
-        "place": text(error.place, lang) if error.place else None,
-        "message": text(error.message, lang),
+        "place": _plain(place) or None,
+        "message": _plain(message),
+        "place_parts": _parts(place),
+        "message_parts": _parts(message),
         "line": error.render(lang),
         "card": index,
         "cards": [] if index is None else [index],
@@ -72,10 +119,11 @@ def _card_problem(snapshot: Snapshot, view: CardView, lang: str) -> dict:
     if finding is None or wrong is None:
         return _problem(view.error, lang, view.inputs.index)
     path, name = wrong
-    message = text(finding.message, lang)
-    message = message.removeprefix(f"{name}: ").removeprefix(f"{name}：")  # (the file is said apart)
-    problem = _problem(InputError(message, source=str(path), place=finding.where()), lang, view.inputs.index)
-    return {**problem, "wrong_file": str(path)}
+    message = _marked(finding.message, lang)
+    for said in (f"{OPEN}{name}{CLOSE}: ", f"{OPEN}{name}{CLOSE}："):  # (the file is said apart)
+        message = message.removeprefix(said)
+    error = InputError(_plain(message), source=str(path), place=finding.where())
+    return {**_problem(error, lang, view.inputs.index, message=message), "wrong_file": str(path)}
 
 
 def _wrong_file(snapshot: Snapshot, view: CardView, finding: Finding) -> tuple[Path, str] | None:
@@ -131,6 +179,7 @@ def _card_problems(snapshot: Snapshot, lang: str) -> list[dict]:
         count = len(first["cards"])
         place = Counted("used on {count} card", "used on {count} cards", count, count=count)
         first["place"] = text(place, lang)
+        first["place_parts"] = _parts(_marked(place, lang))
         first["line"] = InputError(first["message"], source=key[0], place=place).render(lang)
     return listed
 
@@ -138,9 +187,11 @@ def _card_problems(snapshot: Snapshot, lang: str) -> list[dict]:
 def _finding(finding: Finding, lang: str) -> dict:
     """A preflight finding as a card opened large lists it: where on the card (region and its
     line, or the back) and what, as one line; its kind and region apart for the page to mark."""
+    place, message = _marked(finding.where(with_card=False), lang), _marked(finding.message, lang)
     return {
         **finding.as_json(lang),
         "text": InputError(finding.message, place=finding.where(with_card=False)).render(lang, with_source=False),
+        "parts": _parts(f"{place}: {message}" if place else message),
     }
 
 
