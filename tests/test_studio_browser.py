@@ -289,7 +289,7 @@ def test_a_hostile_deck_is_shown_as_text_and_never_runs(browser, tmp_path, polic
         running.stop()
 
 
-IN_ORDER = """element => {
+IN_ORDER = r"""element => {
   // each run of the page's own words (not the deck's, isolated in <bdi>): where its first and last
   // letters are drawn, in the order they are written
   const found = [];
