@@ -132,8 +132,10 @@ def _wrong_file(snapshot: Snapshot, view: CardView, finding: Finding) -> tuple[P
     deck = snapshot.deck
     assert deck is not None
     message = finding.message
-    name = message.values.get("name") if isinstance(message, Msg) else None
-    if not isinstance(name, str) or not message.msgid.startswith("{name}"):
+    if not isinstance(message, Msg) or not message.msgid.startswith("{name}"):
+        return None
+    name = message.values.get("name")
+    if not isinstance(name, str):
         return None
     card = view.inputs
     candidates: list[str] = []

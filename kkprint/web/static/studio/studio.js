@@ -148,15 +148,15 @@ function showProblems(errors) {
   const list = $("problem-list");
   list.replaceChildren();
   for (const problem of errors) {
-    const item = problemInto(element("li"), problem);
+    // a card's problem opens the card: a button inside the item (the list stays a list)
+    const item = element("li");
     if (problem.card !== null) {
-      item.classList.add("problem-card");
-      item.tabIndex = 0;
-      item.setAttribute("role", "button");
-      item.addEventListener("click", () => openCard(problem.card));
-      item.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") openCard(problem.card);
-      });
+      const open = problemInto(element("button", "problem-card"), problem);
+      open.type = "button";
+      open.addEventListener("click", () => openCard(problem.card));
+      item.append(open);
+    } else {
+      problemInto(item, problem);
     }
     list.append(item);
   }
