@@ -199,23 +199,26 @@ def test_an_art_files_error_is_listed_once_naming_that_file_and_every_path_as_me
     heist, monkeypatch, lang
 ):
     """A broken SVG used by six cards is one problem, of that SVG (not of the deck), that says
-    how many cards use it; each card still says it, opened large; the deck, the SVG and the CSV
-    are named relative to the folder the studio runs in, as every message names files."""
+    how many cards use it (one of which has another error first, listed too); each card still
+    says it, opened large; the deck, the SVG and the CSV are named relative to the folder the
+    studio runs in, as every message names files."""
     monkeypatch.chdir(heist.parent)
     with open_studio(Path("heist") / "heist.yaml", lang=lang) as client:
         before = settled(client)
         vault = [card["index"] for card in before["cards"] if card["fields"]["art"] == "vault"]
         assert before["file"] == os.path.join("heist", "heist.yaml")
         (heist / "art" / "vault.svg").write_text("<svg><g>not closed", encoding="utf-8")
+        save(heist / "items.csv", "#b71c1c,vault,2", "#b71cZZ,vault,2")  # (Crowbar, a vault card)
         broken = settled(client, before["version"])
-        [problem] = broken["errors"]
+        [problem, colour] = broken["errors"]
+        assert colour["card"] == 1 and "#b71cZZ" in colour["message"] and colour["file"].endswith("heist.yaml")
         assert problem["file"] == os.path.join("heist", "art", "vault.svg") and problem["cards"] == vault
         assert problem["card"] == vault[0] and "6" in problem["place"] and "vault.svg" not in problem["message"]
         assert problem["line"].startswith(problem["file"] + ": ")
         assert ("used on 6 cards" if lang == "en" else "6枚") in problem["place"]
         assert sum(1 for card in broken["cards"] if card["error"]) == 6
-        opened = client.get(f"/api/cards/{vault[1]}").json()["error"]
-        assert opened["file"] == problem["file"] and opened["card"] == vault[1]
+        opened = client.get(f"/api/cards/{vault[2]}").json()["error"]
+        assert opened["file"] == problem["file"] and opened["card"] == vault[2]
         assert ("region 'art'" if lang == "en" else "「art」") in opened["place"]
         save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", 'Crowbar,item,Tool,Muscle,1,"')
         unreadable = settled(client, broken["version"])

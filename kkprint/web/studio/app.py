@@ -110,11 +110,11 @@ def _file_name(source: str | Said | None, lang: str) -> str | None:
     return text(source, lang)
 
 
-def _card_problem(snapshot: Snapshot, view: CardView, lang: str) -> dict:
-    """A card's error as the page shows it; one a file it draws has (an SVG that is not well
-    formed) names that file, not the deck, and says the rest as the file's own."""
+def _card_problem(snapshot: Snapshot, view: CardView, lang: str, finding: Finding | None = None) -> dict:
+    """A card's error (its first, or ``finding``) as the page shows it; one a file it draws has (an
+    SVG that is not well formed) names that file, not the deck, and says the rest as the file's own."""
     assert view.error is not None
-    finding = next((finding for finding in view.findings if finding.error), None)
+    finding = finding or next((finding for finding in view.findings if finding.error), None)
     wrong = _wrong_file(snapshot, view, finding) if finding is not None and snapshot.deck else None
     if finding is None or wrong is None:
         return _problem(view.error, lang, view.inputs.index)
@@ -161,28 +161,32 @@ def _wrong_file(snapshot: Snapshot, view: CardView, finding: Finding) -> tuple[P
 
 
 def _card_problems(snapshot: Snapshot, lang: str) -> list[dict]:
-    """The cards' errors, one a file has (an SVG art file) said once for every card it is on."""
+    """The cards' errors: each card's first, and an error a file has (an SVG art file) once, for
+    every card it is on (a card may have another error first)."""
     listed: list[dict] = []
     by_file: dict[tuple[str, str], dict] = {}
     for view in snapshot.cards:
         if view.error is None:
             continue
-        problem = _card_problem(snapshot, view, lang)
-        if "wrong_file" not in problem:
-            listed.append(problem)
-            continue
-        key = (problem.pop("wrong_file"), problem["message"])
-        first = by_file.get(key)
-        if first is None:
-            by_file[key] = problem
-            listed.append(problem)
-            continue
-        first["cards"].append(view.inputs.index)
-        count = len(first["cards"])
-        place = Counted("used on {count} card", "used on {count} cards", count, count=count)
-        first["place"] = text(place, lang)
-        first["place_parts"] = _parts(_marked(place, lang))
-        first["line"] = InputError(first["message"], source=key[0], place=place).render(lang)
+        own = _card_problem(snapshot, view, lang)
+        if "wrong_file" not in own:
+            listed.append(own)
+        for finding in [finding for finding in view.findings if finding.error] or [None]:
+            problem = _card_problem(snapshot, view, lang, finding)
+            if "wrong_file" not in problem:
+                continue
+            key = (problem.pop("wrong_file"), problem["message"])
+            first = by_file.get(key)
+            if first is None:
+                by_file[key] = problem
+                listed.append(problem)
+            elif view.inputs.index not in first["cards"]:
+                first["cards"].append(view.inputs.index)
+                count = len(first["cards"])
+                place = Counted("used on {count} card", "used on {count} cards", count, count=count)
+                first["place"] = text(place, lang)
+                first["place_parts"] = _parts(_marked(place, lang))
+                first["line"] = InputError(first["message"], source=key[0], place=place).render(lang)
     return listed
 
 
