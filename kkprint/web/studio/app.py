@@ -171,7 +171,9 @@ def _card_problems(snapshot: Snapshot, lang: str) -> list[dict]:
         own = _card_problem(snapshot, view, lang)
         if "wrong_file" not in own:
             listed.append(own)
-        for finding in [finding for finding in view.findings if finding.error] or [None]:
+        for finding in view.findings:
+            if not finding.error:
+                continue
             problem = _card_problem(snapshot, view, lang, finding)
             if "wrong_file" not in problem:
                 continue
