@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, assert_clean_error, free_port, run_cli
@@ -193,6 +194,41 @@ def test_an_art_file_mended_clears_the_error_it_caused(studio, heist):
     assert mended["errors"] == [] and not any(card["error"] for card in mended["cards"]), mended["errors"]
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_art_files_error_is_listed_once_naming_that_file_and_every_path_as_messages_show_it(
+    heist, monkeypatch, lang
+):
+    """A broken SVG used by six cards is one problem, of that SVG (not of the deck), that says
+    how many cards use it (one of which has another error first, listed too); each card still
+    says it, opened large; the deck, the SVG and the CSV are named relative to the folder the
+    studio runs in, as every message names files."""
+    monkeypatch.chdir(heist.parent)
+    with open_studio(Path("heist") / "heist.yaml", lang=lang) as client:
+        before = settled(client)
+        vault = [card["index"] for card in before["cards"] if card["fields"]["art"] == "vault"]
+        assert before["file"] == os.path.join("heist", "heist.yaml")
+        (heist / "art" / "vault.svg").write_text("<svg><g>not closed", encoding="utf-8")
+        save(heist / "items.csv", "#b71c1c,vault,2", "#b71cZZ,vault,2")  # (Crowbar, a vault card)
+        broken = settled(client, before["version"])
+        [problem, colour] = broken["errors"]
+        assert colour["card"] == 1 and "#b71cZZ" in colour["message"] and colour["file"].endswith("heist.yaml")
+        assert problem["file"] == os.path.join("heist", "art", "vault.svg") and problem["cards"] == vault
+        assert problem["card"] == vault[0] and "6" in problem["place"] and "vault.svg" not in problem["message"]
+        assert problem["line"].startswith(problem["file"] + ": ")
+        assert ("used on 6 cards" if lang == "en" else "6枚") in problem["place"]
+        assert sum(1 for card in broken["cards"] if card["error"]) == 6
+        opened = client.get(f"/api/cards/{vault[2]}").json()["error"]
+        assert opened["file"] == problem["file"] and opened["card"] == vault[2]
+        assert ("region 'art'" if lang == "en" else "「art」") in opened["place"]
+        save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", 'Crowbar,item,Tool,Muscle,1,"')
+        unreadable = settled(client, broken["version"])
+        assert unreadable["errors"][0]["file"] == os.path.join("heist", "items.csv")  # (then the cards' kept)
+        save(heist / "items.csv", 'Crowbar,item,Tool,Muscle,1,"', "Crowbar,item,Tool,Muscle,1,")
+        save(heist / "heist.yaml", "card: {size: poker}", "card: {size: poker")
+        invalid = settled(client, unreadable["version"])
+        assert invalid["errors"][0]["file"] == os.path.join("heist", "heist.yaml")
+
+
 def test_a_card_opened_large_names_its_regions_lines_and_data_row(studio, heist):
     card = studio.get("/api/cards/1").json()  # Crowbar: an item, noise 2, card number 5, no flavour
     assert card["title"] == "Crowbar" and card["number"] == 5 and card["count"] == 4
@@ -301,6 +337,28 @@ def test_a_column_no_card_has_is_the_decks_error_and_each_cards(tmp_path):
             assert said[0] == ("missing-column", "error")
 
 
+def test_a_column_no_card_has_keeps_every_cards_last_good_picture_until_it_is_mended(studio, heist):
+    """A title made to read a column that is not there would draw every card with its title
+    blank: while the error stands, each card keeps the picture it had (said to be out of date)
+    and nothing is drawn; mended, the same pictures are the deck's again, drawn no more."""
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    broken = settled(studio, before["version"])
+    [problem] = broken["errors"]
+    assert problem["card"] is None and "'nmae'" in problem["message"] and "region 'title'" in problem["place"]
+    assert pictures(broken) == pictures(before) and broken["drawn"] == before["drawn"]
+    assert not any(card["current"] for card in broken["cards"])  # (every front shows the title)
+    assert [card["title"] for card in broken["cards"]] == [card["title"] for card in before["cards"]]
+    save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", "Crowbar,item,Tool,Muscle,3,")  # while it stands
+    still = settled(studio, broken["version"])
+    assert pictures(still) == pictures(before) and still["drawn"] == before["drawn"]
+    save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
+    mended = settled(studio, still["version"])
+    assert mended["errors"] == [] and all(card["current"] for card in mended["cards"])
+    changed = {face for face, url in pictures(mended).items() if url != pictures(before)[face]}
+    assert changed == {(1, "front")} and mended["drawn"] == before["drawn"] + 1  # only the cell changed since
+
+
 def test_a_region_an_expression_places_is_outlined_where_each_card_puts_it(tmp_path):
     deck = small_text_deck(tmp_path / "small")
     with open_studio(deck) as client:
@@ -343,6 +401,31 @@ def test_the_sheets_are_the_build_page_by_page(studio):
     assert [page["side"] for page in letter["pages"]] == ["front"] * 3 and letter["pages"][0]["w"] == 215.9
     folded = studio.get("/api/sheets?backs=fold").json()
     assert {page["side"] for page in folded["pages"]} == {"fold"}
+
+
+def test_while_the_deck_does_not_build_the_sheets_are_its_last_good_ones(studio, heist):
+    """A column no card has (or a broken SVG) stops the build: the sheet view keeps the sheets
+    last built for that paper and backs, their pages still there, said to be out of date; a
+    paper never built while it stands has none; mended, the sheets are built again."""
+    good = studio.get("/api/sheets").json()
+    letter = studio.get("/api/sheets?paper=letter").json()
+    before = settled(studio)
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    broken = settled(studio, before["version"])
+    answer = studio.get("/api/sheets")
+    assert answer.status_code == 200, answer.text  # (it was 422: the error, and no sheets)
+    kept = answer.json()
+    assert kept["stale"] is True and "'nmae'" in kept["error"]
+    assert kept["key"] == good["key"] and kept["pages"] == good["pages"]
+    assert png_size(studio, kept["pages"][3]["url"])[0] > 1000
+    assert studio.get("/api/sheets?paper=letter").json()["key"] == letter["key"]
+    refused = studio.get("/api/sheets?paper=a3")  # (never built: nothing to keep)
+    assert refused.status_code == 422 and "'nmae'" in refused.json()["error"]
+    save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
+    settled(studio, broken["version"])
+    again = studio.get("/api/sheets").json()
+    assert again["stale"] is False and again["error"] is None and again["key"] != good["key"]
+    assert len(again["pages"]) == len(good["pages"])
 
 
 # -- bad input --------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ real `kkprint studio` process on a copy of an example deck that the tests edit a
 would. Skipped, with the reason printed, on a machine without Chromium (CI installs it)."""
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -14,11 +15,11 @@ from pathlib import Path
 import pytest
 import test_pad_browser
 from conftest import ROOT, free_port
-from test_pad_browser import CHROMIUM, HOSTILE_NAMES
+from test_pad_browser import AXE, CHROMIUM, HOSTILE_NAMES
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 HEIST = ROOT / "examples" / "decks" / "heist"
-SIZES = {"desktop": (1280, 800), "tablet": (768, 1024)}
+SIZES = {"desktop": (1280, 800), "tablet": (768, 1024), "phone": (360, 740)}
 browser = test_pad_browser.browser  # the pad's fixture: Chromium, launched once for the module
 
 
@@ -287,6 +288,185 @@ def test_a_hostile_deck_is_shown_as_text_and_never_runs(browser, tmp_path, polic
         context.close()
     finally:
         running.stop()
+
+
+IN_ORDER = r"""element => {
+  // each run of the page's own words (not the deck's, isolated in <bdi>): where its first and last
+  // letters are drawn, in the order they are written
+  const found = [];
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('bdi')) continue;
+    const text = node.textContent;
+    for (const at of new Set([text.search(/\S/), text.length - 1 - [...text].reverse().join('').search(/\S/)])) {
+      if (at < 0 || at >= text.length) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 1);
+      const box = range.getBoundingClientRect();
+      found.push([text[at], Math.round(box.left), Math.round(box.top)]);
+    }
+  }
+  return found;
+}"""
+
+
+def reads_in_order(page, selector):
+    """Every letter of the page's own words in ``selector`` is drawn after the one before it (to
+    its right on the same line, or on a later line): nothing the deck wrote turned them around."""
+    found = page.eval_on_selector(selector, IN_ORDER)
+    assert len(found) >= 3, found
+    for (_, left, top), (_, next_left, next_top) in zip(found, found[1:]):
+        assert next_top > top + 2 or (abs(next_top - top) <= 2 and next_left > left), (selector, found)
+
+
+def test_text_that_turns_right_to_left_is_isolated_in_the_problems_and_the_card(browser, tmp_path):
+    """A card's name and colour written with U+202E (right-to-left override): the problem list,
+    the card opened large (its title, its error, its preflight) show them as written, but the
+    words after them still read left to right (they read backwards: the override ran on to the
+    end of the line)."""
+    folder = tmp_path / "rtl"
+    folder.mkdir()
+    (folder / "cards.csv").write_text("name,colour\n\u202eevil name,\u202e#zz\nPlain,#336699\n", encoding="utf-8")
+    (folder / "rtl.yaml").write_text(
+        "name: rtl\ncard: {size: poker}\ndata: cards.csv\nlayout:\n"
+        "  box: {type: shape, shape: rect, x: 5, y: 5, w: 53, h: 20, fill: '${colour}'}\n"
+        "  title: {type: text, x: 5, y: 30, w: 53, h: 8, field: name, size: 12}\n",
+        encoding="utf-8",
+    )
+    running = StudioProcess(folder / "rtl.yaml")
+    try:
+        context, page, errors = open_page(browser, running.url, every_picture=False)
+        page.wait_for_selector("#problems:not([hidden])")
+        item = "#problem-list li:first-child"
+        assert "\u202eevil name" in page.inner_text(item) and "#1a2b3c" in page.inner_text(item)
+        isolated = page.eval_on_selector_all(f"{item} bdi", "all => all.map(b => b.textContent)")
+        assert isolated[0].endswith("rtl.yaml") and isolated[1:3] == ["\u202eevil name", "cards.csv"]
+        reads_in_order(page, item)
+        page.click(item)
+        page.wait_for_selector("#card-error:not([hidden])")
+        for selector in ("#card-title", "#card-error", "#warnings li:first-child"):
+            reads_in_order(page, selector)
+        assert errors == []
+        context.close()
+    finally:
+        running.stop()
+
+
+def test_the_sheets_last_built_stay_on_screen_while_the_deck_does_not_build(browser, studio, heist):
+    """A column no card has stops the build: the sheet view, even opened afresh, shows the sheets
+    last built, said to be out of date, beneath the deck's problems; mended, they are built again."""
+    context, page, errors = open_page(browser, studio.url)
+    page.click("#show-sheets")
+    page.wait_for_selector(".sheet-page img")
+    good = page.eval_on_selector_all(".sheet-page img", "all => all.map(i => i.getAttribute('src'))")
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    page.wait_for_selector("#problems:not([hidden])")
+    page.reload()
+    page.wait_for_selector("#problems:not([hidden])")
+    page.click("#show-sheets")
+    page.wait_for_function("() => document.getElementById('sheet-status').textContent.includes('last built')")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.sheet-page img')].every(img => img.complete && img.naturalWidth > 0)"
+    )
+    kept = page.eval_on_selector_all(".sheet-page img", "all => all.map(i => i.getAttribute('src'))")
+    assert kept == good and page.is_visible("#problems") and "'nmae'" in page.inner_text("#problem-list")
+    assert page.inner_text("#sheet-status") == "The deck has problems; the sheets show how it last built."
+    save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
+    page.wait_for_function("() => document.getElementById('sheet-status').textContent.endsWith('as they will print')")
+    assert page.locator(".sheet-page").count() == len(good) and errors == []
+    context.close()
+
+
+def broken_art(page, heist):
+    """The heist deck's sheets built, then a broken SVG (six cards show it) and a card whose
+    colour is wrong saved: the problems listed, the sheets the last good ones."""
+    page.click("#show-sheets")
+    page.wait_for_selector(".sheet-page img")
+    page.click("#show-cards")
+    (heist / "art" / "vault.svg").write_text("<svg><g>not closed", encoding="utf-8")
+    save(heist / "items.csv", "#b71c1c,vault,2", "#b71cZZ,vault,2")
+    page.wait_for_selector("#problems:not([hidden])")
+    page.wait_for_function("() => document.querySelectorAll('#problem-list li').length === 2")
+
+
+def every_view(page):
+    """The studio's views one after another, for a test to look at each: the grid (with its
+    problems), a card opened large with a region chosen, the sheets (the last good ones)."""
+    yield "grid"
+    page.click(".tile[data-index='1'] .tile-picture")
+    page.wait_for_selector("#faces .region-chip")
+    page.click(".face:first-child .region-chip[data-name='cost']")
+    yield "card"
+    page.click("#close")
+    page.click("#show-sheets")
+    page.wait_for_selector(".sheet-pages.stale .sheet-page img")
+    yield "sheets"
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('a, button, input, select, summary, [role=button]')]
+  .filter((e) => e.getClientRects().length > 0 && !e.matches('.region'))
+  .filter((e) => { const box = e.getBoundingClientRect(); return box.width < 44 || box.height < 44; })
+  .map((e) => `${e.tagName}#${e.id}.${e.className} ${e.textContent.trim().slice(0, 12)} `
+    + `${Math.round(e.getBoundingClientRect().width)}x${Math.round(e.getBoundingClientRect().height)}`)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_target_a_finger_taps_is_44_px_on_a_360_px_phone(browser, studio, heist, lang):
+    """At 360 px, in every view, everything a finger taps is at least 44 × 44 px (the language
+    links were 32 tall, the size slider 18, the card's ‹ › × 42, short region chips 36 wide)
+    and nothing is wider than the phone. The outlines on a card's picture are as large as its
+    regions: the chips beside it are what a finger taps."""
+    context, page, errors = open_page(
+        browser, studio.url + f"?lang={lang}", lang=f"{lang}-JP", size="phone", has_touch=True
+    )
+    broken_art(page, heist)
+    for view in every_view(page):
+        assert page.evaluate(SMALL_TARGETS) == [], view
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 360, view
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.skipif(not AXE.is_file(), reason=f"axe-core is not installed at {AXE} (npm install axe-core; see .ci/run)")
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_view_has_a_serious_accessibility_problem_light_or_dark(browser, studio, heist, scheme):
+    """axe-core on the grid with its problems, a card opened large and the sheets, in the light
+    and the dark scheme: nothing serious or critical (contrast among them)."""
+    context, page, errors = open_page(browser, studio.url, color_scheme=scheme, bypass_csp=True)
+    broken_art(page, heist)
+    page.add_script_tag(path=str(AXE))
+    found = {}
+    for view in every_view(page):
+        problems = page.evaluate(
+            """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+                 .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                 .map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`)"""
+        )
+        if problems:
+            found[view] = problems
+    assert found == {} and errors == []
+    context.close()
+
+
+def test_the_dark_scheme_darkens_the_page_and_not_the_cards(browser, studio):
+    """With the system dark, the page, its tools and a card opened large are dark, their words
+    light; the cards' pictures are drawn as they print (no filter on them)."""
+    context, page, errors = open_page(browser, studio.url, color_scheme="dark")
+
+    def lightness(selector, what="backgroundColor"):
+        colour = page.eval_on_selector(selector, f"e => getComputedStyle(e).{what}")
+        red, green, blue = (float(part) for part in re.findall(r"[\d.]+", colour)[:3])
+        return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
+
+    assert lightness("body") < 0.15 and lightness(".studio-tools") < 0.15 and lightness("body", "color") > 0.8
+    assert lightness("#search") < 0.2 and lightness("#flip") < 0.2
+    page.click(".tile[data-index='1'] .tile-picture")
+    page.wait_for_selector("#faces .region-chip")
+    assert lightness("#card") < 0.2 and lightness(".dialog-bar") < 0.2 and lightness("#row td", "color") > 0.8
+    filters = page.eval_on_selector_all(".tile img, #faces img", "all => all.map(i => getComputedStyle(i).filter)")
+    assert set(filters) == {"none"} and errors == []
+    context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

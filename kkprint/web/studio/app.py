@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
@@ -23,10 +25,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import text, tr
+from kkprint.base.i18n import Counted, Msg, Said, text, tr
+from kkprint.base.pathnames import looks_like_path, shown
 from kkprint.deck.build import deck_card_size
-from kkprint.deck.expr import compile_condition, parse_ranges
+from kkprint.deck.expr import compile_condition, compile_template, parse_ranges
 from kkprint.deck.load import Deck
+from kkprint.deck.model import ImageRegion
 from kkprint.deck.preflight import Finding
 from kkprint.deck.render import region_for_card
 from kkprint.web.app import create_web_app, language, page
@@ -39,23 +43,163 @@ DIGEST = re.compile(r"^[0-9a-f]{32}$")
 PICTURE_HEADERS = {"cache-control": "public, max-age=31536000, immutable"}  # a picture's name is its inputs
 
 
-def _problem(error: InputError, lang: str, index: int | None = None) -> dict:
-    """An error as the page shows it: file, place (card, region, line) and message apart, and as one line."""
+# Around what a message was given to say (a card's name, a value, a file's name: the user's own
+# text) while it is put into words: the page isolates it (<bdi>), so a name written right to left,
+# or with a mark that turns the text around (U+202E), leaves the rest of the line as it reads.
+OPEN, CLOSE = "\ue000", "\ue001"
+MARKS = re.compile(f"([{OPEN}{CLOSE}])")
+
+
+def _marking(value):
+    """``value`` with every text it was given between OPEN and CLOSE (a plain text is given whole)."""
+    if isinstance(value, str):
+        return OPEN + value.replace(OPEN, "").replace(CLOSE, "") + CLOSE
+    if isinstance(value, Msg):
+        marked = copy.copy(value)
+        marked.values = {key: _marking(given) for key, given in value.values.items()}
+        return marked
+    return value  # (numbers; words kkprint has in every language)
+
+
+def _marked(value: str | Said | None, lang: str) -> str:
+    return text(_marking(value), lang) if value else ""
+
+
+def _parts(marked: str) -> list[list]:
+    """A marked text as the page sets it: ``[text, given]`` pieces, ``given`` for the user's text."""
+    parts: list[list] = []
+    depth = 0
+    for piece in MARKS.split(marked):
+        if piece == OPEN:
+            depth += 1
+        elif piece == CLOSE:
+            depth = max(0, depth - 1)
+        elif piece:
+            parts.append([piece, depth > 0])
+    return parts
+
+
+def _plain(marked: str) -> str:
+    return MARKS.sub("", marked)
+
+
+def _problem(error: InputError, lang: str, index: int | None = None, *, message: str | None = None) -> dict:
+    """An error as the page shows it: file, place (card, region, line) and message apart (each
+    also in parts, the user's text apart), and as one line; a file named as every message
+    names it (:func:`kkprint.base.pathnames.shown`). ``message``: the message, marked, when
+    the error's is not all it says."""
+    place = _marked(error.place, lang)
+    message = _marked(error.message, lang) if message is None else message
     return {
-        "file": text(error.source, lang) if error.source else None,
-        "place": text(error.place, lang) if error.place else None,
-        "message": text(error.message, lang),
+        "file": _file_name(error.source, lang),
+        "place": _plain(place) or None,
+        "message": _plain(message),
+        "place_parts": _parts(place),
+        "message_parts": _parts(message),
         "line": error.render(lang),
         "card": index,
+        "cards": [] if index is None else [index],
     }
+
+
+def _file_name(source: str | Said | None, lang: str) -> str | None:
+    if not source:
+        return None
+    if isinstance(source, str):
+        return shown(source) if looks_like_path(source) else source
+    return text(source, lang)
+
+
+def _card_problem(snapshot: Snapshot, view: CardView, lang: str, finding: Finding | None = None) -> dict:
+    """A card's error (its first, or ``finding``) as the page shows it; one a file it draws has (an
+    SVG that is not well formed) names that file, not the deck, and says the rest as the file's own."""
+    assert view.error is not None
+    finding = finding or next((finding for finding in view.findings if finding.error), None)
+    wrong = _wrong_file(snapshot, view, finding) if finding is not None and snapshot.deck else None
+    if finding is None or wrong is None:
+        return _problem(view.error, lang, view.inputs.index)
+    path, name = wrong
+    message = _marked(finding.message, lang)
+    for said in (f"{OPEN}{name}{CLOSE}: ", f"{OPEN}{name}{CLOSE}："):  # (the file is said apart)
+        message = message.removeprefix(said)
+    error = InputError(_plain(message), source=str(path), place=finding.where())
+    return {**_problem(error, lang, view.inputs.index, message=message), "wrong_file": str(path)}
+
+
+def _wrong_file(snapshot: Snapshot, view: CardView, finding: Finding) -> tuple[Path, str] | None:
+    """The file a card's error is in, and the name the message gives it: a picture or an icon,
+    a font (an error a file has starts with that file's name), found among those the face draws."""
+    deck = snapshot.deck
+    assert deck is not None
+    message = finding.message
+    if not isinstance(message, Msg) or not message.msgid.startswith("{name}"):
+        return None
+    name = message.values.get("name")
+    if not isinstance(name, str):
+        return None
+    card = view.inputs
+    candidates: list[str] = []
+    for section, fields in ((card.front, card.fields), (card.back, card.back_fields)):
+        if section is None or fields is None or (finding.face and tuple(finding.face) != tuple(section)):
+            continue
+        try:
+            region = _section_layout(deck, section).get(finding.region or "")
+        except KeyError:
+            continue
+        if isinstance(region, ImageRegion):
+            try:
+                src = fields.get(region.field, "") if region.field else region.src or ""
+                candidates.append(compile_template(src).expand(fields, deck.tables) if "${" in src else src)
+            except InputError:
+                pass
+    candidates += [found.src for found in deck.spec.icon_specs.values()]
+    candidates += [file for files in deck.spec.fonts.values() for file in vars(files).values() if isinstance(file, str)]
+    for candidate in candidates:
+        if candidate and Path(candidate).name == name:
+            return deck.folder / candidate, name
+    return None
+
+
+def _card_problems(snapshot: Snapshot, lang: str) -> list[dict]:
+    """The cards' errors: each card's first, and an error a file has (an SVG art file) once, for
+    every card it is on (a card may have another error first)."""
+    listed: list[dict] = []
+    by_file: dict[tuple[str, str], dict] = {}
+    for view in snapshot.cards:
+        if view.error is None:
+            continue
+        own = _card_problem(snapshot, view, lang)
+        if "wrong_file" not in own:
+            listed.append(own)
+        for finding in view.findings:
+            if not finding.error:
+                continue
+            problem = _card_problem(snapshot, view, lang, finding)
+            if "wrong_file" not in problem:
+                continue
+            key = (problem.pop("wrong_file"), problem["message"])
+            first = by_file.get(key)
+            if first is None:
+                by_file[key] = problem
+                listed.append(problem)
+            elif view.inputs.index not in first["cards"]:
+                first["cards"].append(view.inputs.index)
+                count = len(first["cards"])
+                place = Counted("used on {count} card", "used on {count} cards", count, count=count)
+                first["place"] = text(place, lang)
+                first["place_parts"] = _parts(_marked(place, lang))
+                first["line"] = InputError(first["message"], source=key[0], place=place).render(lang)
+    return listed
 
 
 def _finding(finding: Finding, lang: str) -> dict:
     """A preflight finding as a card opened large lists it: where on the card (region and its
     line, or the back) and what, as one line; its kind and region apart for the page to mark."""
+    place, message = _marked(finding.where(with_card=False), lang), _marked(finding.message, lang)
     return {
         **finding.as_json(lang),
         "text": InputError(finding.message, place=finding.where(with_card=False)).render(lang, with_source=False),
+        "parts": _parts(f"{place}: {message}" if place else message),
     }
 
 
@@ -82,14 +226,14 @@ def deck_json(studio: Studio, snapshot: Snapshot, lang: str) -> dict:
     errors = [_problem(snapshot.error, lang)] if snapshot.error else []
     # a column no card has: an error of the deck, not of one card (the preflight's)
     errors += [_problem(_as_error(finding), lang) for finding in snapshot.shared if finding.error]
-    errors += [_problem(view.error, lang, view.inputs.index) for view in snapshot.cards if view.error]
+    errors += _card_problems(snapshot, lang)
     return {
         "version": snapshot.version,
         "busy": snapshot.busy,
         "pending": snapshot.pending,
         "drawn": snapshot.drawn,
         "last_drawn": [list(face) for face in snapshot.last_drawn],
-        "file": str(studio.path),
+        "file": shown(studio.path),
         "name": deck.spec.name if deck else None,
         "card": {"w": size.width_mm, "h": size.height_mm, "shape": size.shape.value, "corner": size.corner_mm}
         if size
@@ -133,16 +277,7 @@ def _regions(snapshot: Snapshot, section: tuple, fields: dict[str, str], number:
     deck = snapshot.deck
     assert deck is not None  # a card is only shown from a deck that was read
     tables = deck.tables
-    group = section[0]
-    layout = (
-        (deck.spec.layout or {})
-        if group == "layout"
-        else deck.spec.layouts[section[1]].regions
-        if group == "layouts"
-        else (deck.spec.back or {})
-        if group == "back"
-        else deck.spec.backs[section[1]]
-    )
+    layout = _section_layout(deck, section)
     found = []
     for name, written in layout.items():
         why: str | None
@@ -167,6 +302,18 @@ def _regions(snapshot: Snapshot, section: tuple, fields: dict[str, str], number:
             }
         )
     return found
+
+
+def _section_layout(deck: Deck, section: tuple) -> dict:
+    """The regions of the part of the deck file that draws a face (KeyError: a layout it lacks)."""
+    group = section[0]
+    if group == "layout":
+        return deck.spec.layout or {}
+    if group == "layouts":
+        return deck.spec.layouts[section[1]].regions
+    if group == "back":
+        return deck.spec.back or {}
+    return deck.spec.backs[section[1]]
 
 
 def _prints(region, fields: dict[str, str], tables, number: int, lang: str) -> tuple[bool, str | None]:
@@ -237,7 +384,9 @@ def card_json(snapshot: Snapshot, index: int, lang: str) -> dict | None:
         "card": {"w": size.width_mm, "h": size.height_mm, "shape": size.shape.value, "corner": size.corner_mm},
         "front": faces["front"],
         "back": faces["back"],
-        "error": _problem(view.error, lang, card.index) if view.error else None,
+        "error": {k: v for k, v in _card_problem(snapshot, view, lang).items() if k != "wrong_file"}
+        if view.error
+        else None,
         # what the preflight says of this card, as kkprint check would (errors first)
         "warnings": [
             _finding(finding, lang)

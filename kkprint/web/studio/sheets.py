@@ -3,6 +3,8 @@ mirrored for the duplex side chosen), made when the page asks for them and shown
 
 They are built from the deck as the studio last read it, by the same build as ``kkprint build``,
 into the studio's own temporary folder, and drawn with PDFium on the studio's worker thread.
+A deck that does not build (its errors are listed above the sheets) shows the last sheets that
+did, for the same paper and backs, said to be out of date.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Sheets:
         self._folder = tempfile.TemporaryDirectory(prefix="kkprint-studio-")
         self._built: OrderedDict[str, tuple[Path, list[dict]]] = OrderedDict()
         self._pictures: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._last_good: dict[tuple[str, str, str], str] = {}  # (paper, backs, language) -> its last build
 
     def close(self) -> None:
         self.worker.shutdown(wait=True, cancel_futures=True)
@@ -57,23 +60,17 @@ class Sheets:
         if deck is None:
             raise InputError(snapshot.error.message if snapshot.error else Msg("the deck has not been read yet"))
         key = hashlib.sha256(f"{snapshot.version}|{paper}|{backs}|{lang}".encode()).hexdigest()[:16]
+        kept: str | None = None  # the error the deck has now, when the sheets shown are older
         if key not in self._built:
-            mode = DuplexMode(backs) if backs else DuplexMode(deck.spec.print.backs)
-            options = BuildOptions(
-                lang=lang,
-                paper_name=paper or None,
-                duplex=mode,
-                out_dir=Path(self._folder.name) / key,
-                allow_outside=deck.allow_outside,
-            )
-            loop = asyncio.get_running_loop()
-            [pdf] = await loop.run_in_executor(self.worker, build_targets, [loaded_target(deck)], options)
-            pages = await loop.run_in_executor(
-                self.worker, _page_sides, pdf, back_page_note(mode.value, lang), mode is DuplexMode.FOLD
-            )
-            self._built[key] = (pdf, pages)
-            while len(self._built) > KEPT_BUILDS:
-                self._built.popitem(last=False)
+            try:
+                await self._build(key, deck, paper, backs, lang)
+            except InputError as err:
+                last = self._last_good.get((paper, backs, lang))
+                if last is None or last not in self._built:
+                    raise
+                key, kept = last, err.render(lang)
+            else:
+                self._last_good[(paper, backs, lang)] = key
         pdf, pages = self._built[key]
         self._built.move_to_end(key)
         return {
@@ -81,7 +78,30 @@ class Sheets:
             "paper": paper or None,
             "backs": backs or deck.spec.print.backs,
             "pages": [{**info, "url": f"/sheets/{key}/{number}.png"} for number, info in enumerate(pages)],
+            "stale": kept is not None,
+            "error": kept,
         }
+
+    async def _build(self, key: str, deck, paper: str, backs: str, lang: str) -> None:
+        """Build the sheets and read their pages' sides (an InputError: the deck does not build)."""
+        mode = DuplexMode(backs) if backs else DuplexMode(deck.spec.print.backs)
+        options = BuildOptions(
+            lang=lang,
+            paper_name=paper or None,
+            duplex=mode,
+            out_dir=Path(self._folder.name) / key,
+            allow_outside=deck.allow_outside,
+        )
+        loop = asyncio.get_running_loop()
+        [pdf] = await loop.run_in_executor(self.worker, build_targets, [loaded_target(deck)], options)
+        pages = await loop.run_in_executor(
+            self.worker, _page_sides, pdf, back_page_note(mode.value, lang), mode is DuplexMode.FOLD
+        )
+        self._built[key] = (pdf, pages)
+        good = set(self._last_good.values())  # (the last good sheets stay while the deck has errors)
+        spare = [old for old in self._built if old not in good and old != key]
+        for old in spare[: max(0, len(self._built) - KEPT_BUILDS)]:
+            del self._built[old]
 
     async def picture(self, key: str, number: int) -> bytes | None:
         """A built sheet's page as a PNG, or None for one that is not (or no longer) built."""

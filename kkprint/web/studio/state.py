@@ -4,7 +4,8 @@ went wrong — kept whole while the next reading is drawn, so a page never sees 
 :meth:`Studio.refresh` reads the deck again and draws only the faces whose inputs changed
 (:mod:`kkprint.deck.inputs`); a picture is known by the digest of its inputs, so an unchanged
 card keeps its picture, and a card changed and changed back finds its old one. A deck that
-cannot be read keeps the last good cards; a card that cannot be drawn keeps its last picture;
+cannot be read keeps the last good cards, and so does one with a column no card has (every
+card would draw it blank); a card that cannot be drawn keeps its last picture;
 both are told with file, place and message. Refreshing runs on one worker thread (ReportLab's
 and PDFium's state is the process's); the pages are told through :meth:`Studio.subscribe`.
 """
@@ -143,18 +144,27 @@ class Studio:
             return
         shown_before = {view.inputs.index: view.shown for view in before.cards}
         errors_before = {view.inputs.index: view.error for view in before.cards}
+        # a column no card has reads as empty on every card that shows it: while that stands, a
+        # face keeps the picture it has (drawn again, every title would be blank), and only a
+        # face with none yet is drawn; mended, the faces are drawn from the deck as it is
+        held = any(finding.error for finding in columns)
+        shown = {
+            card.index: {side: self._on_screen(card, side, shown_before.get(card.index), held) for side in SIDES}
+            for card in inputs
+        }
         wanted: dict[int, list[str]] = {}
         planned: set[str] = set()
         for card in inputs:
             for side, digest in zip(SIDES, (card.front_digest, card.back_digest)):
-                if digest is not None and digest not in self._pictures and digest not in planned:
-                    planned.add(digest)
-                    wanted.setdefault(card.index, []).append(side)
+                if digest is None or digest in self._pictures or digest in planned:
+                    continue
+                if held and shown[card.index][side] is not None:
+                    continue
+                planned.add(digest)
+                wanted.setdefault(card.index, []).append(side)
         views = {
             card.index: self._view(
-                card,
-                {side: self._on_screen(card, side, shown_before.get(card.index)) for side in SIDES},
-                errors_before.get(card.index) if card.index in wanted else None,
+                card, shown[card.index], errors_before.get(card.index) if card.index in wanted else None
             )
             for card in inputs
         }
@@ -175,13 +185,19 @@ class Studio:
             self._draw(deck, views, wanted, snapshot, tuple(columns))
         self._forget_old_pictures()
 
-    def _on_screen(self, card: CardInputs, side: str, before: dict[str, str | None] | None) -> str | None:
+    def _on_screen(
+        self, card: CardInputs, side: str, before: dict[str, str | None] | None, held: bool = False
+    ) -> str | None:
         """The picture to show for a face now: its own when drawn, else the last one shown (a
-        face the card no longer has shows nothing)."""
+        face the card no longer has shows nothing); while the deck is ``held`` (its columns are
+        wrong), the last one shown, even when its own was drawn once."""
         digest = card.front_digest if side == "front" else card.back_digest
-        if digest is None or digest in self._pictures:
+        if digest is None:
+            return None
+        kept = before.get(side) if before else None
+        if digest in self._pictures and not (held and kept):
             return digest
-        return before.get(side) if before else None
+        return kept
 
     def _view(self, card: CardInputs, shown: dict[str, str | None], pending_error: InputError | None) -> CardView:
         """A card with what the preflight found on its faces as they are now (a face drawn once

@@ -1,7 +1,9 @@
 // The deck studio's page: the deck arrives as Server-Sent Events ("deck"), every card is a tile
 // whose picture changes only when its inputs did; a tile opens the card large with its regions,
 // its data row and its preflight. Every text of the deck is set with textContent: a card named
-// "<script>" shows those letters and nothing runs.
+// "<script>" shows those letters and nothing runs; and inside <bdi>, apart from the words around
+// it, so a name written right to left, or with a mark that turns the text around (U+202E), leaves
+// the rest of the line reading as it should.
 "use strict";
 
 const WORDS = JSON.parse(document.getElementById("studio-words").textContent);
@@ -16,6 +18,38 @@ function element(tag, className, text) {
   if (className) made.className = className;
   if (text !== undefined && text !== null) made.textContent = text;
   return made;
+}
+
+// the user's own text (a name, a value, a file), isolated from the words around it
+function given(text) {
+  return element("bdi", null, text);
+}
+
+// a text the server sent in parts: [text, given] (given: the user's own, isolated)
+function withParts(target, parts) {
+  for (const [text, isGiven] of parts) target.append(isGiven ? given(text) : document.createTextNode(text));
+  return target;
+}
+
+// say() as nodes: the values (the deck's names and texts) isolated
+function sayWith(key, values = {}) {
+  const made = document.createDocumentFragment();
+  const words = WORDS[key];
+  let at = 0;
+  for (const match of words.matchAll(/\{(\w+)\}/g)) {
+    made.append(words.slice(at, match.index), match[1] in values ? given(String(values[match[1]])) : match[0]);
+    at = match.index + match[0].length;
+  }
+  made.append(words.slice(at));
+  return made;
+}
+
+// a problem as the list and a card opened large show it: its file, place and message apart
+function problemInto(target, problem) {
+  if (problem.file) target.append(withParts(element("span", "problem-file"), [[problem.file, true]]));
+  if (problem.place) target.append(withParts(element("span", "problem-place"), problem.place_parts));
+  target.append(withParts(element("span", "problem-message"), problem.message_parts));
+  return target;
 }
 
 const studio = {
@@ -114,18 +148,15 @@ function showProblems(errors) {
   const list = $("problem-list");
   list.replaceChildren();
   for (const problem of errors) {
+    // a card's problem opens the card: a button inside the item (the list stays a list)
     const item = element("li");
-    if (problem.file) item.append(element("span", "problem-file", problem.file));
-    if (problem.place) item.append(element("span", "problem-place", problem.place));
-    item.append(element("span", "problem-message", problem.message));
     if (problem.card !== null) {
-      item.classList.add("problem-card");
-      item.tabIndex = 0;
-      item.setAttribute("role", "button");
-      item.addEventListener("click", () => openCard(problem.card));
-      item.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") openCard(problem.card);
-      });
+      const open = problemInto(element("button", "problem-card"), problem);
+      open.type = "button";
+      open.addEventListener("click", () => openCard(problem.card));
+      item.append(open);
+    } else {
+      problemInto(item, problem);
     }
     list.append(item);
   }
@@ -209,10 +240,11 @@ async function refreshOpenCard() {
 }
 
 function showCard(card) {
-  $("card-title").textContent = `${say("number", { number: card.number })} · ${card.title}`;
+  $("card-title").replaceChildren(say("number", { number: card.number }), " · ", given(card.title));
   const error = $("card-error");
   error.hidden = !card.error;
-  error.textContent = card.error ? card.error.line : "";
+  error.replaceChildren();
+  if (card.error) problemInto(error, card.error);
   const faces = $("faces");
   const chosen = faces.querySelector(".region.chosen");
   const keep = chosen ? [chosen.dataset.side, chosen.dataset.name] : null;
@@ -278,7 +310,7 @@ function showCard(card) {
   const warnings = $("warnings");
   warnings.replaceChildren();
   for (const warning of card.warnings) {
-    const item = element("li", `finding ${warning.severity}`, warning.text);
+    const item = withParts(element("li", `finding ${warning.severity}`), warning.parts);
     item.dataset.kind = warning.kind;
     if (warning.region) item.dataset.region = warning.region;
     warnings.append(item);
@@ -310,16 +342,23 @@ function chooseRegion(face, region, side) {
   }
   const info = $("region");
   info.replaceChildren();
-  info.append(element("h3", null, say("region_kind", { name: region.name, kind: region.type })));
+  const heading = element("h3");
+  heading.append(sayWith("region_kind", { name: region.name, kind: region.type }));
+  info.append(heading);
   const file = studio.deck ? studio.deck.file : "";
+  const said = (tag, className, key, values) => {
+    const made = element(tag, className);
+    made.append(sayWith(key, values));
+    info.append(made);
+  };
   if (region.line) {
-    info.append(element("p", "region-line", say("line", { file, line: region.line })));
-    if (region.section) info.append(element("p", "hint", say("section", { section: region.section })));
+    said("p", "region-line", "line", { file, line: region.line });
+    if (region.section) said("p", "hint", "section", { section: region.section });
     if (region.source) info.append(element("code", "region-source", region.source));
   } else {
     info.append(element("p", "hint", say("template")));
   }
-  if (!region.drawn) info.append(element("p", "region-why", say("not_drawn", { why: region.why || "" })));
+  if (!region.drawn) said("p", "region-why", "not_drawn", { why: region.why || "" });
 }
 
 function step(by) {
@@ -347,12 +386,17 @@ async function showSheets() {
   const answer = await fetch(`/api/sheets?${query}`);
   const found = await answer.json();
   if (asked !== sheetAsked) return;
+  const pages = $("sheet-pages");
   if (!answer.ok) {
     $("sheet-status").textContent = found.error;
+    pages.replaceChildren(); // (no sheets of this paper and backs were ever built)
     return;
   }
-  $("sheet-status").textContent = say("pages", { count: found.pages.length });
-  const pages = $("sheet-pages");
+  // while the deck does not build, the last sheets that did, said to be out of date
+  $("sheet-status").textContent = found.stale ? say("sheets_kept") : say("pages", { count: found.pages.length });
+  pages.classList.toggle("stale", Boolean(found.stale));
+  if (pages.dataset.key === found.key) return;
+  pages.dataset.key = found.key;
   pages.replaceChildren();
   for (const page of found.pages) {
     const figure = element("figure", `sheet-page side-${page.side}`);
