@@ -154,7 +154,8 @@ def test_tables_are_drawn_with_colour_at_a_terminal_and_plain_in_a_pipe():
 
 def test_ctrl_d_keeps_the_answers_and_says_where(tmp_path):
     """Ctrl-D half-way is an error (exit 2), but not a loss: the message names the file the
-    answers are in and the command that goes on from it, and the file holds them."""
+    answers are in and the command that goes on from it, and the file holds them (and says how
+    to go on, in Japanese); Ctrl-D at once after --resume names that file too."""
     saved = tmp_path / "tally.yaml"
     child = spawn("--save", str(saved))
     answer_names(child, ["Aki", "Ben", "Chie"])
@@ -171,3 +172,12 @@ def test_ctrl_d_keeps_the_answers_and_says_where(tmp_path):
 
     data = yaml.safe_load(saved.read_text(encoding="utf-8"))
     assert data["players"][0]["lands"]["フランス"] == {"cards": 5, "arms": 4}
+    told = saved.read_text(encoding="utf-8").splitlines()[2]  # (the file says so too, in the reader's language)
+    assert told == f"# まだ入力の途中です。続けるには: kkprint scorer kardinal --resume {saved}", told
+    again = spawn("--resume", str(saved))  # Ctrl-D at once: nothing new typed, the file still named
+    again.expect("フランス")
+    again.sendeof()
+    again.expect(pexpect.EOF)
+    again.close()
+    said = " ".join(again.before.split())
+    assert again.exitstatus == 2 and f"入力した分は {saved} に保存しました" in said, said

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from kkprint.base.errors import InputError
-from kkprint.base.i18n import Msg, tr
+from kkprint.base.i18n import N_, Msg, tr
 from kkprint.base.pathnames import shown
 
 SAVED_HEADER = "# kkprint tally, saved at the prompt"
@@ -117,9 +117,16 @@ class TallySaver:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         plain = json.loads(json.dumps(data, ensure_ascii=False))  # a resumed tally's dicts know their YAML lines
         text = yaml.safe_dump(plain, allow_unicode=True, sort_keys=False)
-        state = f"# game: {self.game}, {FINISHED if finished else UNFINISHED}"
+        state = f"# game: {self.game}, {FINISHED if finished else UNFINISHED}"  # (read back: stays as it is)
+        told = tr(  # (for the person who opens the file, in their language)
+            N_("every answer given; its scores: kkprint scorer {game} {path}")
+            if finished
+            else N_("not every answer given yet; go on with: kkprint scorer {game} --resume {path}"),
+            game=self.game,
+            path=shown(self.path),
+        )
         with atomic_file(self.path, magic=MAGIC) as temp:
-            Path(temp).write_text(f"{SAVED_HEADER}\n{state}\n{text}", encoding="utf-8")
+            Path(temp).write_text(f"{SAVED_HEADER}\n{state}\n# {told}\n{text}", encoding="utf-8")
         self.saved = True
 
 
@@ -208,6 +215,7 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
     def show(tally: dict) -> None:
         rules.as_text(rules.score(tally, "<prompt>"), lang).print(sys.stderr)
 
+    kept_before = named is not None and named.exists()  # (a resumed save keeps what was typed before)
     try:
 
         def check(tally: dict) -> object:  # (each answer checked as the final score will be)
@@ -215,7 +223,7 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
 
         data = prompt.walk(game, asker(lang), say, show, lang, data, saver, check)
     except KeyboardInterrupt:
-        if saver.saved:
+        if saver.saved or kept_before:
             say(
                 "\n"
                 + tr(
@@ -229,7 +237,7 @@ def prompt_kardinal(game, rules, lang: str, *, save: Path | None, resume: Path |
             say("\n" + tr("interrupted; nothing was saved", lang))  # (names typed are kept once the list ends)
         raise SystemExit(130) from None
     except prompt.InputEnded as ended:  # Ctrl-D, or the end of a pipe: what was typed is kept all the same
-        if not saver.saved:
+        if not (saver.saved or kept_before):
             raise
         raise InputError(
             Msg(
