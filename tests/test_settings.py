@@ -55,12 +55,12 @@ def test_environment_then_config_then_locale_and_the_flag_over_all(no_defaults, 
 
 
 def test_config_set_keeps_the_printer_offset(cli, english):
-    from kkprint.base.printer import load_profile
+    from kkprint.base.printer import load_profile, profile_path
 
     assert cli("config", "set", "offset", "0.8,-0.4").returncode == 0
     assert load_profile().offset_mm == (0.8, -0.4)
     shown = cli("config", "show").stdout
-    assert "offset: 0.8,-0.4 mm" in shown
+    assert f"offset: 0.8,-0.4 mm  ({profile_path()})" in shown  # (where it is kept: printer.yaml, not config.yaml)
     assert f"cache folder: {os.environ['XDG_CACHE_HOME']}/kkprint " in shown  # (the test's own, from conftest)
     refused = cli("config", "set", "offset", "30,0")
     assert refused.returncode == 2 and "±20 mm" in refused.stderr

@@ -299,7 +299,7 @@ def show(lang: str | None = None) -> str:
     ):
         lines.append(f"{key}: {value}  ({tr(source, lang)})")
     x, y = load_profile().offset_mm
-    where = tr("config file", lang) if profile_path().exists() else tr("not set", lang)
+    where = str(profile_path()) if profile_path().exists() else tr("not set", lang)  # (its own file, not config.yaml)
     lines.append(f"offset: {x:g},{y:g} mm  ({where})")
     lines.append(
         tr("cache folder: {path} (checked game definitions and decks; safe to delete)", lang, path=cache_folder())
