@@ -51,7 +51,9 @@ def test_environment_then_config_then_locale_and_the_flag_over_all(no_defaults, 
     assert_clean_error(cli("config", "set", "langauge", "en"), "did you mean 'lang'")
     assert_clean_error(cli("config", "set", "paper", "legal"), "a4, letter, a3")
     no_defaults.setenv("KKPRINT_LANG", "fr")
-    assert_clean_error(cli("court", "eligible", "6", "6", "6"), "KKPRINT_LANG")
+    refused = cli("court", "eligible", "6", "6", "6")
+    assert_clean_error(refused, "KKPRINT_LANG")
+    assert "エラー" in refused.stderr  # (said in the config's language, the next default down)
 
 
 def test_config_set_keeps_the_printer_offset(cli, english):

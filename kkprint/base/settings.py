@@ -191,11 +191,14 @@ def language(flag=None) -> str:
     if flag is not None:
         chosen = getattr(flag, "value", flag)
     else:
-        chosen = (
-            _from_env("KKPRINT_LANG", LANGS)
-            or _config().get("lang")
-            or ("ja" if locale_name().lower().startswith("ja") else "en")
-        )
+        below = _config().get("lang") or ("ja" if locale_name().lower().startswith("ja") else "en")
+        try:
+            chosen = _from_env("KKPRINT_LANG", LANGS) or below
+        except InputError:  # a KKPRINT_LANG that is no language: said in the language the defaults below it give
+            from kkprint.base import i18n
+
+            i18n.use(below)
+            raise
     _decided[:] = [chosen]
     _warn(())  # what the config file got wrong, now in the command's language
     return chosen
