@@ -84,6 +84,19 @@ def test_corrections_in_every_language(kardinal_game):
     )
 
 
+def test_a_correction_is_taken_at_any_question_and_the_question_asked_again(kardinal_game):
+    """'Aki France 3 2' at Ben's France puts Aki's answer right (the README's example), where it
+    was refused as 'at most 2 numbers'; a bad correction says why, and Ben is asked again."""
+    lands = blank_lands(kardinal_game, 3)
+    answers = ["Aki", "Ben", "Chie", ""] + ["5 4", "Aki France 3 2", "Aki Frankreich 9", "2 1"] + lands[2:] + [""] * 9
+    ask, say, said = scripted(answers)
+    data = prompt.collect(kardinal_game, ask, say, "en")
+    assert data["players"][0]["lands"]["france"] == {"cards": 3, "arms": 2}
+    assert data["players"][1]["lands"]["france"] == {"cards": 2, "arms": 1}
+    assert "only 8" in "\n".join(said) and "at most 2 numbers" not in "\n".join(said)
+    assert sum("France (8) — Ben" in question for question in said) == 3
+
+
 def test_a_walk_resumes_where_it_stopped(kardinal_game):
     lands = blank_lands(kardinal_game, 3)
     lands[0] = "5 4"

@@ -42,11 +42,11 @@ def test_arrow_keys_edit_and_ctrl_c_saves_then_resume_finishes(tmp_path, kardina
     child.expect("プレイヤー")
     child.send("AkX" + LEFT + LEFT + "i" + "\r")  # "AkX", two steps left, "i" inserted after the A: "AikX"
     answer_names(child, ["Ben", "Chie"])
-    child.expect("フランス")
+    child.expect(r"フランス \(8\)")
     child.sendline("5 4")
-    child.expect("フランス")
+    child.expect(r"フランス \(8\)")
     child.sendline("2 3")
-    child.expect("フランス")
+    child.expect(r"フランス \(8\)")
     child.sendintr()  # Ctrl-C in the middle of the table
     child.expect(pexpect.EOF)
     child.close()
@@ -61,7 +61,7 @@ def test_arrow_keys_edit_and_ctrl_c_saves_then_resume_finishes(tmp_path, kardina
     assert data["players"][1]["lands"]["フランス"]["cards"] == 2  # lands by their names, counts as numbers
 
     child = spawn("--resume", str(saved), "--json")
-    child.expect("フランス")  # Chie's France: the first question not answered yet
+    child.expect(r"フランス \(8\)")  # Chie's France: the first question not answered yet
     child.sendline("1")
     lands_left = len(kardinal_game.lands) * 3 - 3
     for _ in range(lands_left + 9):
@@ -100,7 +100,7 @@ def test_ctrl_c_without_save_keeps_the_tally_in_the_data_folder(tmp_path):
     data_dir = tmp_path / "data"
     child = spawn(env_extra={"KKPRINT_DATA_DIR": str(data_dir)})
     answer_names(child, ["Aki", "Ben", "Chie"])
-    child.expect("フランス")
+    child.expect(r"フランス \(8\)")
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
@@ -159,9 +159,9 @@ def test_ctrl_d_keeps_the_answers_and_says_where(tmp_path):
     saved = tmp_path / "tally.yaml"
     child = spawn("--save", str(saved))
     answer_names(child, ["Aki", "Ben", "Chie"])
-    child.expect("フランス")
+    child.expect(r"フランス \(8\)")
     child.sendline("5 4")
-    child.expect("フランス")
+    child.expect(r"フランス \(8\)")
     child.sendeof()  # Ctrl-D at Ben's France
     child.expect(pexpect.EOF)
     child.close()
@@ -175,7 +175,7 @@ def test_ctrl_d_keeps_the_answers_and_says_where(tmp_path):
     told = saved.read_text(encoding="utf-8").splitlines()[2]  # (the file says so too, in the reader's language)
     assert told == f"# まだ入力の途中です。続けるには: kkprint scorer kardinal --resume {saved}", told
     again = spawn("--resume", str(saved))  # Ctrl-D at once: nothing new typed, the file still named
-    again.expect("フランス")
+    again.expect(r"フランス \(8\)")
     again.sendeof()
     again.expect(pexpect.EOF)
     again.close()

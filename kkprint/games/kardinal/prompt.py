@@ -201,6 +201,11 @@ def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str, data: dict, chan
                 player["lands"].pop(back_what.id, None)
             changed(named(data, game, lang))
             continue
+        if _is_correction(answer, names):  # an earlier answer put right; then this question again
+            data, accepted = apply_correction(game, data, answer, say, lang, check)
+            if accepted:
+                changed(named(data, game, lang))
+            continue
         trial = copy.deepcopy(data)
         if land is not None:
             try:
@@ -222,10 +227,18 @@ def _collect(game: KardinalGame, ask: Ask, say: Say, lang: str, data: dict, chan
     return data
 
 
+def _is_correction(answer: str, names: list[str]) -> bool:
+    """'Ben France 3 2' at any question: a player's name, then what to put right (an answer is
+    one or two numbers)."""
+    parts = answer.split()
+    return len(parts) >= 3 and parts[0] in names
+
+
 LAND_INSTRUCTIONS = N_(
     "For each land, first how many of its cards the player has, then their largest number of identical arms "
     "among them: '3 2' is 3 cards with 2 identical arms; one number is cards only; empty is none. "
-    "Then ships, carriages and −2 chips, one number each. 'back' takes back the last answer."
+    "Then ships, carriages and −2 chips, one number each. 'back' takes back the last answer; "
+    "a line that starts with a player's name puts an earlier answer right ('Ben France 3 2')."
 )
 
 
