@@ -525,7 +525,8 @@ def test_an_inherited_region_is_named_where_it_is_written_and_a_cards_own_error_
 
 def test_a_layout_extending_a_template_named_layout_has_none_of_the_decks_lines(tmp_path):
     """A ``layouts`` entry's ``extends: layout`` names a template file (layout.yaml), not the
-    deck's own ``layout``: its inherited regions are written in no line of the deck."""
+    deck's own ``layout``: its inherited regions are not the deck's layout's (line 4) but the
+    template's, written where the deck names it (line 6)."""
     from kkprint.deck.load import load_deck
 
     (tmp_path / "layout.yaml").write_text(
@@ -539,7 +540,8 @@ def test_a_layout_extending_a_template_named_layout_has_none_of_the_decks_lines(
         encoding="utf-8",
     )
     deck = load_deck(tmp_path / "d.yaml")
-    assert ("layouts", "other", "band") not in deck.lines and deck.lines[("layout", "band")] == 4
+    assert deck.lines[("layouts", "other", "band")] == 6 and deck.lines[("layout", "band")] == 4
+    assert deck.written_in[("layouts", "other", "band")] == ("layouts", "other")
 
 
 EMPTY_ICON_DECK = """\
@@ -597,3 +599,53 @@ def test_an_empty_icon_from_a_column_no_card_has_is_said_once_as_the_missing_col
     code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
     [finding] = json.loads(out)
     assert code == 2 and (finding["kind"], finding["region"], finding["card"]) == ("missing-column", "fee", None)
+
+
+TEMPLATE_CHAIN_DECK = """\
+name: chain
+card: {size: poker}
+layouts:
+  item:
+    extends: poker
+    regions:
+      title: {colour: "#000000"}
+  plan: {extends: item, regions: {title: {colour: "#ffffff"}}}
+  deluxe: {extends: plan}
+back: {extends: deluxe}
+cards:
+  - {name: Knife, layout: item}
+  - {name: Scheme, layout: plan}
+  - {name: Vault, layout: deluxe}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "layout 'item', region 'text' (line 5): no card has a column 'text'"),
+        ("ja", "レイアウト「item」、領域「text」（5行目）: 列「text」はどのカードにもありません"),
+    ],
+)
+def test_a_template_regions_missing_column_is_said_once_at_the_line_naming_the_template(
+    tmp_path, capsys, monkeypatch, lang, said
+):
+    """poker's ``text`` region reads a column ``text`` no card has. Down item → plan → deluxe (and
+    the back extending deluxe) it was said once per layout, with no line; it is said once, at the
+    line where the deck brings the region in: ``extends: poker``."""
+    deck = tmp_path / "chain.yaml"
+    deck.write_text(TEMPLATE_CHAIN_DECK, encoding="utf-8")
+    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
+    assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
+    [line] = err.splitlines()
+    assert f"chain.yaml: {said}" in line, line
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch, lang)
+    found = [(f["kind"], f["face"], f["region"], f["line"], f["card"]) for f in json.loads(out)]
+    assert code == 2 and found == [("missing-column", "layouts.item", "text", 5, None)], found
+
+
+def test_a_deck_extending_a_template_as_a_whole_names_the_line_of_its_extends(tmp_path, capsys, monkeypatch):
+    deck = tmp_path / "whole.yaml"
+    deck.write_text("name: whole\nextends: poker\ncards: [{name: A}, {name: B}]\n", encoding="utf-8")
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
+    found = [(f["kind"], f["face"], f["region"], f["line"]) for f in json.loads(out)]
+    assert code == 2 and found == [("missing-column", "layout", "text", 2)], found

@@ -425,10 +425,13 @@ def _added(first: Any, second: Any, source: str, place: str) -> Any:
     return "${" + first_term + " + " + second_term + "}"
 
 
-def _region_lines(raw: Any) -> tuple[dict, dict]:
+def _region_lines(raw: Any, spec: DeckFile | None = None) -> tuple[dict, dict]:
     """Where each region is written in the user's file, for error messages: its line, and the
     section it is written in — a region a face inherits from another of the file's layouts
-    (``extends: item``) is written where that one is."""
+    (``extends: item``) is written where that one is, and one a template brings (``extends:
+    poker``, or the whole file's ``extends``; ``spec``, the deck checked, has its regions) where the
+    file names the template: the line of that ``extends``, once for every layout that extends the
+    one naming it."""
     lines: dict = {}
     written_in: dict = {}
     if not isinstance(raw, LineDict):
@@ -436,8 +439,9 @@ def _region_lines(raw: Any) -> tuple[dict, dict]:
     found = raw.get("layouts")
     layouts: dict = found if isinstance(found, dict) else {}
     parents: dict[tuple, tuple] = {}
+    templates: dict[tuple, int | None] = {}  # a section that extends a template: the line naming it
 
-    def take(section: tuple, regions: Any, parent: Any) -> None:
+    def take(section: tuple, regions: Any, parent: Any, entry: Any) -> None:
         if isinstance(regions, LineDict):
             for name in regions:
                 lines[(*section, name)] = regions.line_of(name)
@@ -446,14 +450,24 @@ def _region_lines(raw: Any) -> tuple[dict, dict]:
             parents[section] = ("layouts", parent)
         elif parent == "layout" and section[0] in ("back", "backs"):  # (a layout's "layout" is a template)
             parents[section] = ("layout",)
+        elif isinstance(parent, str) and isinstance(entry, LineDict):
+            templates[section] = entry.line_of("extends") if "extends" in entry else entry.line
 
-    take(("layout",), *_regions_and_parent(raw.get("layout")))
-    take(("back",), *_regions_and_parent(raw.get("back")))
+    def face(section: tuple, entry: Any) -> None:
+        take(section, *_regions_and_parent(entry), entry)
+
+    face(("layout",), raw.get("layout"))
+    face(("back",), raw.get("back"))
     for name, entry in layouts.items():
-        take(("layouts", name), entry.get("regions") if isinstance(entry, dict) else None, _parent_of(entry))
+        take(("layouts", name), entry.get("regions") if isinstance(entry, dict) else None, _parent_of(entry), entry)
     if isinstance(raw.get("backs"), dict):
         for name, entry in raw["backs"].items():
-            take(("backs", name), *_regions_and_parent(entry))
+            face(("backs", name), entry)
+    faces = dict(faces_of(spec)) if spec is not None else {}
+    for section, line in templates.items():  # (a region the file does not write comes from the template)
+        for name in faces.get(section) or ():
+            if (*section, name) not in lines:
+                lines[(*section, name)], written_in[(*section, name)] = line, section
     for section in parents:
         ancestor, seen = parents.get(section), {section}
         while ancestor is not None and ancestor not in seen:  # (a loop is refused elsewhere, with its own error)
@@ -462,6 +476,11 @@ def _region_lines(raw: Any) -> tuple[dict, dict]:
                 if key[:-1] == ancestor and (*section, key[-1]) not in lines:
                     lines[(*section, key[-1])], written_in[(*section, key[-1])] = line, written_in[key]
             ancestor = parents.get(ancestor)
+    if isinstance(raw.get("extends"), str):  # the whole file extends a template: what it does not write is its
+        for section, layout in faces.items():
+            for name in layout:
+                if (*section, name) not in lines:
+                    lines[(*section, name)], written_in[(*section, name)] = raw.line_of("extends"), section
     return lines, written_in
 
 
@@ -592,7 +611,7 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     if data_spec is not None:
         data_path = confined(path.parent, data_spec.file, N_("data file"), source, "data", allow_outside)
     tables = _tables(spec, path.parent, source, allow_outside)
-    lines, written_in = _region_lines(raw)
+    lines, written_in = _region_lines(raw, spec)
     deck = Deck(
         spec,
         tuple(cards),
