@@ -332,6 +332,53 @@ def test_colours_from_fields_deck_fields_and_double_faced_cards(tmp_path):
         build(deck, tmp_path / "out2")
 
 
+TWO_BACKS_DECK = """\
+name: flip
+card: {size: mini}
+back_face_field: flip
+backs:
+  hero:    {b: {type: text, x: 2, y: 2, w: 40, h: 9, text: HEROBACK}}
+  villain: {b: {type: text, x: 2, y: 2, w: 40, h: 9, text: VILLAINBACK}}
+layout:
+  t: {type: text, x: 2, y: 2, w: 40, h: 9, text: "${name}"}
+cards:
+  - {name: Day, flip: Night, back: BACK}
+  - {name: Night, count: 0}
+  - {name: Hero, back: hero}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "card 1 'Day' (cards[0] (line 10)): the card has two backs: flip 'Night' (that card's front) and "
+            "back 'villan'; leave one of them empty",
+        ),
+        ("ja", "1枚目のカード「Day」（cards[0]（10行目））: このカードには裏面が2つあります：flip「Night」"),
+    ],
+)
+@pytest.mark.parametrize("back", ["villan", "villain"])  # a typo was never checked; a right name was dropped
+def test_a_double_faced_card_that_also_names_a_back_is_refused(cli, tmp_path, lang, said, back):
+    """A card whose ``flip`` names its back face and whose ``back`` names one of ``backs`` has two
+    backs: the named one was dropped unread (a typo in it passed). Refused, naming the card."""
+    deck = tmp_path / "d.yaml"
+    deck.write_text(TWO_BACKS_DECK.replace("BACK}", back + "}"), encoding="utf-8")
+    result = cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
+    assert result.returncode == 2 and result.stdout == "" and not (tmp_path / "out").exists(), result.stderr
+    [line] = result.stderr.splitlines()
+    assert "d.yaml: " + said.replace("villan", back) in line, line
+
+
+def test_a_double_faced_card_with_no_named_back_prints_its_twin(tmp_path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text(TWO_BACKS_DECK.replace(", back: BACK}", "}"), encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out", card_pages=True)
+    pages = [page.extract_text().strip() for page in PdfReader(pdf).pages]
+    assert pages == ["Day", "Night", "Hero", "HEROBACK"], pages
+
+
 def test_court_fools_are_backed_by_the_charlatan(tmp_path):
     paths = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path))
     reader = PdfReader(next(p for p in paths if "characters" in p.name))
