@@ -525,8 +525,8 @@ def test_an_inherited_region_is_named_where_it_is_written_and_a_cards_own_error_
 
 def test_a_layout_extending_a_template_named_layout_has_none_of_the_decks_lines(tmp_path):
     """A ``layouts`` entry's ``extends: layout`` names a template file (layout.yaml), not the
-    deck's own ``layout``: its inherited regions are not the deck's layout's (line 4) but the
-    template's, written where the deck names it (line 6)."""
+    deck's own ``layout``: its inherited regions are written in no line of the deck (they are
+    brought in by the extends on line 6)."""
     from kkprint.deck.load import load_deck
 
     (tmp_path / "layout.yaml").write_text(
@@ -540,8 +540,8 @@ def test_a_layout_extending_a_template_named_layout_has_none_of_the_decks_lines(
         encoding="utf-8",
     )
     deck = load_deck(tmp_path / "d.yaml")
-    assert deck.lines[("layouts", "other", "band")] == 6 and deck.lines[("layout", "band")] == 4
-    assert deck.written_in[("layouts", "other", "band")] == ("layouts", "other")
+    assert ("layouts", "other", "band") not in deck.lines and deck.lines[("layout", "band")] == 4
+    assert deck.written_at(("layouts", "other"), "band") == (("layouts", "other"), 6)
 
 
 EMPTY_ICON_DECK = """\
