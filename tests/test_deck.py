@@ -332,6 +332,53 @@ def test_colours_from_fields_deck_fields_and_double_faced_cards(tmp_path):
         build(deck, tmp_path / "out2")
 
 
+TWO_BACKS_DECK = """\
+name: flip
+card: {size: mini}
+back_face_field: flip
+backs:
+  hero:    {b: {type: text, x: 2, y: 2, w: 40, h: 9, text: HEROBACK}}
+  villain: {b: {type: text, x: 2, y: 2, w: 40, h: 9, text: VILLAINBACK}}
+layout:
+  t: {type: text, x: 2, y: 2, w: 40, h: 9, text: "${name}"}
+cards:
+  - {name: Day, flip: Night, back: BACK}
+  - {name: Night, count: 0}
+  - {name: Hero, back: hero}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "card 1 'Day' (cards[0] (line 10)): the card has two backs: flip 'Night' (that card's front) and "
+            "back 'villan'; leave one of them empty",
+        ),
+        ("ja", "1枚目のカード「Day」（cards[0]（10行目））: このカードには裏面が2つあります：flip「Night」"),
+    ],
+)
+@pytest.mark.parametrize("back", ["villan", "villain"])  # a typo was never checked; a right name was dropped
+def test_a_double_faced_card_that_also_names_a_back_is_refused(cli, tmp_path, lang, said, back):
+    """A card whose ``flip`` names its back face and whose ``back`` names one of ``backs`` has two
+    backs: the named one was dropped unread (a typo in it passed). Refused, naming the card."""
+    deck = tmp_path / "d.yaml"
+    deck.write_text(TWO_BACKS_DECK.replace("BACK}", back + "}"), encoding="utf-8")
+    result = cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
+    assert result.returncode == 2 and result.stdout == "" and not (tmp_path / "out").exists(), result.stderr
+    [line] = result.stderr.splitlines()
+    assert "d.yaml: " + said.replace("villan", back) in line, line
+
+
+def test_a_double_faced_card_with_no_named_back_prints_its_twin(tmp_path):
+    deck = tmp_path / "d.yaml"
+    deck.write_text(TWO_BACKS_DECK.replace(", back: BACK}", "}"), encoding="utf-8")
+    [pdf] = build(deck, tmp_path / "out", card_pages=True)
+    pages = [page.extract_text().strip() for page in PdfReader(pdf).pages]
+    assert pages == ["Day", "Night", "Hero", "HEROBACK"], pages
+
+
 def test_court_fools_are_backed_by_the_charlatan(tmp_path):
     paths = build_targets(resolve(["court"]), BuildOptions(out_dir=tmp_path))
     reader = PdfReader(next(p for p in paths if "characters" in p.name))
@@ -472,3 +519,62 @@ def test_a_colour_may_be_written_short_as_css_writes_it(tmp_path):
     assert box_of(image, "#ff0000") == pytest.approx((5, 5, 15, 15), abs=0.2)
     assert box_of(image, "#ffff00") == pytest.approx((20, 5, 30, 15), abs=0.2)
     assert box_of(image, "#0000ff") == pytest.approx((35, 5, 45, 15), abs=0.2)
+
+
+@pytest.mark.parametrize(
+    ("keys", "place", "en", "ja"),
+    [
+        (
+            "shape: polygon, points: [[0, 0]]",
+            "line 6, layout.s.points",
+            "needs at least 2 entries, not 1",
+            "2個以上の要素が必要です（1個しかありません）",
+        ),
+        (
+            "shape: line, points: []",
+            "line 6, layout.s.points",
+            "needs at least 2 entries, not 0",
+            "2個以上の要素が必要です（0個しかありません）",
+        ),
+        (
+            "shape: polygon, points: [" + ", ".join(["[0, 0]"] * 501) + "]",
+            "line 6, layout.s.points",
+            "has more than 500 entries",
+            "500個を超えています",
+        ),
+    ],
+    ids=["one point", "no point", "too many points"],
+)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_list_too_short_or_too_long_is_said_in_the_readers_language(cli, tmp_path, keys, place, en, ja, lang):
+    """A shape of one point was refused in pydantic's English ("List should have at least 2 items
+    after validation, not 1") even with --lang ja: too few or too many entries are said in the
+    catalogue's words, with the line."""
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        f"name: d\ncard: {{size: poker}}\ncards: [{{name: A}}]\nlayout:\n"
+        f"  frame: {{type: shape, shape: rect, x: 1, y: 1, w: 9, h: 9}}\n"
+        f"  s: {{type: shape, {keys}, x: 1, y: 1, w: 9, h: 9}}\n",
+        encoding="utf-8",
+    )
+    result = cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
+    where = place if lang == "en" else "6行目、layout.s.points"
+    assert_clean_error(result, "d.yaml", where, en if lang == "en" else ja)
+    assert "List should" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "line 3, copies_field: must not be empty"), ("ja", "3行目、copies_field: 空にはできません")],
+)
+def test_an_empty_key_that_must_hold_a_name_is_said_in_the_readers_language(cli, tmp_path, lang, said):
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: d\ncard: {size: poker}\ncopies_field: ''\ncards: [{name: A}]\n"
+        "layout:\n  t: {type: text, text: x, x: 1, y: 1, w: 20, h: 9}\n",
+        encoding="utf-8",
+    )
+    result = cli("build", str(deck), "--out", str(tmp_path / "out"), "--lang", lang)
+    assert_clean_error(result, "d.yaml", said)
+    assert "String should" not in result.stderr

@@ -3,6 +3,7 @@ and that nothing a stranger writes runs code, reads a file or grows without boun
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from datetime import timedelta
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from kkprint.base.errors import InputError
 from kkprint.deck.data import inline_table
 from kkprint.deck.expr import (
-    MAX_INT_BITS,
+    MAX_DIGITS,
     MAX_TEXT,
     compile_condition,
     compile_expression,
@@ -147,6 +148,18 @@ def test_expressions_compute(text, expected):
         ("${1e308 * 10}", ["not a finite number"]),
         ("${round(1e308)}", ["makes a number of more than 77 digits"]),
         ("${(-8) ** 0.5}", ["not a real number"]),
+        # the guide's limits exactly: 10 ** 77 has 78 digits (it was made: 2 ** 256 was the bound),
+        # and a number written past a float's range is infinity (it printed 'inf')
+        ("${10 ** 77}", ["makes a number of more than 77 digits"]),
+        ("${10 ** 76 * 10}", ["makes a number of more than 77 digits"]),
+        ("${" + "9" * 77 + " + 1}", ["makes a number of more than 77 digits"]),
+        ("${-10 ** 77}", ["makes a number of more than 77 digits"]),
+        ("${" + "1" * 78 + "}", ["the number 1111111111", "has more than 77 digits"]),
+        ("${int(1e300)}", ["makes a number of more than 77 digits"]),
+        ("${str(1e400)}", ["the number 1e400 is too large: it is not finite"]),
+        ("${1e400}", ["the number 1e400 is too large: it is not finite"]),
+        ("${max(1, 1e999)}", ["the number 1e999 is too large"]),
+        ("${[2, 1e400]}", ["the number 1e400 is too large"]),
         ("${'x' * 10 ** 9}", ["would make 1,000,000,000 characters; at most 10,000"]),
         ("${[1] * 100000}", ["would make 100,000 characters"]),
         ("${'%999999999d' % 1}", ["'%' does not work on text and a number"]),
@@ -182,7 +195,10 @@ def test_bad_expressions_say_what_is_wrong(english, text, fragments):
 def test_the_largest_results_allowed_are_made_and_one_more_is_refused():
     assert len(value("${'x' * 10000}")) == MAX_TEXT
     assert len(value("${join(split('a,' * 4999 + 'a', ','), '')}")) == 5000
-    assert value("${2 ** 255}").bit_length() == MAX_INT_BITS
+    largest = "9" * 77  # the guide's "numbers of at most 77 digits"; every step's number too
+    assert str(value("${" + largest + "}")) == largest and MAX_DIGITS == 77
+    assert str(value("${-" + largest + " * 1}")) == "-" + largest
+    assert str(value("${10 ** 76 * 9 + " + "9" * 76 + "}")) == largest
     with pytest.raises(InputError):
         value("${'x' * 10001}")
     with pytest.raises(InputError):
@@ -353,7 +369,9 @@ def test_hostile_expressions_never_run_code_nor_grow(expression, form):
     if isinstance(result, (str, list)):
         assert len(result) <= MAX_TEXT
     if isinstance(result, int):
-        assert result.bit_length() <= MAX_INT_BITS
+        assert len(str(abs(result))) <= MAX_DIGITS
+    if isinstance(result, float):
+        assert math.isfinite(result)
 
 
 def test_the_guides_table_of_functions_gives_what_it_says():

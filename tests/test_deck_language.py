@@ -310,6 +310,41 @@ def test_xlsx_and_csv_give_the_same_pdf(tmp_path, delimiter):
     assert text.count("Wood 1") == 12 and "Stone 2" in text and "Stone 2.0" not in text
 
 
+def _copies_in_every_format(folder: Path, written: str, number: float) -> list[Path]:
+    """A deck of one card whose copies are ``number`` as each kind of data file holds it: an
+    .xlsx cell (openpyxl gives a float), a CSV's text as written, JSON and the deck's own cards."""
+    _xlsx(folder / "cards.xlsx", [["name", "count"], ["A", number]])
+    (folder / "cards.csv").write_text(f"name,count\nA,{written}\n", encoding="utf-8")
+    (folder / "cards.json").write_text(f'[{{"name": "A", "count": {written}}}]', encoding="utf-8")
+    layout = "layout:\n  name: {type: text, x: 2, y: 1, w: 40, h: 8, text: '${name} ${card.number}'}\n"
+    decks = []
+    for data in ("data: cards.xlsx", "data: cards.csv", "data: cards.json", f"cards: [{{name: A, count: {written}}}]"):
+        stem = data.split(".")[-1] if "." in data else "inline"
+        decks.append(write(folder, f"name: d\ncard: {{size: mini}}\n{data}\n{layout}", f"{stem}.yaml"))
+    return decks
+
+
+def test_copies_written_as_a_whole_number_with_a_point_are_read_alike_from_every_format(tmp_path):
+    """``count: 3.0`` was refused in a CSV ("copies must be a whole number") and accepted from an
+    .xlsx, where openpyxl gives 3.0: every format takes a whole number written with a point."""
+    pdfs = []
+    for deck in _copies_in_every_format(tmp_path, "3.0", 3.0):
+        assert load_deck(deck).total == 3, deck.name
+        [pdf] = build(deck, tmp_path / deck.stem)
+        pdfs.append(pdf.read_bytes())
+    assert pdfs[0] == pdfs[1] == pdfs[2] == pdfs[3]
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdfs[1])).pages)
+    assert "A 1" in text and "A 2" in text and "A 3" in text and "A 4" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_copies_that_are_not_whole_are_refused_alike_from_every_format(tmp_path, lang):
+    for deck in _copies_in_every_format(tmp_path, "3.5", 3.5):
+        result = run_cli("check", str(deck), "--lang", lang)
+        said = "copies must be a whole number, not '3.5'" if lang == "en" else "枚数は整数にしてください"
+        assert_clean_error(result, said)
+
+
 def test_a_copies_like_column_that_is_not_used_is_a_warning(tmp_path):
     (tmp_path / "cards.csv").write_text("name,qty\nA,3\nB,2\n", encoding="utf-8")
     write(

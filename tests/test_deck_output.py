@@ -311,6 +311,29 @@ def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, c
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "d.yaml: items.csv row 3: --name '${name}' gives this card no usable file name ('')"),
+        ("ja", "d.yaml: items.csv の3行目: --name「${name}」からはこのカードに使えるファイル名ができません（「」）"),
+    ],
+)
+def test_export_names_the_card_whose_file_name_comes_out_empty(tmp_path, cli, lang, said):
+    """One card's name empty with --name '${name}': the error said only "output name '' has no
+    usable characters", not which card; it names the deck, the card's data row, and what to do."""
+    (tmp_path / "items.csv").write_text("id,name\n7,Knight\n8,\n9,Healer\n", encoding="utf-8")
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: ex\ncard: {size: mini}\ndata: items.csv\n"
+        "layout:\n  t: {type: text, x: 2, y: 2, w: 40, h: 9, text: 'card ${id}'}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "png"
+    result = cli("export", str(deck), "--name", "${name}", "--out", str(out), "--lang", lang)
+    assert_clean_error(result, said)
+    assert not out.exists()  # every name is made before a picture is
+
+
 def test_tabletop_simulator_sheets_have_a_ten_by_seven_grid_within_4096_pixels(tmp_path, cli):
     deck = tmp_path / "d.yaml"
     deck.write_text(

@@ -167,3 +167,89 @@ def test_threads_embedding_one_face_each_get_their_own_subsets_program(tmp_path,
         path.unlink()  # (made side by side too)
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(lambda text: _pdf_of(registered, text), texts * 3)) == alone * 3
+
+
+VERA = ROOT / "examples" / "decks" / "heist" / "fonts" / "Vera.ttf"  # fsType 4: preview & print, embeddable
+
+
+def _with_fs_type(folder, fs_type: int):
+    """The deck's font folder with Vera.ttf saved with another OS/2 fsType (its licence's word on
+    embedding), as fontTools writes it."""
+    from fontTools.ttLib import TTFont
+
+    fonts = folder / "fonts"
+    fonts.mkdir(exist_ok=True)
+    font = TTFont(VERA)
+    font["OS/2"].fsType = fs_type
+    font.save(fonts / "Locked.ttf")
+    return fonts / "Locked.ttf"
+
+
+FONT_DECK = """\
+name: locked
+card: {size: mini}
+fonts:
+  locked: {regular: fonts/Locked.ttf}
+layout:
+  t: {type: text, x: 2, y: 2, w: 40, h: 9, font: locked, text: "${name}"}
+cards: [{name: Vault}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("fs_type", "lang", "said"),
+    [
+        (
+            2,
+            "en",
+            "locked.yaml: fonts.locked.regular: font 'fonts/Locked.ttf' may not be embedded: its licence forbids "
+            "it (restricted licence, OS/2 fsType 2)",
+        ),
+        (
+            2,
+            "ja",
+            "locked.yaml: fonts.locked.regular: フォント「fonts/Locked.ttf」は埋め込めません：ライセンスが禁じています（埋め込み禁止、",
+        ),
+        (
+            0x0200,
+            "en",
+            "font 'fonts/Locked.ttf' may not be embedded: its licence forbids it (bitmap embedding only, OS/2 fsType 512)",
+        ),
+        (0x0202, "en", "its licence forbids it (restricted licence, OS/2 fsType 514)"),
+        (0x0104, "en", "its licence forbids it (no subsetting, OS/2 fsType 260)"),
+    ],
+)
+def test_a_font_whose_licence_forbids_embedding_is_refused_naming_its_file(cli, tmp_path, fs_type, lang, said):
+    """A restricted-licence font (OS/2 fsType 2) was embedded without a word: every PDF embeds its
+    fonts, so a designer would ship a font its licence forbids them to. Refused in one line, with
+    the file, nothing written."""
+    _with_fs_type(tmp_path, fs_type)
+    deck = tmp_path / "locked.yaml"
+    deck.write_text(FONT_DECK, encoding="utf-8")
+    for command in ("build", "check"):
+        result = cli(
+            *([command, str(deck), "--lang", lang] + (["--out", str(tmp_path / "out")] if command == "build" else []))
+        )
+        assert result.returncode == 2 and result.stdout == "" and not (tmp_path / "out").exists(), result.stderr
+        [line] = result.stderr.splitlines()
+        assert said in line and "Traceback" not in result.stderr, line
+
+
+@pytest.mark.parametrize("fs_type", [0, 4, 8, 0x0006])
+def test_a_font_whose_licence_allows_embedding_is_embedded(tmp_path, fs_type):
+    """Installable (0), preview & print (4), editable (8), and restricted with a looser bit beside
+    it (the looser counts): built, the font embedded."""
+    from pypdf import PdfReader
+
+    from kkprint.cli.targets import resolve
+    from kkprint.engine.job import BuildOptions, build_targets
+
+    _with_fs_type(tmp_path, fs_type)
+    deck = tmp_path / "locked.yaml"
+    deck.write_text(FONT_DECK, encoding="utf-8")
+    [pdf] = build_targets(resolve([str(deck)]), BuildOptions(out_dir=tmp_path / "out"))
+    page = PdfReader(pdf).pages[0]
+    assert "Vault" in page.extract_text()
+    fonts = [font.get_object() for font in page["/Resources"]["/Font"].values()]
+    vera = [font for font in fonts if "BitstreamVeraSans" in str(font["/BaseFont"])]
+    assert vera and all("/FontFile2" in font["/FontDescriptor"] for font in vera), fonts  # (embedded)

@@ -525,7 +525,8 @@ def test_an_inherited_region_is_named_where_it_is_written_and_a_cards_own_error_
 
 def test_a_layout_extending_a_template_named_layout_has_none_of_the_decks_lines(tmp_path):
     """A ``layouts`` entry's ``extends: layout`` names a template file (layout.yaml), not the
-    deck's own ``layout``: its inherited regions are written in no line of the deck."""
+    deck's own ``layout``: its inherited regions are written in no line of the deck (they are
+    brought in by the extends on line 6)."""
     from kkprint.deck.load import load_deck
 
     (tmp_path / "layout.yaml").write_text(
@@ -540,3 +541,111 @@ def test_a_layout_extending_a_template_named_layout_has_none_of_the_decks_lines(
     )
     deck = load_deck(tmp_path / "d.yaml")
     assert ("layouts", "other", "band") not in deck.lines and deck.lines[("layout", "band")] == 4
+    assert deck.written_at(("layouts", "other"), "band") == (("layouts", "other"), 6)
+
+
+EMPTY_ICON_DECK = """\
+name: fees
+card: {size: poker}
+layout:
+  fee:    {type: text, x: 5, y: 5, w: 53, h: 10, text: "pay {${res}} now", size: 12}
+  braces: {type: text, x: 5, y: 20, w: 53, h: 10, text: "write {{}} as braces", size: 12}
+cards:
+  - {name: Mill, res: "die:1"}
+  - {name: Ruin, res: ""}
+  - {name: Well, res: "die:2"}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "card 2 'Ruin' (cards[1] (line 8)), region 'fee' (line 4): text: empty icon {}: no icon is named"),
+        ("ja", "2枚目のカード「Ruin」（cards[1]（8行目））、領域「fee」（4行目）: 「text」: 空のアイコン {}"),
+    ],
+)
+def test_an_empty_icon_is_an_error_naming_its_card_and_region(tmp_path, capsys, monkeypatch, lang, said):
+    """``pay {${res}} now`` on a card whose res is empty printed a literal '{}' with no word: it is
+    refused as an unknown icon is, on that card alone, in the reader's language; ``{{}}`` still
+    prints braces."""
+    deck = tmp_path / "fees.yaml"
+    deck.write_text(EMPTY_ICON_DECK, encoding="utf-8")
+    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
+    assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
+    [line] = err.splitlines()
+    assert line.startswith(("kkprint: error: ", "kkprint: エラー: ")) and f"fees.yaml: {said}" in line, line
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch, lang)
+    [finding] = json.loads(out)
+    assert code == 2 and (finding["card"], finding["region"], finding["kind"], finding["severity"]) == (
+        2,
+        "fee",
+        "error",
+        "error",
+    )
+    if lang == "ja":
+        assert english_left(finding["message"]) == [], finding
+
+    fixed = tmp_path / "fixed.yaml"  # with an icon on every card: braces written {{}} print as braces
+    fixed.write_text(EMPTY_ICON_DECK.replace('res: ""', 'res: "die:3"'), encoding="utf-8")
+    code, out, err = run(["build", str(fixed), "--out", str(tmp_path / "ok")], capsys, monkeypatch, lang)
+    assert code == 0 and err == "", err
+    text = PdfReader(next((tmp_path / "ok").glob("*.pdf"))).pages[0].extract_text()
+    assert text.count("write {} as braces") == 3 and "pay {" not in text
+
+
+def test_an_empty_icon_from_a_column_no_card_has_is_said_once_as_the_missing_column(tmp_path, capsys, monkeypatch):
+    deck = tmp_path / "fees.yaml"
+    deck.write_text(EMPTY_ICON_DECK.replace("${res}", "${resource}"), encoding="utf-8")
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
+    [finding] = json.loads(out)
+    assert code == 2 and (finding["kind"], finding["region"], finding["card"]) == ("missing-column", "fee", None)
+
+
+TEMPLATE_CHAIN_DECK = """\
+name: chain
+card: {size: poker}
+layouts:
+  item:
+    extends: poker
+    regions:
+      title: {colour: "#000000"}
+  plan: {extends: item, regions: {title: {colour: "#ffffff"}}}
+  deluxe: {extends: plan}
+back: {extends: deluxe}
+cards:
+  - {name: Knife, layout: item}
+  - {name: Scheme, layout: plan}
+  - {name: Vault, layout: deluxe}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "layout 'item', region 'text' (line 5): no card has a column 'text'"),
+        ("ja", "レイアウト「item」、領域「text」（5行目）: 列「text」はどのカードにもありません"),
+    ],
+)
+def test_a_template_regions_missing_column_is_said_once_at_the_line_naming_the_template(
+    tmp_path, capsys, monkeypatch, lang, said
+):
+    """poker's ``text`` region reads a column ``text`` no card has. Down item → plan → deluxe (and
+    the back extending deluxe) it was said once per layout, with no line; it is said once, at the
+    line where the deck brings the region in: ``extends: poker``."""
+    deck = tmp_path / "chain.yaml"
+    deck.write_text(TEMPLATE_CHAIN_DECK, encoding="utf-8")
+    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
+    assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
+    [line] = err.splitlines()
+    assert f"chain.yaml: {said}" in line, line
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch, lang)
+    found = [(f["kind"], f["face"], f["region"], f["line"], f["card"]) for f in json.loads(out)]
+    assert code == 2 and found == [("missing-column", "layouts.item", "text", 5, None)], found
+
+
+def test_a_deck_extending_a_template_as_a_whole_names_the_line_of_its_extends(tmp_path, capsys, monkeypatch):
+    deck = tmp_path / "whole.yaml"
+    deck.write_text("name: whole\nextends: poker\ncards: [{name: A}, {name: B}]\n", encoding="utf-8")
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
+    found = [(f["kind"], f["face"], f["region"], f["line"]) for f in json.loads(out)]
+    assert code == 2 and found == [("missing-column", "layout", "text", 2)], found

@@ -213,6 +213,15 @@ def _names(expected: str) -> list[str]:
     return [name.strip().strip("'\"") for name in re.split(r",\s*|\s+or\s+", expected) if name.strip()]
 
 
+def _length(first: ErrorDetails) -> int:
+    """How many entries the list pydantic found too short has (its count, else the input's)."""
+    counted = (first.get("ctx") or {}).get("actual_length")
+    if isinstance(counted, int):
+        return counted
+    found = first.get("input")
+    return len(found) if isinstance(found, (list, tuple, dict, str)) else 0
+
+
 def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
     """Pydantic's finding in the catalogue's words; our own validators' messages come through
     as they were raised (already in the reader's language)."""
@@ -265,6 +274,13 @@ def _problem(first: ErrorDetails, location: tuple, model) -> Said | str:
         )
     if kind == "too_long":
         return Msg("has more than {limit} entries", limit=context.get("max_length"))
+    if kind == "too_short":  # (a shape's points: [[0, 0]] is one point of the two it needs)
+        return Msg("needs at least {limit} entries, not {count}", limit=context.get("min_length"), count=_length(first))
+    if kind == "string_too_short":
+        limit = context.get("min_length")
+        return Msg("must not be empty") if limit == 1 else Msg("must be at least {limit} characters", limit=limit)
+    if kind == "string_too_long":
+        return Msg("must be at most {limit} characters", limit=context.get("max_length"))
     if kind in ("value_error", "assertion_error"):  # our own validators' words, as they raised them
         raised = context.get("error")
         said = raised.args[0] if isinstance(raised, Exception) and raised.args else None

@@ -196,6 +196,19 @@ def prints_by_card(
         a function giving its art for the card's fields, printed number, place in errors and
         reference for the preflight."""
         other = card.fields.get(spec.back_face_field) if spec.back_face_field else None
+        chosen = card.fields.get("back")
+        if other and chosen and spec.backs:  # (two backs for one card: the named one, unchecked, was dropped)
+            raise InputError(
+                Msg(
+                    "the card has two backs: {field} '{other}' (that card's front) and back '{chosen}'; "
+                    "leave one of them empty",
+                    field=spec.back_face_field,
+                    other=other,
+                    chosen=chosen,
+                ),
+                source=deck.source,
+                place=card.origin,
+            )
         if other:
             if other not in faces_by_name:
                 raise InputError(
@@ -215,7 +228,6 @@ def prints_by_card(
                 return twin_face.art({**twin_fields, **names}, number, twin.origin, True, ref)
 
             return twin_art
-        chosen = card.fields.get("back")
         if chosen and spec.backs:
             if chosen not in named:
                 raise InputError(

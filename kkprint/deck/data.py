@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -58,8 +59,16 @@ def as_text(value: Any) -> str:
     return str(value)
 
 
+_WHOLE_WITH_POINT = re.compile(r"([-+]?[0-9]+)\.0*")  # 3.0 or 3. : a whole number as a spreadsheet may write it
+
+
 def count_of(value: Any, source: str, place: str | Msg) -> int:
+    """A card's copies: a whole number, however its file writes it — ``3`` or ``3.0`` alike (an
+    .xlsx cell, a JSON or YAML number and a CSV's text all give 3); ``3.5`` is refused."""
     text = as_text(value).strip() if not isinstance(value, str) else value.strip()
+    whole = _WHOLE_WITH_POINT.fullmatch(text)
+    if whole:
+        text = whole.group(1)
     if text.isascii() and text.isdigit() and len(text) > 12:  # (int() itself refuses past 4,300 digits)
         raise InputError(
             Msg(

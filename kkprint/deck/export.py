@@ -89,7 +89,7 @@ class _Pages:
         return page_size(self.pages[0], scale)
 
 
-def _name(template: str, card: CardData, number: int, taken: set[str]) -> str:
+def _name(template: str, card: CardData, number: int, taken: set[str], source: str) -> str:
     fields = {**card.fields, "n": f"{number:03d}", "count": str(card.count)}
 
     def value(match: re.Match) -> str:
@@ -102,7 +102,20 @@ def _name(template: str, card: CardData, number: int, taken: set[str]) -> str:
             )
         return fields[key]
 
-    stem = safe_file_name(FIELD.sub(value, template))
+    made = FIELD.sub(value, template)
+    try:
+        stem = safe_file_name(made)
+    except InputError:  # (an empty name, or one of dots and slashes: which card made it is what helps)
+        raise InputError(
+            Msg(
+                "--name '{template}' gives this card no usable file name ('{made}'): fill in the fields it "
+                "reads, or put ${{n}} in it",
+                template=template,
+                made=made,
+            ),
+            source=source,
+            place=card.origin,
+        ) from None
     name, suffix = stem, 2
     while name in taken:
         name, suffix = f"{stem}-{suffix}", suffix + 1
@@ -133,7 +146,7 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
     deck = select(load_deck(deck_path, allow_outside=options.allow_outside), options.only)
     stem = safe_file_name(deck.spec.name)
     printed = [card for card in deck.iter_cards() if card.count > 0]
-    names = _names(printed, options.name) if options.png else []
+    names = _names(printed, options.name, deck.source) if options.png else []
     picks = _picks(printed, options.showcase) if options.showcase is not None else []
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="kkprint-export-") as temp:
@@ -158,11 +171,11 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
     return written
 
 
-def _names(cards: list[CardData], template: str | None) -> list[str]:
+def _names(cards: list[CardData], template: str | None, source: str) -> list[str]:
     """Each card's file name, all made before anything is rendered."""
     template = template or ("${n}-${name}" if all("name" in card.fields for card in cards) else "${n}")
     taken: set[str] = set()
-    return [_name(template, card, number, taken) for number, card in enumerate(cards, start=1)]
+    return [_name(template, card, number, taken, source) for number, card in enumerate(cards, start=1)]
 
 
 def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions, same_backs: bool) -> list[Path]:

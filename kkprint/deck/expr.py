@@ -6,7 +6,8 @@ text, lists, indexing and calls of the functions below pass — no attributes (`
 ``deck.name`` are names, not attribute access), no lambdas, no comprehensions, no imports. What
 passes is evaluated by simpleeval, never by Python's ``eval``, with operators and functions of
 our own that refuse, before computing it, any result longer than :data:`MAX_TEXT` characters or
-larger than :data:`MAX_INT_BITS` bits. Every expression is bounded in length, depth and parts,
+larger than :data:`MAX_INT_BITS` bits, and after it any whole number of more than
+:data:`MAX_DIGITS` digits and any number that is not finite. Every expression is bounded in length, depth and parts,
 and each evaluation in the work it does (:data:`MAX_WORK`), so a deck from a stranger cannot
 make an expression that runs code, fills memory or runs long.
 
@@ -37,7 +38,9 @@ MAX_EXPRESSION = 1000  # characters in one ${…} or when:
 MAX_PARTS = 250  # nodes of its parsed tree
 MAX_DEPTH = 32  # nesting of those nodes
 MAX_TEXT = 10_000  # characters (or list items) an expression may make: a data cell's limit
-MAX_INT_BITS = 256  # about 77 digits
+MAX_INT_BITS = 256  # what an operation may make before it is computed (10 ** 77 has 256 bits)
+MAX_DIGITS = 77  # a whole number's digits, as the guide says (2 ** 256 has 78)
+_TOO_LARGE = 10**MAX_DIGITS
 MAX_FORMAT_WIDTH = 200
 MAX_WORK = 200_000  # characters (a list item: ten) one evaluation may read and make, all its steps together
 
@@ -123,11 +126,11 @@ def _is_number(value: Any) -> bool:
 
 
 def _number(value: Any) -> int | float:
-    """A number result, refused when it is not finite or has more than MAX_INT_BITS bits."""
+    """A number result, refused when it is not finite or has more than MAX_DIGITS digits."""
     if isinstance(value, float) and not math.isfinite(value):
         raise InputError(Msg("the result is not a finite number"))
-    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
-        raise InputError(Msg("makes a number of more than {digits} digits", digits=77))
+    if isinstance(value, int) and value.bit_length() >= MAX_INT_BITS and abs(value) >= _TOO_LARGE:
+        raise InputError(Msg("makes a number of more than {digits} digits", digits=MAX_DIGITS))
     if isinstance(value, complex):
         raise InputError(Msg("the result is not a real number"))
     return value
@@ -160,7 +163,7 @@ def _add(a, b):
 def _multiply(a, b):
     if _is_number(a) and _is_number(b):
         if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:
-            raise InputError(Msg("makes a number of more than {digits} digits", digits=77))
+            raise InputError(Msg("makes a number of more than {digits} digits", digits=MAX_DIGITS))
         return _number(a * b)
     if isinstance(b, (str, list, tuple)) and isinstance(a, int):
         a, b = b, a
@@ -193,7 +196,7 @@ def _power(a, b):
                 "{base} ** {exponent} makes a number of more than {digits} digits",
                 base=_shown(a),
                 exponent=_shown(b),
-                digits=77,
+                digits=MAX_DIGITS,
             )
         )
     try:
@@ -589,7 +592,21 @@ def _too_complex() -> InputError:
     )
 
 
-def _check(tree: ast.Expression) -> tuple[set[str], set[str], set[str], bool]:
+def _written_number(node: ast.Constant, source: str) -> None:
+    """A number written in an expression, refused as a result would be: ``1e400`` is Python's
+    infinity (it printed ``inf``), and a whole number of more than MAX_DIGITS digits is none the
+    guide allows."""
+    value = node.value
+    written = ast.get_source_segment(source, node) or as_printed(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InputError(Msg("the number {value} is too large: it is not finite", value=_shown(written)))
+    if isinstance(value, int) and abs(value) >= _TOO_LARGE:
+        raise InputError(
+            Msg("the number {value} has more than {digits} digits", value=_shown(written), digits=MAX_DIGITS)
+        )
+
+
+def _check(tree: ast.Expression, source: str) -> tuple[set[str], set[str], set[str], bool]:
     """Every node allowed, within depth and count; returns (names, required, tables, reads_all)."""
     names: set[str] = set()
     required: set[str] = set()
@@ -614,8 +631,8 @@ def _check(tree: ast.Expression) -> tuple[set[str], set[str], set[str], bool]:
             raise InputError(Msg("{kind} is not allowed in an expression", kind=Detail(kind, FORBIDDEN)))
         if isinstance(node, ast.Constant) and not isinstance(node.value, (str, int, float, bool, type(None))):
             raise InputError(Msg("only numbers and quoted text are values here"))
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            _number(node.value)
+        if isinstance(node, ast.Constant) and _is_number(node.value) and not isinstance(node.value, bool):
+            _written_number(node, source)
         if isinstance(node, ast.Name):
             names.add(node.id)
             required.add(node.id)
@@ -689,7 +706,7 @@ def compile_expression(text: str) -> Expression:
         tree = _Rewrite().visit(ast.Expression(body=module.body[0].value))
     except RecursionError:
         raise _too_complex() from None
-    names, required, tables, reads_all = _check(tree)
+    names, required, tables, reads_all = _check(tree, source)
     return Expression(source, tree.body, frozenset(names), frozenset(required), frozenset(tables), reads_all)
 
 
@@ -770,6 +787,8 @@ class _Evaluator(simpleeval.SimpleEval):
         self._spend(*values)
         result = self.functions[cast(ast.Name, node.func).id](*values)  # (a known function: checked when compiled)
         self._spend(result)
+        if isinstance(result, (int, float)):  # (int(1e300) is a whole number of 301 digits)
+            _number(result)
         return result
 
     def _eval_sequence(self, node: ast.List | ast.Tuple) -> list:

@@ -57,6 +57,8 @@ class Deck:
     chosen_rows: tuple[int, ...] = ()  # the data row (card.row) of each chosen card
     lines: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> YAML line
     written_in: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> the section it is in
+    # a template's region (written in no line of the file) -> (the section whose extends brings it, that line)
+    from_template: dict = field(default_factory=dict, compare=False, hash=False)
     tables: dict[str, LookupTable] = field(default_factory=dict, compare=False, hash=False)
     columns: frozenset[str] = frozenset()  # every field some card has (a deck's fields: included)
 
@@ -93,6 +95,16 @@ class Deck:
     def resolve(self, name: str, what: str, place: str | Msg) -> Path:
         """A file the deck names, which must stay inside the deck's folder unless allowed."""
         return confined(self.folder, name, what, self.source, place, self.allow_outside)
+
+    def written_at(self, section: tuple, name: str) -> tuple[tuple, int | None]:
+        """Where a region of ``section`` is written, as one place for every face that has it:
+        the section and line the file writes it at (a face inheriting it from another layout
+        names that one), or, for a template's region, where the file's ``extends`` brings it in."""
+        key = (*section, name)
+        if key not in self.lines and key in self.from_template:
+            return self.from_template[key]
+        written = self.written_in.get(key, section)
+        return written, self.lines.get((*written, name))
 
     def region_place(self, section: tuple, name: str) -> Msg:
         line = self.lines.get((*section, name))
@@ -425,19 +437,25 @@ def _added(first: Any, second: Any, source: str, place: str) -> Any:
     return "${" + first_term + " + " + second_term + "}"
 
 
-def _region_lines(raw: Any) -> tuple[dict, dict]:
+def _region_lines(raw: Any, spec: DeckFile | None = None) -> tuple[dict, dict, dict]:
     """Where each region is written in the user's file, for error messages: its line, and the
     section it is written in — a region a face inherits from another of the file's layouts
-    (``extends: item``) is written where that one is."""
+    (``extends: item``) is written where that one is. And, apart (a template's region is written
+    in none of the file's lines), where the file brings in each region of a template (``extends:
+    poker``, or the whole file's ``extends``; ``spec``, the deck checked, has its regions): the
+    section whose ``extends`` names the template and that line, the same for every layout that
+    extends that section."""
     lines: dict = {}
     written_in: dict = {}
+    brought: dict = {}
     if not isinstance(raw, LineDict):
-        return lines, written_in
+        return lines, written_in, brought
     found = raw.get("layouts")
     layouts: dict = found if isinstance(found, dict) else {}
     parents: dict[tuple, tuple] = {}
+    templates: dict[tuple, int | None] = {}  # a section that extends a template: the line naming it
 
-    def take(section: tuple, regions: Any, parent: Any) -> None:
+    def take(section: tuple, regions: Any, parent: Any, entry: Any) -> None:
         if isinstance(regions, LineDict):
             for name in regions:
                 lines[(*section, name)] = regions.line_of(name)
@@ -446,14 +464,19 @@ def _region_lines(raw: Any) -> tuple[dict, dict]:
             parents[section] = ("layouts", parent)
         elif parent == "layout" and section[0] in ("back", "backs"):  # (a layout's "layout" is a template)
             parents[section] = ("layout",)
+        elif isinstance(parent, str) and isinstance(entry, LineDict):
+            templates[section] = entry.line_of("extends") if "extends" in entry else entry.line
 
-    take(("layout",), *_regions_and_parent(raw.get("layout")))
-    take(("back",), *_regions_and_parent(raw.get("back")))
+    def face(section: tuple, entry: Any) -> None:
+        take(section, *_regions_and_parent(entry), entry)
+
+    face(("layout",), raw.get("layout"))
+    face(("back",), raw.get("back"))
     for name, entry in layouts.items():
-        take(("layouts", name), entry.get("regions") if isinstance(entry, dict) else None, _parent_of(entry))
+        take(("layouts", name), entry.get("regions") if isinstance(entry, dict) else None, _parent_of(entry), entry)
     if isinstance(raw.get("backs"), dict):
         for name, entry in raw["backs"].items():
-            take(("backs", name), *_regions_and_parent(entry))
+            face(("backs", name), entry)
     for section in parents:
         ancestor, seen = parents.get(section), {section}
         while ancestor is not None and ancestor not in seen:  # (a loop is refused elsewhere, with its own error)
@@ -462,7 +485,21 @@ def _region_lines(raw: Any) -> tuple[dict, dict]:
                 if key[:-1] == ancestor and (*section, key[-1]) not in lines:
                     lines[(*section, key[-1])], written_in[(*section, key[-1])] = line, written_in[key]
             ancestor = parents.get(ancestor)
-    return lines, written_in
+    whole = isinstance(raw.get("extends"), str)  # the whole file extends a template
+    for section, layout in faces_of(spec) if spec is not None else ():
+        naming: tuple | None = section  # the first section up its chain of extends that names a template
+        passed: set[tuple] = set()
+        while naming is not None and naming not in templates and naming not in passed:
+            passed.add(naming)
+            naming = parents.get(naming)
+        for name in layout:
+            if (*section, name) in lines:
+                continue  # (written in the file)
+            if naming in templates:
+                brought[(*section, name)] = (naming, templates[naming])
+            elif whole:
+                brought[(*section, name)] = (section, raw.line_of("extends"))
+    return lines, written_in, brought
 
 
 def _parent_of(entry: Any) -> Any:
@@ -592,7 +629,7 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
     if data_spec is not None:
         data_path = confined(path.parent, data_spec.file, N_("data file"), source, "data", allow_outside)
     tables = _tables(spec, path.parent, source, allow_outside)
-    lines, written_in = _region_lines(raw)
+    lines, written_in, brought = _region_lines(raw, spec)
     deck = Deck(
         spec,
         tuple(cards),
@@ -602,6 +639,7 @@ def load_deck(path: Path, *, allow_outside: bool = False) -> Deck:
         allow_outside,
         lines=lines,
         written_in=written_in,
+        from_template=brought,
         tables=tables,
     )
     columns: set[str] = set(spec.fields)

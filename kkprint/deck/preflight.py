@@ -212,14 +212,13 @@ def column_checks(deck: Deck) -> ColumnChecks:
             if not absent:
                 continue
             reading[(section, name)] = _keys_reading(region, absent, columns)
-            written = deck.written_in.get((*section, name), section)  # (a region inherited is written there)
+            written, line = deck.written_at(section, name)  # (a region inherited: where it is written, or brought in)
             for column in sorted(absent):
                 missing[column] = ""
                 if (column, written, name) in said:  # (the same mistake, in the same place)
                     continue
                 said.add((column, written, name))
                 message = Msg("no card has a column '{column}'{hint}", column=column, hint=suggest(column, columns))
-                line = deck.lines.get((*written, name))
                 found.append(
                     Finding(deck.source, MISSING_COLUMN, message, face=written, region=name, line=line, error=True)
                 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 from itertools import count, islice
@@ -411,6 +412,8 @@ class RegionPainter:
             text = fields[region.field]
         else:
             text = self._text_of(cast(str, region.text), "text", fields)  # (FixedOrField: text when no field)
+        if "{}" in text:
+            _refuse_an_empty_icon(text, "field" if region.field else "text")
         vertical = region.direction == "vertical"
         setting, font = self._face(self._text_of(region.font, "font", fields), region.markup, vertical)
         # (the region's opacity given with its colour: a colour without alpha would reset it to 1)
@@ -509,6 +512,28 @@ class RegionPainter:
                 path.moveTo(*point) if index == 0 else path.lineTo(*point)
             path.close()
         return path
+
+
+_BRACES = re.compile(r"\{\{|\}\}|\{\}")  # literal braces as text writes them, and an icon of no name
+
+
+def _refuse_an_empty_icon(text: str, key: str) -> None:
+    """``{}`` names no icon: ``pay {${res}} now`` on a card whose ``res`` is empty printed a literal
+    ``{}``. Refused as an unknown icon is (``{{}}`` prints braces). The empty name is a value of
+    the message, so a card that read a column no card has is not told again (the preflight has
+    said that column once)."""
+    if any(match.group() == "{}" for match in _BRACES.finditer(text)):
+        raise InputError(
+            Msg(
+                "{key}: {problem}",
+                key=key,
+                problem=Msg(
+                    "empty icon {{{name}}}: no icon is named between the braces (is the field it comes from "
+                    "empty?); write {{{{}}}} to print braces",
+                    name="",
+                ),
+            )
+        )
 
 
 def _regular(sides: int, flat_top: bool) -> list[tuple[float, float]]:

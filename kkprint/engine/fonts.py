@@ -484,6 +484,7 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
                     label=label,
                 )
             )
+        _refuse_unembeddable(font, label)
         _SOURCES[name] = _Source(partial(_open_bytes, data), characters, label=label)
         if "CFF " in font:
             _subset_to_truetype(font, characters)
@@ -497,6 +498,39 @@ def register_font_file(path: Path, characters: str, label: str) -> str:
     except Exception:  # fontTools and ReportLab raise many kinds for a broken font  # noqa: BLE001
         raise damaged_font(label) from None
     return name
+
+
+_INSTALLABLE_USES = 0x000C  # OS/2 fsType: preview & print (4), editable (8) — either allows a PDF to embed
+_RESTRICTED = 0x0002  # restricted licence: the font must not be embedded at all
+_NO_SUBSETTING = 0x0100  # embedded only whole: every PDF here embeds a subset, the characters it prints
+_BITMAP_ONLY = 0x0200  # only the font's bitmaps may be embedded, never its outlines (which a PDF needs)
+
+
+def _refuse_unembeddable(font, label: str) -> None:
+    """A font whose licence forbids the embedding every PDF here does (OS/2 ``fsType``: a
+    restricted licence, bitmaps only, or no subsetting) is refused, naming its file: every font
+    is embedded and subset (SPEC §3), and a designer must not ship such a font unknowingly. Of
+    several usage bits, the least restrictive counts (as the OpenType specification says of
+    older fonts)."""
+    table = font["OS/2"] if "OS/2" in font else None
+    fs_type = int(getattr(table, "fsType", 0) or 0)
+    if fs_type & _RESTRICTED and not fs_type & _INSTALLABLE_USES:
+        why = Msg("restricted licence")
+    elif fs_type & _BITMAP_ONLY:
+        why = Msg("bitmap embedding only")
+    elif fs_type & _NO_SUBSETTING:
+        why = Msg("no subsetting")
+    else:
+        return
+    raise InputError(
+        Msg(
+            "font '{label}' may not be embedded: its licence forbids it ({why}, OS/2 fsType {value}); "
+            "use a font whose licence allows embedding",
+            label=label,
+            why=why,
+            value=fs_type,
+        )
+    )
 
 
 def damaged_font(label: str) -> InputError:
