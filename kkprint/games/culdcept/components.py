@@ -355,7 +355,9 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
 TARGETS = (
     Target(
         "culdcept",
-        N_("Culdcept-style card game: rules, map mat (A3 and tiled), reference cards, record sheet"),
+        N_(
+            "Culdcept-style card game: rules, map mat (tiled; and A3 beside A4, not Letter), reference cards, record sheet"
+        ),
         ("culdcept-start", "culdcept-mat-LANG-a3.pdf", "culdcept-mat-tiled", "culdcept-reference", "culdcept-record"),
         texts,
         build,
