@@ -97,6 +97,16 @@ def test_a_correction_is_taken_at_any_question_and_the_question_asked_again(kard
     assert sum("France (8) — Ben" in question for question in said) == 3
 
 
+def test_names_on_one_line_with_commas_are_several_players(kardinal_game):
+    """'Aki, Ben, Chie' (or 、) at the name prompt is three players: it was one called 'Aki, Ben, Chie'."""
+    answers = ["Aki, Ben、Chie", "Ben, Dai, Emi, Fumi", ""] + blank_lands(kardinal_game, 5) + [""] * 15
+    ask, say, said = scripted(answers)
+    data = prompt.collect(kardinal_game, ask, say, "en")
+    assert [p["name"] for p in data["players"]] == ["Aki", "Ben", "Chie", "Dai", "Emi"]
+    joined = "\n".join(said)
+    assert "'Ben' is already playing" in joined and "at most 5 players: 'Fumi' is left out" in joined
+
+
 def test_a_walk_resumes_where_it_stopped(kardinal_game):
     lands = blank_lands(kardinal_game, 3)
     lands[0] = "5 4"

@@ -9,6 +9,7 @@ is in it already is not asked again.
 from __future__ import annotations
 
 import copy
+import re
 import unicodedata
 from collections.abc import Callable
 
@@ -245,7 +246,7 @@ LAND_INSTRUCTIONS = N_(
 def _names(ask: Ask, say: Say, lang: str) -> list[str]:
     say(
         tr(
-            "Player names, one per line ({low}–{high}); an empty line ends the list; 'back' takes back the last name.",
+            "Player names, one per line or several with commas ({low}–{high}); an empty line ends the list; 'back' takes back the last name.",
             lang,
             low=MIN_PLAYERS,
             high=MAX_PLAYERS,
@@ -265,11 +266,19 @@ def _names(ask: Ask, say: Say, lang: str) -> list[str]:
                 break
             say("  ! " + tr("at least {low} players", lang, low=MIN_PLAYERS))
             continue
-        if name in names:
-            say("  ! " + tr("'{name}' is already playing", lang, name=name))
-            continue
-        names.append(name)
+        for one in _split_names(name):  # "Aki, Ben, Chie" on one line: three players, as meant
+            if one in names:
+                say("  ! " + tr("'{name}' is already playing", lang, name=one))
+            elif len(names) == MAX_PLAYERS:
+                say("  ! " + tr("at most {high} players: '{name}' is left out", lang, high=MAX_PLAYERS, name=one))
+            else:
+                names.append(one)
     return names
+
+
+def _split_names(line: str) -> list[str]:
+    """The names on one line: a comma (, 、 ，) separates them; a name never holds one."""
+    return [part.strip() for part in re.split("[,、，]", line) if part.strip()]
 
 
 CORRECTION_QUESTION = N_(
