@@ -433,6 +433,22 @@ def test_a_japanese_suggestion_quotes_and_spaces_as_japanese_does(cli, args, lin
     assert "'" not in result.stderr.split("（")[0] and "。 " not in result.stderr
 
 
+@pytest.mark.parametrize(
+    "command, ja, en",
+    [
+        (("check",), "{デッキ}", "{DECK}"),
+        (("build",), "[対象]...", "[TARGET]..."),
+        (("config", "set"), "{項目} {値}", "{KEY} {VALUE}"),
+        (("culdcept", "battle"), "{マスのカード} {出すカード}", "{SQUARE_CARD} {OFFERED_CARD}"),
+    ],
+)
+def test_a_usage_line_names_its_arguments_in_the_readers_language(cli, command, ja, en):
+    """Typer wrote the code's names ({deck}, [target], {on_square}) in either language."""
+    for lang, words in (("ja", ja), ("en", en)):
+        usage = cli(*command, "--help", "--lang", lang).stdout.splitlines()[0]
+        assert usage.endswith(words), (lang, usage)
+
+
 def test_typos_in_lands_and_territories_get_a_suggestion(cli):
     tally = "players:\n  - {name: A, lands: {Frankriech: 2}}\n  - {name: B}\n  - {name: C}\n"
     assert_clean_error(cli("scorer", "kardinal", "-", input=tally), "「Frankreich」のことですか")

@@ -177,7 +177,27 @@ def translate_help(command) -> None:
     _translate_metavars(command)
 
 
+# What a usage line calls each command's arguments (Typer wrote them as {deck} and [target]).
+ARGUMENT_NAMES = {
+    "target": N_("TARGET"),
+    "deck": N_("DECK"),
+    "tally": N_("TALLY"),
+    "state": N_("STATE"),
+    "results": N_("RESULTS"),
+    "name": N_("NAME"),
+    "game": N_("GAME"),
+    "dice": N_("DICE"),
+    "on_square": N_("SQUARE_CARD"),
+    "offered": N_("OFFERED_CARD"),
+    "key": N_("KEY"),
+    "value": N_("VALUE"),
+}
+
+
 def _translate_metavars(command) -> None:
+    for param in getattr(command, "params", ()):
+        if param.param_type_name == "argument" and param.name in ARGUMENT_NAMES:
+            param.metavar = _gettext(ARGUMENT_NAMES[param.name])
     if getattr(command, "options_metavar", None) == "[OPTIONS]":
         command.options_metavar = _gettext(OPTIONS_METAVAR)
     if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
