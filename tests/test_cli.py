@@ -110,7 +110,7 @@ def test_bad_tally_writes_nothing(cli, tmp_path):
     bad.write_text("players:\n  - name: A\n    lands: {France: 9}\n  - name: B\n  - name: C\n", encoding="utf-8")
     sheet = tmp_path / "chart.pdf"
     result = cli("scorer", "kardinal", str(bad), "--sheet", str(sheet))
-    assert_clean_error(result, "bad.yaml", "プレイヤー「A」、国「France」", "3行目")
+    assert_clean_error(result, "bad.yaml", "プレイヤー「A」、国「フランス」", "3行目")
     assert not sheet.exists()
 
 

@@ -77,7 +77,9 @@ def test_ninth_france_card_among_all_players(kardinal_game):
         ),
         kardinal_game,
     )
-    assert "player 'B', land 'フランス'" in message and "9 France cards together" in message
+    assert (
+        "player 'B', land 'France'" in message
+    )  # (written フランス: named in the reader's words) and "9 France cards together" in message
 
 
 def test_unknown_land(kardinal_game):

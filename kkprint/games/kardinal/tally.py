@@ -176,8 +176,9 @@ def parse_tally(
         lands = mapping(entry.get("lands") or {}, Msg("lands"), who, source)
         tallies: dict[str, LandTally] = {}
         for raw_land, value in lands.items():
-            place = at(lands, raw_land, Msg("player '{name}', land '{land}'", name=name, land=raw_land))
             land = game.find_land(str(raw_land))
+            shown = raw_land if land is None else land.names  # (a known land in the reader's words: the pad sends ids)
+            place = at(lands, raw_land, Msg("player '{name}', land '{land}'", name=name, land=shown))
             if land is None:
                 spelled = [n for known in game.lands for n in (known.names.en, known.names.ja, known.names.de) if n]
                 hint = (
