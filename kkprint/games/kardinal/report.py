@@ -24,12 +24,12 @@ def table(game: KardinalGame, result: KardinalResult, lang: str = "ja") -> Scree
         rows.append(row)
     rows.append(None)
     rows.append([label("subtotal", lang)] + [str(p.subtotal) for p in players])
-    rows.append([tr("ships", lang)] + [f"{p.ships} → {p.ship_points}" for p in players])
-    rows.append([tr("carriages", lang)] + [f"{p.carriages} → {p.carriage_points}" for p in players])
-    rows.append([tr("−2 chips", lang)] + [f"{p.minus_two} → {-p.penalty}" if p.minus_two else "0" for p in players])
+    rows.append([tr("Ships", lang)] + [f"{p.ships} → {p.ship_points}" for p in players])
+    rows.append([tr("Carriages", lang)] + [f"{p.carriages} → {p.carriage_points}" for p in players])
+    rows.append([tr("−2 chips", lang)] + [f"{p.minus_two} → −{p.penalty}" if p.minus_two else "0" for p in players])
     rows.append(None)
     rows.append([label("total", lang)] + [str(p.total) for p in players])
-    header = [tr("land (cards in deck)", lang)] + [p.name for p in players]
+    header = [tr("Land (cards in deck)", lang)] + [p.name for p in players]
     return Screen(
         [
             Table(header, rows, ["left", "right"], winners=winners),
