@@ -10,6 +10,7 @@ import shutil
 import urllib.request
 from io import BytesIO
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import ROOT, free_port, run_cli, start_score_pad
@@ -873,3 +874,35 @@ def test_a_phones_own_change_heard_before_its_answer_is_not_a_conflict(browser, 
     saved = _api(server, f"/api/games/{_game_id(url)}?lang=en")
     assert saved["tally"]["players"][0]["lands"]["france"]["cards"] == 12
     context.close()
+
+
+def test_ctrl_c_after_phones_listened_says_nothing_but_that_it_stopped(browser, tmp_path):
+    """A phone types, then reloads (as a player added on the page does): each reload ends one
+    subscription to the pushed updates, and the next opens. Every wait of those ended
+    subscriptions must end with it: one left pending was printed, when Python collected it, as
+    "Task was destroyed but it is pending!" (the server, busy answering pages, collects them
+    before it stops). Ctrl-C then says only that the pad stopped, with exit code 130."""
+    import signal
+
+    port = free_port()
+    process = start_score_pad(tmp_path / "data", port)
+    try:
+        context, page = phone(browser, "en-US")
+        pad = SimpleNamespace(url=f"http://127.0.0.1:{port}")
+        url = new_game(page, pad, "kardinal")
+        for turn in range(5):
+            field(page, f"players.{turn % 3}.name").fill(f"P{turn}")
+            wait_saved(page)
+            with page.expect_response(lambda answer: "/events" in answer.url):
+                page.reload()
+        for _ in range(300):  # pages answered: the server's allocations run its garbage collector
+            urllib.request.urlopen(url, timeout=10).read()
+        process.send_signal(signal.SIGINT)
+        said = process.communicate(timeout=30)[1]
+        context.close()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+    assert "Task was destroyed" not in said and "Traceback" not in said, said
+    assert process.returncode == 130 and "every change is saved" in said, said
