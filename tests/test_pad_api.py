@@ -446,3 +446,42 @@ def test_the_page_holds_the_regions_in_the_order_the_api_gives_them(client):
     state = re.search(r'<script id="state" type="application/json">(.*?)</script>', page, re.S)
     assert state is not None
     assert list(json.loads(state.group(1))["tally"]["regions"]) == order
+
+
+def test_sigint_stops_a_pad_started_where_ctrl_c_is_ignored_alike(tmp_path):
+    """A script's background job starts with SIGINT ignored; uvicorn stops on it all the same and
+    then raises it again to no effect: the pad said nothing and ended with 0, as if it had not
+    been stopped. It says it stopped, with 130, as after a Ctrl-C at a terminal."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    port = free_port()
+    env = {**os.environ, "KKPRINT_DATA_DIR": str(tmp_path), "KKPRINT_LANG": "en"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # (as `cmd &` in a script)
+    )
+    try:
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read()
+                time.sleep(0.1)
+        server.send_signal(signal.SIGINT)
+        said = server.communicate(timeout=15)[1]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+    assert server.returncode == 130 and "every change is saved" in said and "Traceback" not in said, said

@@ -4,6 +4,7 @@ Wi-Fi, its address shown as a QR code in the terminal for the phones to scan."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -112,5 +113,11 @@ def serve(port: int, lan: bool, lang: str) -> None:
     try:
         server.run()  # after a graceful shutdown uvicorn raises the signal that asked for it again
     except KeyboardInterrupt:
-        say(tr("score pad stopped; every change is saved", lang) + "\n")
-        raise SystemExit(130) from None
+        pass
+    else:
+        # a pad started where Ctrl-C is ignored (a script's background job) stops on SIGINT all
+        # the same, and uvicorn's raising it again then does nothing: it is said, and 130, alike
+        if signal.SIGINT not in getattr(server, "_captured_signals", ()):
+            return
+    say(tr("score pad stopped; every change is saved", lang) + "\n")
+    raise SystemExit(130)
