@@ -517,3 +517,24 @@ def test_a_listener_that_goes_leaves_nothing_waiting():
 
     asyncio.run(main())
     gc.collect()
+
+
+@pytest.mark.parametrize("written", ["KARDINAL", "Kardinal", "kardinal"])
+def test_a_game_id_is_taken_in_any_case_on_every_route_that_names_one(client, written):
+    """The README: game ids may be written in any case. A leaderboard's page has one address
+    (another case is sent there, the query kept); the API takes the id as it is written."""
+    board = client.get(f"/leaderboard/{written}?lang=ja", follow_redirects=False)
+    if written != "kardinal":
+        assert board.status_code == 308 and board.headers["location"] == "/leaderboard/kardinal?lang=ja"
+    page = client.get(f"/leaderboard/{written}?lang=en")
+    assert page.status_code == 200 and str(page.url).endswith("/leaderboard/kardinal?lang=en")
+    assert "Kardinal" in page.text
+    scored = client.post(f"/api/score/{written}", json=example("kardinal"))
+    assert (
+        scored.status_code == 200
+        and scored.json() == client.post("/api/score/kardinal", json=example("kardinal")).json()
+    )
+    made = client.post("/api/games", json={"game": written})
+    assert made.status_code == 201 and made.json()["game"] == "kardinal"
+    assert client.get(made.json()["url"]).status_code == 200
+    assert client.get(f"/leaderboard/{written}x").status_code == 404  # (still no scorer of another name)

@@ -28,7 +28,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from kkprint.base import i18n
@@ -211,8 +211,11 @@ class Pad:
     async def leaderboard_page(self, request: Request) -> Response:
         lang = language(request)
         game = request.path_params["game"]
-        if game not in SCORERS:
+        if game_id(game) is None:
             return self._missing(request, lang, Msg("no scorer for '{name}'", name=game))
+        if game_id(game) != game:  # (game ids may be written in any case: the page has one address)
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/leaderboard/{game_id(game)}{query}", status_code=308)
         rows = stats.leaderboard(self.store, game, self.scored)
         return self._page(
             request,
@@ -257,10 +260,11 @@ class Pad:
     # -- API ---------------------------------------------------------------------------------
 
     async def score(self, request: Request) -> Response:
-        game = request.path_params["game"]
+        asked = request.path_params["game"]
         lang = language(request)  # (a script that asks for none gets English, as without a locale)
-        if game not in SCORERS:
-            raise HTTPException(404, tr("no scorer for '{name}'", lang, name=game))
+        game = game_id(asked)
+        if game is None:
+            raise HTTPException(404, tr("no scorer for '{name}'", lang, name=asked))
         data = await read_json(request)
         with i18n.using(lang):
             try:
@@ -271,8 +275,8 @@ class Pad:
     async def create(self, request: Request) -> Response:
         lang = language(request)
         body = await read_json(request)
-        game = body.get("game") if isinstance(body, dict) else None
-        if not isinstance(game, str) or game not in SCORERS:
+        game = game_id(body.get("game")) if isinstance(body, dict) else None
+        if game is None:
             raise HTTPException(422, tr("'game' must be one of {games}", lang, games=", ".join(SCORERS)))
         tally = forms.blank(game)
         if isinstance(body.get("tally"), dict):
@@ -519,6 +523,14 @@ class Pad:
             if "full" in str(err):
                 raise HTTPException(507, tr("the disk is full: this change was not saved", lang)) from None
             raise HTTPException(503, tr("the saved-games file could not be written; try again", lang)) from None
+
+
+def game_id(asked: object) -> str | None:
+    """The game a page or a request names, written in any case (as on the command line), or
+    None when no scorer has that id."""
+    if not isinstance(asked, str) or asked.lower() not in SCORERS:
+        return None
+    return asked.lower()
 
 
 def _gettext(lang: str) -> Callable[..., str]:
