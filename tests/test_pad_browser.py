@@ -906,3 +906,50 @@ def test_ctrl_c_after_phones_listened_says_nothing_but_that_it_stopped(browser, 
             process.wait(timeout=10)
     assert "Task was destroyed" not in said and "Traceback" not in said, said
     assert process.returncode == 130 and "every change is saved" in said, said
+
+
+def test_under_lan_a_game_gives_the_qr_codes_address_and_a_guest_only_links_it_may_open(browser, tmp_path):
+    """`kkprint serve --lan`, its game opened on the host as 127.0.0.1 (with the QR code's
+    key): the page's "This game's address" is the address the phones reach (the QR code's
+    host), not 127.0.0.1. A phone that opens that address, with no key, sees the scores with
+    every player's name, and no link on its page answers it 403 (SPEC §5: the players' pages
+    and the leaderboards are the key's; the game's address opens the game)."""
+    port = free_port()
+    process = start_score_pad(tmp_path / "data", port, "--lan")
+    try:
+        shown = process.stderr.readline().split(": ", 1)[1].strip()  # Score pad: http://HOST:PORT/?key=KEY
+        reached, key = shown.split("/?key=")
+        if reached.startswith("http://127.0.0.1"):
+            print("this machine has no network address: the QR code's is 127.0.0.1 here")
+        host_context, host = phone(browser, "en-US")
+        host.goto(f"http://127.0.0.1:{port}/?key={key}")
+        url = new_game(host, SimpleNamespace(url=f"http://127.0.0.1:{port}"), "kardinal")
+        game = _game_id(url)
+        assert host.locator("#address").inner_text() == f"{reached}/g/{game}"
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games/{game}?replace=1",
+            data=json.dumps(as_tally()).encode(),
+            headers={"content-type": "application/json"},
+            method="PUT",
+        )
+        urllib.request.urlopen(request, timeout=10).read()
+        guest_context, guest = phone(browser, "ja-JP")
+        guest.goto(f"{reached}/g/{game}")
+        guest.wait_for_selector(".totals .who")
+        assert "Aki" in guest.locator(".totals").inner_text()
+        links = guest.eval_on_selector_all("a[href]", "links => links.map((a) => a.href)")
+        assert any(link.endswith("/tally.yaml") for link in links), links
+        answers = {link: guest_context.request.get(link).status for link in links}
+        assert all(status != 403 for status in answers.values()), answers
+        assert guest_context.request.get(f"{reached}/players").status == 403  # (the key's pages stay closed)
+        host_links = host.eval_on_selector_all("a[href]", "links => links.map((a) => a.href)")
+        assert f"http://127.0.0.1:{port}/players" in host_links  # the host, with the key, is linked to them
+        guest.click(".game-settings summary")
+        guest.click("#delete")  # the host goes to the list, where it can be brought back; the guest stays
+        guest.wait_for_selector("#gone:not([hidden])")
+        assert guest.url == f"{reached}/g/{game}"
+        host_context.close()
+        guest_context.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

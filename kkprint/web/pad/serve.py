@@ -91,10 +91,15 @@ def serve(port: int, lan: bool, lang: str) -> None:
     store = open_store(folder / "scorepad.sqlite3")
     key = _key(folder) if lan else None
     shown_host = lan_address() if lan else "127.0.0.1"
+    reached = f"http://{shown_host}:{port}"  # the QR code's address, and each game's on its page
     app = create_app(
-        store, lan=lan, key=key, hosts=(*LOCAL_HOSTS, shown_host, socket.gethostname()) if lan else LOCAL_HOSTS
+        store,
+        lan=lan,
+        key=key,
+        hosts=(*LOCAL_HOSTS, shown_host, socket.gethostname()) if lan else LOCAL_HOSTS,
+        address=reached,
     )
-    address = f"http://{shown_host}:{port}/" + (f"?key={key}" if lan else "")
+    address = f"{reached}/" + (f"?key={key}" if lan else "")
     say = sys.stderr.write
     say(tr("Score pad: {address}", lang, address=address) + "\n")
     say(tr("Saved games: {path}", lang, path=shown(store.path)) + "\n")
