@@ -543,3 +543,4 @@ def test_under_lan_a_phone_given_a_games_address_is_linked_only_where_it_may_go(
     assert "/players/" in host.get(f"/api/games/{made['id']}?lang={lang}").json()["html"]
     for closed in ("/", "/players", "/players/aki", "/leaderboard/kardinal", "/api/games/"):
         assert guest.get(closed).status_code == 403, closed  # the key's pages stay the key's
+    assert guest.get("/?key=%C3%A9").status_code == 403  # (a key that is not ASCII was a 500)
