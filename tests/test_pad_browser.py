@@ -953,3 +953,48 @@ def test_under_lan_a_game_gives_the_qr_codes_address_and_a_guest_only_links_it_m
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+WORDS_CUT = """() => [...document.querySelectorAll('table.result th, table.result td')].flatMap((cell) =>
+    [...cell.childNodes].filter((node) => node.nodeType === 3).flatMap((node) =>
+      [...node.textContent.matchAll(/[^\\s（）()]+/gu)].filter((word) => {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+      }).map((word) => word[0])))"""
+
+REACHED = """() => { const table = document.querySelector('table.result'); const box = table.closest('.scroll');
+    const first = table.querySelector('thead th').getBoundingClientRect();
+    return [...table.querySelectorAll('thead th')].slice(1).map((th) => {
+      box.scrollLeft += th.getBoundingClientRect().right - box.getBoundingClientRect().right;
+      const cell = th.getBoundingClientRect(), seen = box.getBoundingClientRect();
+      return {name: th.textContent, whole: cell.left >= first.right - 1 && cell.right <= seen.right + 1};
+    }); }"""
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_kk_result_table_reads_at_360_px_with_its_words_whole(browser, server, lang, players):
+    """The K&K result at 360 px: its land names were cut mid-word ("Franconi/a (7)", "ハンガリ/ー",
+    "carriage/s"), its corner 'land (cards in deck)' stood on 4 lines and the third player's
+    column ran off the right edge. Every word of the table is on one line, the corner on at most
+    3, the page is no wider than the phone, and each player's column can be scrolled into full
+    view beside the first column, which stays."""
+    game = call(server, "/api/games", {"game": "kardinal"})["id"]
+    call(server, f"/api/games/{game}?replace=1", {"players": as_tally()["players"][:players]}, "PUT")
+    context = browser.new_context(locale=lang, **{**PHONE, "viewport": {"width": 360, "height": 740}})
+    page = context.new_page()
+    page.goto(f"{server.url}/g/{game}?lang={lang}")
+    page.wait_for_selector("table.result")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate(WORDS_CUT) == []
+    corner = page.evaluate(
+        """() => { const range = document.createRange(); range.selectNodeContents(document.querySelector('table.result thead th'));
+                   return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; }"""
+    )
+    assert corner <= 3
+    columns = page.evaluate(REACHED)
+    assert [column["name"] for column in columns] == [name for name in GAME][:players]
+    assert all(column["whole"] for column in columns), columns
+    context.close()
