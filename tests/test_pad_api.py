@@ -446,3 +446,101 @@ def test_the_page_holds_the_regions_in_the_order_the_api_gives_them(client):
     state = re.search(r'<script id="state" type="application/json">(.*?)</script>', page, re.S)
     assert state is not None
     assert list(json.loads(state.group(1))["tally"]["regions"]) == order
+
+
+def test_sigint_stops_a_pad_started_where_ctrl_c_is_ignored_alike(tmp_path):
+    """A script's background job starts with SIGINT ignored; uvicorn stops on it all the same and
+    then raises it again to no effect: the pad said nothing and ended with 0, as if it had not
+    been stopped. It says it stopped, with 130, as after a Ctrl-C at a terminal."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    port = free_port()
+    env = {**os.environ, "KKPRINT_DATA_DIR": str(tmp_path), "KKPRINT_LANG": "en"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kkprint", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # (as `cmd &` in a script)
+    )
+    try:
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read()
+                time.sleep(0.1)
+        server.send_signal(signal.SIGINT)
+        said = server.communicate(timeout=15)[1]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+    assert server.returncode == 130 and "every change is saved" in said and "Traceback" not in said, said
+
+
+LAN = "http://192.0.2.7:8765"  # this machine on the table's Wi-Fi, as `serve --lan` shows it in the QR code
+
+
+def lan_pad(store, cookies=None):
+    app = create_app(store, lan=True, key="k" * 22, hosts=("127.0.0.1", "localhost", "192.0.2.7"), address=LAN)
+    return TestClient(app, base_url=LOCAL, headers=JSON_BODY, cookies=cookies)
+
+
+def test_under_lan_a_games_page_gives_the_address_the_phones_reach(store):
+    """Opened on the host as 127.0.0.1, the game's page said http://127.0.0.1:…/g/ID (the
+    browser's own address), which no phone can open: it gives the address of the QR code."""
+    host = lan_pad(store)
+    assert host.get("/?key=" + "k" * 22).status_code == 200
+    made = host.post("/api/games", json={"game": "kardinal"}).json()
+    page = host.get(made["url"]).text
+    assert f'<code id="address">{LAN}/g/{made["id"]}</code>' in page
+    alone = TestClient(create_app(store), base_url=LOCAL, headers=JSON_BODY)  # (without --lan: the browser's own)
+    assert '<code id="address"></code>' in alone.get(made["url"]).text
+
+
+def _links(html):
+    import re
+
+    return sorted({href for href in re.findall(r'href="([^"]+)"', html) if href.startswith(("/", "?"))})
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_under_lan_a_phone_given_a_games_address_is_linked_only_where_it_may_go(store, lang):
+    """SPEC §5: with --lan the list of games, the players' pages and the leaderboards need the
+    key of the QR code (a player's page links to every game they played: it would give away
+    those games' addresses), and a game's own address, its token, opens that game alone. So a
+    phone that was given only a game's address is shown no link that would answer it 403: its
+    page, the scores pushed to it and the answers to its changes name the players without
+    links; a phone with the key has them, and a stranger without either still sees nothing."""
+    host = lan_pad(store)
+    host.get("/?key=" + "k" * 22)
+    made = host.post("/api/games", json={"game": "kardinal"}).json()
+    host.put(f"/api/games/{made['id']}?replace=1", json=example("kardinal"))
+    guest = lan_pad(store)  # no key: only the game's address
+    page = guest.get(f"{made['url']}?lang={lang}")
+    assert page.status_code == 200 and "Aki" in page.text
+    for href in _links(page.text):
+        assert guest.get(href if href.startswith("/") else made["url"] + href).status_code != 403, href
+    for answer in (
+        guest.get(f"/api/games/{made['id']}?lang={lang}").json(),
+        guest.post(
+            f"/api/games/{made['id']}/fields?lang={lang}", json={"changes": [{"path": "players.0.ships", "value": 4}]}
+        ).json(),
+    ):
+        assert "Aki" in answer["html"] and "/players/" not in answer["html"]
+    linked = _links(host.get(f"{made['url']}?lang={lang}").text)
+    assert {"/", "/players", "/players/aki"} <= set(linked)
+    assert all(host.get(href).status_code == 200 for href in linked if href.startswith("/players"))
+    assert "/players/" in host.get(f"/api/games/{made['id']}?lang={lang}").json()["html"]
+    for closed in ("/", "/players", "/players/aki", "/leaderboard/kardinal", "/api/games/"):
+        assert guest.get(closed).status_code == 403, closed  # the key's pages stay the key's
+    assert guest.get("/?key=%C3%A9").status_code == 403  # (a key that is not ASCII was a 500)

@@ -10,6 +10,7 @@ import shutil
 import urllib.request
 from io import BytesIO
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import ROOT, free_port, run_cli, start_score_pad
@@ -872,4 +873,128 @@ def test_a_phones_own_change_heard_before_its_answer_is_not_a_conflict(browser, 
     assert page.locator(".newer").count() == 0
     saved = _api(server, f"/api/games/{_game_id(url)}?lang=en")
     assert saved["tally"]["players"][0]["lands"]["france"]["cards"] == 12
+    context.close()
+
+
+def test_ctrl_c_after_phones_listened_says_nothing_but_that_it_stopped(browser, tmp_path):
+    """A phone types, then reloads (as a player added on the page does): each reload ends one
+    subscription to the pushed updates, and the next opens. Every wait of those ended
+    subscriptions must end with it: one left pending was printed, when Python collected it, as
+    "Task was destroyed but it is pending!" (the server, busy answering pages, collects them
+    before it stops). Ctrl-C then says only that the pad stopped, with exit code 130."""
+    import signal
+
+    port = free_port()
+    process = start_score_pad(tmp_path / "data", port)
+    try:
+        context, page = phone(browser, "en-US")
+        pad = SimpleNamespace(url=f"http://127.0.0.1:{port}")
+        url = new_game(page, pad, "kardinal")
+        for turn in range(5):
+            field(page, f"players.{turn % 3}.name").fill(f"P{turn}")
+            wait_saved(page)
+            with page.expect_response(lambda answer: "/events" in answer.url):
+                page.reload()
+        for _ in range(300):  # pages answered: the server's allocations run its garbage collector
+            urllib.request.urlopen(url, timeout=10).read()
+        process.send_signal(signal.SIGINT)
+        said = process.communicate(timeout=30)[1]
+        context.close()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+    assert "Task was destroyed" not in said and "Traceback" not in said, said
+    assert process.returncode == 130 and "every change is saved" in said, said
+
+
+def test_under_lan_a_game_gives_the_qr_codes_address_and_a_guest_only_links_it_may_open(browser, tmp_path):
+    """`kkprint serve --lan`, its game opened on the host as 127.0.0.1 (with the QR code's
+    key): the page's "This game's address" is the address the phones reach (the QR code's
+    host), not 127.0.0.1. A phone that opens that address, with no key, sees the scores with
+    every player's name, and no link on its page answers it 403 (SPEC §5: the players' pages
+    and the leaderboards are the key's; the game's address opens the game)."""
+    port = free_port()
+    process = start_score_pad(tmp_path / "data", port, "--lan")
+    try:
+        shown = process.stderr.readline().split(": ", 1)[1].strip()  # Score pad: http://HOST:PORT/?key=KEY
+        reached, key = shown.split("/?key=")
+        if reached.startswith("http://127.0.0.1"):
+            print("this machine has no network address: the QR code's is 127.0.0.1 here")
+        host_context, host = phone(browser, "en-US")
+        host.goto(f"http://127.0.0.1:{port}/?key={key}")
+        url = new_game(host, SimpleNamespace(url=f"http://127.0.0.1:{port}"), "kardinal")
+        game = _game_id(url)
+        assert host.locator("#address").inner_text() == f"{reached}/g/{game}"
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games/{game}?replace=1",
+            data=json.dumps(as_tally()).encode(),
+            headers={"content-type": "application/json"},
+            method="PUT",
+        )
+        urllib.request.urlopen(request, timeout=10).read()
+        guest_context, guest = phone(browser, "ja-JP")
+        guest.goto(f"{reached}/g/{game}")
+        guest.wait_for_selector(".totals .who")
+        assert "Aki" in guest.locator(".totals").inner_text()
+        links = guest.eval_on_selector_all("a[href]", "links => links.map((a) => a.href)")
+        assert any(link.endswith("/tally.yaml") for link in links), links
+        answers = {link: guest_context.request.get(link).status for link in links}
+        assert all(status != 403 for status in answers.values()), answers
+        assert guest_context.request.get(f"{reached}/players").status == 403  # (the key's pages stay closed)
+        host_links = host.eval_on_selector_all("a[href]", "links => links.map((a) => a.href)")
+        assert f"http://127.0.0.1:{port}/players" in host_links  # the host, with the key, is linked to them
+        guest.click(".game-settings summary")
+        guest.click("#delete")  # the host goes to the list, where it can be brought back; the guest stays
+        guest.wait_for_selector("#gone:not([hidden])")
+        assert guest.url == f"{reached}/g/{game}"
+        host_context.close()
+        guest_context.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+WORDS_CUT = """() => [...document.querySelectorAll('table.result th, table.result td')].flatMap((cell) =>
+    [...cell.childNodes].filter((node) => node.nodeType === 3).flatMap((node) =>
+      [...node.textContent.matchAll(/[^\\s（）()]+/gu)].filter((word) => {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+      }).map((word) => word[0])))"""
+
+REACHED = """() => { const table = document.querySelector('table.result'); const box = table.closest('.scroll');
+    const first = table.querySelector('thead th').getBoundingClientRect();
+    return [...table.querySelectorAll('thead th')].slice(1).map((th) => {
+      box.scrollLeft += th.getBoundingClientRect().right - box.getBoundingClientRect().right;
+      const cell = th.getBoundingClientRect(), seen = box.getBoundingClientRect();
+      return {name: th.textContent, whole: cell.left >= first.right - 1 && cell.right <= seen.right + 1};
+    }); }"""
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_kk_result_table_reads_at_360_px_with_its_words_whole(browser, server, lang, players):
+    """The K&K result at 360 px: its land names were cut mid-word ("Franconi/a (7)", "ハンガリ/ー",
+    "carriage/s"), its corner 'land (cards in deck)' stood on 4 lines and the third player's
+    column ran off the right edge. Every word of the table is on one line, the corner on at most
+    3, the page is no wider than the phone, and each player's column can be scrolled into full
+    view beside the first column, which stays."""
+    game = call(server, "/api/games", {"game": "kardinal"})["id"]
+    call(server, f"/api/games/{game}?replace=1", {"players": as_tally()["players"][:players]}, "PUT")
+    context = browser.new_context(locale=lang, **{**PHONE, "viewport": {"width": 360, "height": 740}})
+    page = context.new_page()
+    page.goto(f"{server.url}/g/{game}?lang={lang}")
+    page.wait_for_selector("table.result")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate(WORDS_CUT) == []
+    corner = page.evaluate(
+        """() => { const range = document.createRange(); range.selectNodeContents(document.querySelector('table.result thead th'));
+                   return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; }"""
+    )
+    assert corner <= 3
+    columns = page.evaluate(REACHED)
+    assert [column["name"] for column in columns] == [name for name in GAME][:players]
+    assert all(column["whole"] for column in columns), columns
     context.close()

@@ -476,3 +476,65 @@ def test_the_history_names_every_field_in_words(client):
     for lang, words in (("en", "Aki · France · arms · cross"), ("ja", "Aki · フランス · 紋章 · 十字")):
         labels = [change["label"] for change in client.get(f"{url}/history?lang={lang}").json()["steps"][0]["changes"]]
         assert words in labels and not any("." in label or "_" in label for label in labels)
+
+
+def test_a_listener_that_goes_leaves_nothing_waiting():
+    """A phone that reloads or leaves ends its listener by cancellation: no wait of it stays
+    pending (each would be destroyed pending when collected, and Python says so on stderr)."""
+    import asyncio
+    import gc
+
+    from kkprint.web.pad.live import Hub
+
+    async def main():
+        hub, stop = Hub(), asyncio.Event()
+        heard = []
+
+        async def listen():
+            async for _ in hub.changes("g", stop):
+                heard.append(1)
+
+        async def heard_of(count):
+            while len(heard) < count:
+                await asyncio.sleep(0)
+
+        listeners = [asyncio.create_task(listen()) for _ in range(3)]
+        await asyncio.wait_for(heard_of(3), 5)  # the game as it is
+        hub.publish("g")
+        await asyncio.wait_for(heard_of(6), 5)
+        assert hub.listening("g") == 3 and len(heard) == 6  # the game as it was, then the change
+        for listener in listeners:
+            listener.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        await asyncio.sleep(0)
+        left = asyncio.all_tasks() - {asyncio.current_task()}
+        assert hub.listening("g") == 0 and not left, left
+        last = asyncio.create_task(listen())
+        await asyncio.wait_for(heard_of(7), 5)
+        stop.set()  # the server stopping: the listener ends by itself, and its waits with it
+        await asyncio.wait_for(last, 5)
+        assert asyncio.all_tasks() == {asyncio.current_task()}
+
+    asyncio.run(main())
+    gc.collect()
+
+
+@pytest.mark.parametrize("written", ["KARDINAL", "Kardinal", "kardinal"])
+def test_a_game_id_is_taken_in_any_case_on_every_route_that_names_one(client, written):
+    """The README: game ids may be written in any case. A leaderboard's page has one address
+    (another case is sent there, the query kept); the API takes the id as it is written."""
+    board = client.get(f"/leaderboard/{written}?lang=ja", follow_redirects=False)
+    if written != "kardinal":
+        assert board.status_code == 308 and board.headers["location"] == "/leaderboard/kardinal?lang=ja"
+    page = client.get(f"/leaderboard/{written}?lang=en")
+    assert page.status_code == 200 and str(page.url).endswith("/leaderboard/kardinal?lang=en")
+    assert "Kardinal" in page.text
+    scored = client.post(f"/api/score/{written}", json=example("kardinal"))
+    assert (
+        scored.status_code == 200
+        and scored.json() == client.post("/api/score/kardinal", json=example("kardinal")).json()
+    )
+    made = client.post("/api/games", json={"game": written})
+    assert made.status_code == 201 and made.json()["game"] == "kardinal"
+    assert client.get(made.json()["url"]).status_code == 200
+    assert client.get(f"/leaderboard/{written}x").status_code == 404  # (still no scorer of another name)

@@ -28,7 +28,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from kkprint.base import i18n
@@ -64,13 +64,14 @@ class Pad:
     """The app's state: the store, who listens to which game, whether it listens beyond this
     machine, and its key."""
 
-    def __init__(self, store: Store, lan: bool = False, key: str | None = None):
+    def __init__(self, store: Store, lan: bool = False, key: str | None = None, address: str | None = None):
         self.store = store
         self.lan = lan
         self.key = key or secrets.token_urlsafe(16)
+        self.address = address  # with --lan, how the phones reach it: http://192.168.1.5:8765
         self.hub = Hub()
         self._rules: dict[str, GameScorer] = {}
-        self._views: OrderedDict[tuple[str, int, str], dict] = OrderedDict()
+        self._views: OrderedDict[tuple[str, int, str, bool], dict] = OrderedDict()
 
     # -- scores ------------------------------------------------------------------------------
 
@@ -80,11 +81,20 @@ class Pad:
             self._rules[game] = SCORERS[game].load()
         return self._rules[game]
 
-    def view(self, saved: SavedGame, lang: str) -> dict:
+    def keyed(self, request: Request) -> bool:
+        """Whether the phone may see the whole pad: always on this machine alone; with ``--lan``,
+        when it has the key from the QR code. A phone given only a game's address sees that game."""
+        if not self.lan:
+            return True
+        given = request.query_params.get("key") or request.cookies.get(KEY_COOKIE) or ""
+        return bool(given) and secrets.compare_digest(given.encode(), self.key.encode())
+
+    def view(self, saved: SavedGame, lang: str, keyed: bool = True) -> dict:
         """A saved game as the pages and the API see it: the tally, and its scores or what is
         wrong with it (with the field's place, so a page can point at it). Kept per version and
-        language: fifty phones on one change score it once."""
-        key = (saved.id, saved.version, lang)
+        language: fifty phones on one change score it once. The players' names link to their
+        pages only for a phone that may open them (``keyed``)."""
+        key = (saved.id, saved.version, lang, keyed)
         if key in self._views:
             self._views.move_to_end(key)
             return self._views[key]
@@ -112,7 +122,7 @@ class Pad:
                     chart=charts.bars(saved.game, view["result"]),
                     ranked=sorted(view["result"]["players"], key=lambda p: -charts.score(p)),
                     score=charts.score,
-                    person=_person_url,
+                    person=_person_url if keyed else None,
                     _=_gettext(lang),
                 )
             except InputError as err:
@@ -161,13 +171,14 @@ class Pad:
         saved = self.store.get(request.path_params["id"])
         if saved is None or saved.game not in SCORERS:
             return self._missing(request, lang)
-        view = self.view(saved, lang)
+        view = self.view(saved, lang, self.keyed(request))
         context = {
             "saved": saved,
             "shape": forms.layout(saved.game, saved.tally),
             "view": view,
             "title": SCORERS[saved.game].title.render(lang),
             "players": forms.PLAYER_RANGE[saved.game],
+            "share": f"{self.address}/g/{saved.id}" if self.lan and self.address else "",
         }
         context.update(_parts(saved.game, lang))
         return self._page(request, f"pad/{saved.game}.html", lang, **context)
@@ -211,8 +222,11 @@ class Pad:
     async def leaderboard_page(self, request: Request) -> Response:
         lang = language(request)
         game = request.path_params["game"]
-        if game not in SCORERS:
+        if game_id(game) is None:
             return self._missing(request, lang, Msg("no scorer for '{name}'", name=game))
+        if game_id(game) != game:  # (game ids may be written in any case: the page has one address)
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/leaderboard/{game_id(game)}{query}", status_code=308)
         rows = stats.leaderboard(self.store, game, self.scored)
         return self._page(
             request,
@@ -247,7 +261,7 @@ class Pad:
         )
 
     def _page(self, request: Request, template: str, lang: str, **context) -> Response:
-        return page(request, template, lang, lan=self.lan, **context)
+        return page(request, template, lang, keyed=self.keyed(request), **context)
 
     def _missing(self, request: Request, lang: str, why: Msg | None = None) -> Response:
         answer = self._page(request, "pad/missing.html", lang, why=(why or Msg("no such game")).render(lang))
@@ -257,10 +271,11 @@ class Pad:
     # -- API ---------------------------------------------------------------------------------
 
     async def score(self, request: Request) -> Response:
-        game = request.path_params["game"]
+        asked = request.path_params["game"]
         lang = language(request)  # (a script that asks for none gets English, as without a locale)
-        if game not in SCORERS:
-            raise HTTPException(404, tr("no scorer for '{name}'", lang, name=game))
+        game = game_id(asked)
+        if game is None:
+            raise HTTPException(404, tr("no scorer for '{name}'", lang, name=asked))
         data = await read_json(request)
         with i18n.using(lang):
             try:
@@ -271,17 +286,17 @@ class Pad:
     async def create(self, request: Request) -> Response:
         lang = language(request)
         body = await read_json(request)
-        game = body.get("game") if isinstance(body, dict) else None
-        if not isinstance(game, str) or game not in SCORERS:
+        game = game_id(body.get("game")) if isinstance(body, dict) else None
+        if game is None:
             raise HTTPException(422, tr("'game' must be one of {games}", lang, games=", ".join(SCORERS)))
         tally = forms.blank(game)
         if isinstance(body.get("tally"), dict):
             tally = forms.as_fields(game, body["tally"])
         saved = self._store(lang, lambda: self.store.create(game, tally, _by(request)), game)
-        return JSONResponse({"url": f"/g/{saved.id}", **self.view(saved, lang)}, status_code=201)
+        return JSONResponse({"url": f"/g/{saved.id}", **self.view(saved, lang, self.keyed(request))}, status_code=201)
 
     async def read(self, request: Request) -> Response:
-        return JSONResponse(self.view(self._saved(request), language(request)))
+        return JSONResponse(self.view(self._saved(request), language(request), self.keyed(request)))
 
     async def change(self, request: Request) -> Response:
         """A tally or a part of one, merged (``?replace=1``: put in its place) as one step."""
@@ -293,7 +308,7 @@ class Pad:
         replace = request.query_params.get("replace") in ("1", "true")
         patch = forms.as_fields(saved.game, patch)
         self._in_page_form(saved, lang, request)
-        return self._changed(lang, lambda: self.store.change(saved.id, patch, replace, _by(request)), saved.game)
+        return self._changed(request, lambda: self.store.change(saved.id, patch, replace, _by(request)), saved.game)
 
     async def set_fields(self, request: Request) -> Response:
         """``{"changes": [{"path": …, "value": …, "base": …}]}``: each field set unless another
@@ -326,22 +341,20 @@ class Pad:
             self.hub.publish(saved.id)
         return JSONResponse(
             {
-                **self.view(changed, lang),
+                **self.view(changed, lang, self.keyed(request)),
                 "conflicts": [{"path": ".".join(map(str, path)), "value": value} for path, value in conflicts],
             }
         )
 
     async def undo(self, request: Request) -> Response:
-        lang = language(request)
         saved = self._saved(request, writing=True)
         await read_json(request)
-        return self._changed(lang, lambda: self.store.undo(saved.id, _by(request)))
+        return self._changed(request, lambda: self.store.undo(saved.id, _by(request)))
 
     async def redo(self, request: Request) -> Response:
-        lang = language(request)
         saved = self._saved(request, writing=True)
         await read_json(request)
-        return self._changed(lang, lambda: self.store.redo(saved.id, _by(request)))
+        return self._changed(request, lambda: self.store.redo(saved.id, _by(request)))
 
     async def history(self, request: Request) -> Response:
         """The game's changes, the latest first, each field named in the reader's language."""
@@ -384,18 +397,16 @@ class Pad:
             finished is not None and not isinstance(finished, bool)
         ):
             raise HTTPException(422, tr("'name' is a text and 'finished' is true or false", lang))
-        return self._changed(lang, lambda: self.store.describe(saved.id, name=name, finished=finished))
+        return self._changed(request, lambda: self.store.describe(saved.id, name=name, finished=finished))
 
     async def delete(self, request: Request) -> Response:
-        lang = language(request)
         saved = self._saved(request, writing=True)
-        return self._changed(lang, lambda: self.store.delete(saved.id))
+        return self._changed(request, lambda: self.store.delete(saved.id))
 
     async def restore(self, request: Request) -> Response:
-        lang = language(request)
         saved = self._saved(request)
         await read_json(request)
-        return self._changed(lang, lambda: self.store.restore(saved.id))
+        return self._changed(request, lambda: self.store.restore(saved.id))
 
     async def players(self, request: Request) -> Response:
         lang = language(request)
@@ -405,7 +416,7 @@ class Pad:
         if not isinstance(wanted, int) or isinstance(wanted, bool):
             raise HTTPException(422, tr("'count' must be a whole number", lang))
         return self._changed(
-            lang,
+            request,
             lambda: self.store.transform(saved.id, lambda tally: forms.resize(saved.game, tally, wanted), _by(request)),
         )
 
@@ -416,6 +427,7 @@ class Pad:
 
         lang = language(request)
         game_id = self._saved(request).id
+        keyed = self.keyed(request)
         shutdown = anyio.Event()  # set by sse-starlette when the server stops: the stream ends cleanly
 
         async def stream():
@@ -423,7 +435,7 @@ class Pad:
                 saved = self.store.get(game_id)
                 if saved is None:
                     return
-                data = json.dumps(self.view(saved, lang), ensure_ascii=False, separators=(",", ":"))
+                data = json.dumps(self.view(saved, lang, keyed), ensure_ascii=False, separators=(",", ":"))
                 yield ServerSentEvent(data=data, event="view", retry=2000)
 
         return EventSourceResponse(
@@ -489,13 +501,14 @@ class Pad:
             reshape = partial(forms.as_fields, saved.game)
             self._store(lang, lambda: self.store.transform(saved.id, reshape, _by(request)), saved.game)
 
-    def _changed(self, lang: str, action: Callable[[], SavedGame | None], game: str = "") -> Response:
+    def _changed(self, request: Request, action: Callable[[], SavedGame | None], game: str = "") -> Response:
         """A change saved, pushed to the phones listening, and answered with the game."""
+        lang = language(request)
         changed = self._store(lang, action, game)
         if changed is None:
             raise HTTPException(404, tr("no such game", lang))
         self.hub.publish(changed.id)
-        return JSONResponse(self.view(changed, lang))
+        return JSONResponse(self.view(changed, lang, self.keyed(request)))
 
     @staticmethod
     def _store(lang: str, action: Callable[[], T], game: str = "") -> T:
@@ -519,6 +532,14 @@ class Pad:
             if "full" in str(err):
                 raise HTTPException(507, tr("the disk is full: this change was not saved", lang)) from None
             raise HTTPException(503, tr("the saved-games file could not be written; try again", lang)) from None
+
+
+def game_id(asked: object) -> str | None:
+    """The game a page or a request names, written in any case (as on the command line), or
+    None when no scorer has that id."""
+    if not isinstance(asked, str) or asked.lower() not in SCORERS:
+        return None
+    return asked.lower()
 
 
 def _gettext(lang: str) -> Callable[..., str]:
@@ -610,8 +631,7 @@ class LanGuard:
         path = scope["path"]
         if path.startswith(self.OPEN) and path != "/api/games/":
             return await self.app(scope, receive, send)
-        given = request.query_params.get("key") or request.cookies.get(KEY_COOKIE)
-        if not given or not secrets.compare_digest(given, self.pad.key):
+        if not self.pad.keyed(request):
             lang = language(request)
             if path.startswith("/api/"):
                 words = tr("this score pad needs the address from its QR code", lang)
@@ -633,11 +653,17 @@ class LanGuard:
 
 
 def create_app(
-    store: Store, *, lan: bool = False, key: str | None = None, hosts: Iterable[str] = LOCAL_HOSTS
+    store: Store,
+    *,
+    lan: bool = False,
+    key: str | None = None,
+    hosts: Iterable[str] = LOCAL_HOSTS,
+    address: str | None = None,
 ) -> Starlette:
     """The pad's app; ``hosts`` are the names it answers to (with ``--lan``, this machine's
-    address on the table's network besides the local ones)."""
-    pad = Pad(store, lan, key)
+    address on the table's network besides the local ones), ``address`` how the phones reach it
+    (``http://HOST:PORT``, as in the QR code): a game's page gives its address with it."""
+    pad = Pad(store, lan, key, address)
     routes = [
         Route("/", pad.index),
         Route("/g/{id}", pad.game_page),

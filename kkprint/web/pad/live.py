@@ -13,6 +13,8 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Protocol
 
+import anyio
+
 
 class Stop(Protocol):
     """An event that ends a listener (the server shutting down)."""
@@ -37,22 +39,35 @@ class Hub:
 
     async def changes(self, game_id: str, stop: Stop) -> AsyncIterator[None]:
         """Yields once at once (the game as it is), then after each change (bursts as one),
-        until ``stop`` is set: then it ends, so the stream's answer ends properly."""
+        until ``stop`` is set: then it ends, so the stream's answer ends properly. A listener
+        that goes (the phone reloads, the server cancels it) leaves nothing waiting behind."""
         changed = asyncio.Event()
         changed.set()
         self._listeners[game_id].add(changed)
-        stopping = asyncio.ensure_future(stop.wait())
         try:
             while not stop.is_set():
-                waiting = asyncio.ensure_future(changed.wait())
-                await asyncio.wait((waiting, stopping), return_when=asyncio.FIRST_COMPLETED)
+                await _first(changed, stop)
                 if stop.is_set():
-                    waiting.cancel()
                     return
                 changed.clear()
                 yield
         finally:
-            stopping.cancel()
             self._listeners[game_id].discard(changed)
             if not self._listeners[game_id]:
                 del self._listeners[game_id]
+
+
+async def _first(changed: asyncio.Event, stop: Stop) -> None:
+    """Waits for a change or the stop, whichever comes first. Both waits run in a task group,
+    which ends them both before it returns, however it is left: a wait started on its own and
+    forgotten when its listener was cancelled stayed pending for ever, and Python said so on
+    stderr ("Task was destroyed but it is pending!") when it collected it, as the server
+    stopped."""
+    async with anyio.create_task_group() as waits:
+
+        async def wait_then_end(event: Stop | asyncio.Event) -> None:
+            await event.wait()
+            waits.cancel_scope.cancel()
+
+        waits.start_soon(wait_then_end, stop)
+        waits.start_soon(wait_then_end, changed)

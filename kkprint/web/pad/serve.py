@@ -4,6 +4,7 @@ Wi-Fi, its address shown as a QR code in the terminal for the phones to scan."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -90,10 +91,15 @@ def serve(port: int, lan: bool, lang: str) -> None:
     store = open_store(folder / "scorepad.sqlite3")
     key = _key(folder) if lan else None
     shown_host = lan_address() if lan else "127.0.0.1"
+    reached = f"http://{shown_host}:{port}"  # the QR code's address, and each game's on its page
     app = create_app(
-        store, lan=lan, key=key, hosts=(*LOCAL_HOSTS, shown_host, socket.gethostname()) if lan else LOCAL_HOSTS
+        store,
+        lan=lan,
+        key=key,
+        hosts=(*LOCAL_HOSTS, shown_host, socket.gethostname()) if lan else LOCAL_HOSTS,
+        address=reached,
     )
-    address = f"http://{shown_host}:{port}/" + (f"?key={key}" if lan else "")
+    address = f"{reached}/" + (f"?key={key}" if lan else "")
     say = sys.stderr.write
     say(tr("Score pad: {address}", lang, address=address) + "\n")
     say(tr("Saved games: {path}", lang, path=shown(store.path)) + "\n")
@@ -112,5 +118,11 @@ def serve(port: int, lan: bool, lang: str) -> None:
     try:
         server.run()  # after a graceful shutdown uvicorn raises the signal that asked for it again
     except KeyboardInterrupt:
-        say(tr("score pad stopped; every change is saved", lang) + "\n")
-        raise SystemExit(130) from None
+        pass
+    else:
+        # a pad started where Ctrl-C is ignored (a script's background job) stops on SIGINT all
+        # the same, and uvicorn's raising it again then does nothing: it is said, and 130, alike
+        if signal.SIGINT not in getattr(server, "_captured_signals", ()):
+            return
+    say(tr("score pad stopped; every change is saved", lang) + "\n")
+    raise SystemExit(130)

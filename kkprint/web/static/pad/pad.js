@@ -529,8 +529,9 @@ document.getElementById("rename").addEventListener("change", (event) => send(api
 document.getElementById("finished").addEventListener("change", (event) => send(api, "PATCH", {finished: event.target.checked}).then(answer));
 document.getElementById("delete").addEventListener("click", async () => {
   const response = await fetch(`${api}?lang=${lang}`, {method: "DELETE", headers: headers(), body: "{}"});
-  if (response.ok) location.assign(`/?deleted=${encodeURIComponent(state.id)}`);
-  else showProblem((await response.json()).error);
+  // the list, where it can be brought back; a phone without the pad's key stays (its page says how)
+  if (response.ok && document.getElementById("pad").dataset.keyed === "yes") location.assign(`/?deleted=${encodeURIComponent(state.id)}`);
+  else await answer(response);
 });
 document.getElementById("bring-back").addEventListener("click", () => send(`${api}/restore`, "POST", {}).then(answer));
 window.addEventListener("online", () => { flush(); poll(); });
@@ -551,7 +552,9 @@ function showOnly(index) {
 const only = document.getElementById("only");
 if (only) { only.value = readStored(`kkprint-only-${state.id}`, ""); showOnly(only.value); }
 
-document.getElementById("address").textContent = location.origin + location.pathname;
+// (with --lan the page holds the address the phones reach, not this browser's 127.0.0.1)
+const address = document.getElementById("address");
+if (!address.textContent) address.textContent = location.origin + location.pathname;
 // A page kept by the service worker may be older than what this phone last heard.
 const heard = readStored(keys.view, null);
 if (heard && heard.id === state.id && heard.version > state.version && shape(heard.tally) === shape(state.tally)) Object.assign(state, heard);
