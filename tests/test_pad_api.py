@@ -502,9 +502,11 @@ def test_under_lan_a_games_page_gives_the_address_the_phones_reach(store):
     assert host.get("/?key=" + "k" * 22).status_code == 200
     made = host.post("/api/games", json={"game": "kardinal"}).json()
     page = host.get(made["url"]).text
-    assert f'<code id="address">{LAN}/g/{made["id"]}</code>' in page
+    assert f'<code id="address">{LAN}/g/{made["id"]}</code>' in page and "open it on the other phones" in page
     alone = TestClient(create_app(store), base_url=LOCAL, headers=JSON_BODY)  # (without --lan: the browser's own)
-    assert '<code id="address"></code>' in alone.get(made["url"]).text
+    page = alone.get(made["url"] + "?lang=en").text
+    assert '<code id="address"></code>' in page
+    assert "other phones" not in page and "phones reach it when the pad runs with --lan" in page  # (127.0.0.1 only)
 
 
 def _links(html):

@@ -179,6 +179,7 @@ class Pad:
             "title": SCORERS[saved.game].title.render(lang),
             "players": forms.PLAYER_RANGE[saved.game],
             "share": f"{self.address}/g/{saved.id}" if self.lan and self.address else "",
+            "lan": self.lan,
         }
         context.update(_parts(saved.game, lang))
         return self._page(request, f"pad/{saved.game}.html", lang, **context)
