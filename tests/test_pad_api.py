@@ -506,7 +506,8 @@ def test_under_lan_a_games_page_gives_the_address_the_phones_reach(store):
     alone = TestClient(create_app(store), base_url=LOCAL, headers=JSON_BODY)  # (without --lan: the browser's own)
     page = alone.get(made["url"] + "?lang=en").text
     assert '<code id="address"></code>' in page
-    assert "other phones" not in page and "phones reach it when the pad runs with --lan" in page  # (127.0.0.1 only)
+    assert "open it on the other phones" not in page  # (127.0.0.1: this computer only)
+    assert 'phones reach it when the pad runs with <code class="option">--lan</code>' in page
 
 
 def _links(html):

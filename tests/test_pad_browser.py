@@ -691,7 +691,7 @@ def test_names_as_long_as_the_fields_take_fit_a_narrow_phone_and_every_target_a_
         )
         assert outside == [], (path, outside)
         small = page.evaluate(
-            """() => [...document.querySelectorAll('button, input:not([type=checkbox]), select, summary, label.check')]
+            """() => [...document.querySelectorAll('button, input:not([type=checkbox]), select, summary, label.check, .bar a')]
                  .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
                  .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().height)}`)"""
         )
