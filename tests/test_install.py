@@ -3,6 +3,7 @@ definitions and examples — `kkprint new tally` writes, for every game, a file 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -12,12 +13,15 @@ import pytest
 from conftest import ROOT
 
 GAMES = ("kardinal", "webofpower", "webofpower-board", "court", "culdcept")
+UNTRACKED = (".git", ".venv", "build", "output", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis")
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     pytest.importorskip("wheel", reason="the 'wheel' package builds the wheel this test installs")
     work = tmp_path_factory.mktemp("install")
+    source = work / "source"  # (setuptools builds where it is given: not in the checkout)
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*UNTRACKED))
     subprocess.run(
         [
             sys.executable,
@@ -29,7 +33,7 @@ def installed(tmp_path_factory) -> Path:
             "--no-build-isolation",
             "-w",
             str(work / "dist"),
-            str(ROOT),
+            str(source),
         ],
         check=True,
         capture_output=True,
