@@ -424,6 +424,7 @@ def test_typos_get_a_suggestion_and_a_hint_without_the_typo(english, cli, args, 
     [
         (("biuld",), "「biuld」というコマンドはありません。「build」のことですか？（"),
         (("build", "--paper", "leter"), "のどれでもありません。「letter」のことですか？（"),
+        (("chek",), "「chek」というコマンドはありません。「check」、「schema」のどれかのことですか？（"),  # (several)
     ],
 )
 def test_a_japanese_suggestion_quotes_and_spaces_as_japanese_does(cli, args, line):

@@ -68,7 +68,7 @@ def usage_error(message: str, lang: str | None = None) -> str:
     hint = ""
     if ". Did you mean " in message and message.endswith("?"):
         message, possibility = message.rsplit(". Did you mean ", 1)
-        hint = _did_you_mean(possibility[:-1].strip("'"), lang)
+        hint = _did_you_mean(re.findall(r"'([^']*)'", possibility) or [possibility[:-1]], lang)
         message = message.rstrip("。.") + ("。" if (lang or current()) == "ja" else ".")
     for pattern, msgid in USAGE_ERRORS:
         found = re.fullmatch(pattern, message)
@@ -80,15 +80,20 @@ def usage_error(message: str, lang: str | None = None) -> str:
                 names = [name.strip().strip("'") for name in values["choices"].split(",")]
                 close = difflib.get_close_matches(values["value"].lower(), names, n=1, cutoff=0.6)
                 values["choices"] = OneOf(names)
-                values["hint"] = _did_you_mean(close[0], lang) if close else ""
+                values["hint"] = _did_you_mean(close, lang) if close else ""
             return tr(msgid, lang, **values) + hint
     return message + hint
 
 
-def _did_you_mean(name: str, lang: str | None) -> str:
+def _did_you_mean(names: list[str], lang: str | None) -> str:
     """The hint that follows a sentence: after a space in English, straight after 。 in Japanese,
-    the name in the language's own quotes."""
-    return ("" if (lang or current()) == "ja" else " ") + tr(N_("Did you mean '{name}'?"), lang, name=name)
+    each name in the language's own quotes (Typer's several come as 'scorer', 'serve', 'court')."""
+    said = (
+        tr(N_("Did you mean '{name}'?"), lang, name=names[0])
+        if len(names) == 1
+        else tr(N_("Did you mean {names}?"), lang, names=OneOf(names))
+    )
+    return ("" if (lang or current()) == "ja" else " ") + said
 
 
 def missing_argument(err) -> str | None:
