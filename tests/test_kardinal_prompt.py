@@ -105,6 +105,10 @@ def test_names_on_one_line_with_commas_are_several_players(kardinal_game):
     assert [p["name"] for p in data["players"]] == ["Aki", "Ben", "Chie", "Dai", "Emi"]
     joined = "\n".join(said)
     assert "'Ben' is already playing" in joined and "at most 5 players: 'Fumi' is left out" in joined
+    answers = ["Aki, Bne, back", "Ben, <, Ben", "Chie", ",, ", ""] + blank_lands(kardinal_game, 3) + [""] * 9
+    ask, say, said = scripted(answers)  # 'back' in a list takes back as it does alone; commas alone end it
+    data = prompt.collect(kardinal_game, ask, say, "en")
+    assert [p["name"] for p in data["players"]] == ["Aki", "Ben", "Chie"]
 
 
 def test_a_walk_resumes_where_it_stopped(kardinal_game):

@@ -254,20 +254,19 @@ def _names(ask: Ask, say: Say, lang: str) -> list[str]:
     )
     names: list[str] = []
     while len(names) < MAX_PLAYERS:
-        name = _ask(ask, tr("player {n}: ", lang, n=len(names) + 1))
-        if _is_back(name):
-            if names:
-                names.pop()
-            else:
-                say("  ! " + tr("nothing to take back yet", lang))
-            continue
-        if not name:
+        parts = _split_names(_ask(ask, tr("player {n}: ", lang, n=len(names) + 1)))
+        if not parts:  # (an empty line, or commas alone)
             if len(names) >= MIN_PLAYERS:
                 break
             say("  ! " + tr("at least {low} players", lang, low=MIN_PLAYERS))
             continue
-        for one in _split_names(name):  # "Aki, Ben, Chie" on one line: three players, as meant
-            if one in names:
+        for one in parts:  # "Aki, Ben, Chie" on one line: three players, each as if typed alone
+            if _is_back(one):
+                if names:
+                    names.pop()
+                else:
+                    say("  ! " + tr("nothing to take back yet", lang))
+            elif one in names:
                 say("  ! " + tr("'{name}' is already playing", lang, name=one))
             elif len(names) == MAX_PLAYERS:
                 say("  ! " + tr("at most {high} players: '{name}' is left out", lang, high=MAX_PLAYERS, name=one))
