@@ -428,6 +428,22 @@ def test_while_the_deck_does_not_build_the_sheets_are_its_last_good_ones(studio,
     assert len(again["pages"]) == len(good["pages"])
 
 
+def test_while_the_deck_file_cannot_be_read_the_sheets_shown_are_said_to_be_out_of_date(studio, heist):
+    """A deck file that cannot be read keeps the deck read before: its sheets were built again
+    under a new key and shown as the pages that will print (stale False, no error)."""
+    good = studio.get("/api/sheets").json()
+    before = settled(studio)
+    text = (heist / "heist.yaml").read_text(encoding="utf-8")
+    (heist / "heist.yaml").write_text(text + "\nbroken: [\n", encoding="utf-8")
+    broken = settled(studio, before["version"])
+    kept = studio.get("/api/sheets").json()
+    assert kept["stale"] is True and kept["error"] and kept["key"] == good["key"], kept
+    assert studio.get("/api/sheets?paper=a3").status_code == 422  # (never built: nothing to keep)
+    (heist / "heist.yaml").write_text(text, encoding="utf-8")
+    settled(studio, broken["version"])
+    assert studio.get("/api/sheets").json()["stale"] is False
+
+
 # -- bad input --------------------------------------------------------------------------------
 
 

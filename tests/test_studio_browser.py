@@ -372,6 +372,13 @@ def test_the_sheets_last_built_stay_on_screen_while_the_deck_does_not_build(brow
     kept = page.eval_on_selector_all(".sheet-page img", "all => all.map(i => i.getAttribute('src'))")
     assert kept == good and page.is_visible("#problems") and "'nmae'" in page.inner_text("#problem-list")
     assert page.inner_text("#sheet-status") == "The deck has problems; the sheets show how it last built."
+    paper = page.input_value("#paper")  # a paper never built (its error, no sheets), then back: drawn again
+    page.select_option("#paper", "letter")
+    page.wait_for_function("() => document.getElementById('sheet-status').textContent.includes('nmae')")
+    assert page.locator(".sheet-page").count() == 0
+    page.select_option("#paper", paper)
+    page.wait_for_function("() => document.getElementById('sheet-status').textContent.includes('last built')")
+    assert page.locator(".sheet-page").count() == len(good)
     save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
     page.wait_for_function("() => document.getElementById('sheet-status').textContent.endsWith('as they will print')")
     assert page.locator(".sheet-page").count() == len(good) and errors == []

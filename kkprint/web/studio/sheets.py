@@ -61,14 +61,13 @@ class Sheets:
             raise InputError(snapshot.error.message if snapshot.error else Msg("the deck has not been read yet"))
         key = hashlib.sha256(f"{snapshot.version}|{paper}|{backs}|{lang}".encode()).hexdigest()[:16]
         kept: str | None = None  # the error the deck has now, when the sheets shown are older
-        if key not in self._built:
+        if snapshot.error is not None:  # (the deck's file cannot be read now: ``deck`` is the one read before)
+            key, kept = self._kept(paper, backs, lang, snapshot.error)
+        elif key not in self._built:
             try:
                 await self._build(key, deck, paper, backs, lang)
             except InputError as err:
-                last = self._last_good.get((paper, backs, lang))
-                if last is None or last not in self._built:
-                    raise
-                key, kept = last, err.render(lang)
+                key, kept = self._kept(paper, backs, lang, err)
             else:
                 self._last_good[(paper, backs, lang)] = key
         pdf, pages = self._built[key]
@@ -81,6 +80,14 @@ class Sheets:
             "stale": kept is not None,
             "error": kept,
         }
+
+    def _kept(self, paper: str, backs: str, lang: str, error: InputError) -> tuple[str, str]:
+        """The last sheets built for this paper and backs, and the error that keeps them on
+        screen; the error itself when there are none."""
+        last = self._last_good.get((paper, backs, lang))
+        if last is None or last not in self._built:
+            raise error
+        return last, error.render(lang)
 
     async def _build(self, key: str, deck, paper: str, backs: str, lang: str) -> None:
         """Build the sheets and read their pages' sides (an InputError: the deck does not build)."""

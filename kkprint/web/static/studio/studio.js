@@ -390,6 +390,7 @@ async function showSheets() {
   if (!answer.ok) {
     $("sheet-status").textContent = found.error;
     pages.replaceChildren(); // (no sheets of this paper and backs were ever built)
+    delete pages.dataset.key; // (so the last good ones are drawn again when they come back)
     return;
   }
   // while the deck does not build, the last sheets that did, said to be out of date
