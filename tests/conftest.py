@@ -148,9 +148,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_score_pad(data_dir: Path, port: int, *args: str, lang: str = "en") -> subprocess.Popen:
+def start_score_pad(data_dir: Path, port: int, *args: str, lang: str = "en", **popen) -> subprocess.Popen:
     """`kkprint serve` as a user starts it, on its own data folder; returns once it accepts
-    connections (its stderr stays open for the test to read)."""
+    connections (its stderr stays open for the test to read). ``popen``: more of Popen's
+    arguments (``preexec_fn`` to start it as a script's background job)."""
     import os
     import socket
     import time
@@ -163,6 +164,7 @@ def start_score_pad(data_dir: Path, port: int, *args: str, lang: str = "en") -> 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        **popen,
     )
     deadline = time.time() + 20
     while time.time() < deadline:

@@ -452,32 +452,13 @@ def test_sigint_stops_a_pad_started_where_ctrl_c_is_ignored_alike(tmp_path):
     """A script's background job starts with SIGINT ignored; uvicorn stops on it all the same and
     then raises it again to no effect: the pad said nothing and ended with 0, as if it had not
     been stopped. It says it stopped, with 130, as after a Ctrl-C at a terminal."""
-    import os
     import signal
-    import socket
-    import subprocess
-    import sys
-    import time
 
-    port = free_port()
-    env = {**os.environ, "KKPRINT_DATA_DIR": str(tmp_path), "KKPRINT_LANG": "en"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "kkprint", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # (as `cmd &` in a script)
-    )
+    def ignoring_ctrl_c() -> None:  # (as `cmd &` in a script starts it)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    server = start_score_pad(tmp_path, free_port(), preexec_fn=ignoring_ctrl_c)
     try:
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read()
-                time.sleep(0.1)
         server.send_signal(signal.SIGINT)
         said = server.communicate(timeout=15)[1]
     finally:
