@@ -152,3 +152,18 @@ def test_export_names_files_by_the_printed_number_with_only_too(hues, tmp_path, 
     out = tmp_path / "some"
     assert cli("export", str(hues), "--only", "6,4", "--dpi", "40", "--out", str(out), "-q").returncode == 0
     assert sorted(path.name for path in out.iterdir()) == ["004-Healer.png", "006-Scout.png"]
+
+
+def test_only_keeps_a_double_faced_cards_back_that_is_another_cards_front(tmp_path):
+    """--only Day printed Day with Night on its back, Night a card of no copies that --only
+    does not keep: it was refused, 'back face 'Night' is not the name of a card in this deck'."""
+    deck = tmp_path / "twin.yaml"
+    deck.write_text(
+        "name: twin\ncard: {size: mini}\nback_face_field: flip\nlayout:\n"
+        '  t: {type: text, x: 2, y: 2, w: 40, h: 10, text: "${name} ${card.number}/${card.total}"}\n'
+        "cards: [{name: Sun, count: 2}, {name: Day, flip: Night}, {name: Night, count: 0}]\n",
+        encoding="utf-8",
+    )
+    assert (
+        _build(deck, tmp_path / "a", only="Day") == _build(deck, tmp_path / "b", only="3") == ["Day 3/3", "Night 3/3"]
+    )

@@ -163,7 +163,7 @@ def prints_by_card(
     for each in [*([front] if front else []), *fronts.values(), *named.values(), *([default] if default else [])]:
         each.define_shared()
         doc.on_new_file.append(each.define_shared)  # (a form lives in one file)
-    faces_by_name = {c.fields.get("name"): c for c in deck.iter_cards()} if spec.back_face_field else {}
+    faces_by_name = {c.fields.get("name"): c for c in deck.whole_deck()} if spec.back_face_field else {}
 
     def front_of(card: CardData) -> Face:
         chosen = card.fields.get("layout") if fronts else None

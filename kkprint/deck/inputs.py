@@ -214,7 +214,7 @@ def card_inputs(deck: Deck) -> list[CardInputs]:
     spec = deck.spec
     inputs = _Inputs(deck)
     rows = list(deck.numbered())
-    by_name = {card.fields.get("name"): card for _, _, card in rows} if spec.back_face_field else {}
+    by_name = {card.fields.get("name"): card for card in deck.whole_deck()} if spec.back_face_field else {}
     found: list[CardInputs] = []
     for index, (row, number, card) in enumerate(rows):
         if card.count == 0:

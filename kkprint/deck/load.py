@@ -66,9 +66,15 @@ class Deck:
     columns: frozenset[str] = frozenset()  # every field some card has (a deck's fields: included)
 
     def iter_cards(self) -> Iterator[CardData]:
+        """The cards this build prints: those --only keeps, else every card."""
         if self.chosen is not None:
             yield from self.chosen
             return
+        yield from self.whole_deck()
+
+    def whole_deck(self) -> Iterator[CardData]:
+        """Every card the deck defines, whichever cards --only keeps (a kept card's back may be
+        another card's front)."""
         yield from self.inline
         if self.data_path is not None:
             spec = self.spec.data_file
