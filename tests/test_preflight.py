@@ -135,7 +135,7 @@ def test_thirty_cards_too_long_are_all_found_in_one_run(tmp_path, capsys, monkey
     assert len(lines) == 22, err
     failing = [n for n in range(1, 41) if n % 4]
     for line, number in zip(lines[:20], failing):
-        assert line.startswith(f"kkprint: error: {deck}: card {number} 'Card {number}' (cards.json card {number}), ")
+        assert line.startswith(f"kkprint: error: {deck}: card {number} 'Card {number}' (cards.json entry {number}), ")
         assert "region 'rules' (line 5)" in line and "does not fit" in line
     assert lines[20] == "kkprint: … and 10 more"
     assert lines[21] == f"kkprint: 30 errors: nothing was written for {deck}"
