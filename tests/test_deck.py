@@ -93,7 +93,8 @@ def test_csv_import_counts_and_rows(tmp_path):
     deck = load_deck(deck_file)
     assert [(c.fields["name"], c.count) for c in deck.cards] == [("A", 3), ("B", 1)]
     assert deck.total == 4
-    assert [c.fields["name"] for c in select(deck, "2").cards] == ["B"]
+    assert [c.fields["name"] for c in select(deck, "2").cards] == ["A"]  # (printed numbers: A is 1-3, B 4)
+    assert [c.fields["name"] for c in select(deck, "4").cards] == ["B"]
     assert [c.fields["name"] for c in select(deck, "B,1").cards] == ["B", "A"]
     with pytest.raises(InputError, match="no card is named"):
         select(deck, "Z")

@@ -165,16 +165,16 @@ def test_a_date_for_reproducible_builds_that_is_no_date_is_refused_by_name(tmp_p
         assert not (tmp_path / "out").exists()
 
 
-def test_only_keeps_each_cards_data_row(tmp_path):
+def test_only_keeps_each_cards_data_row_and_number(tmp_path):
     deck = write(
         tmp_path,
         "name: rows\ncard: {size: mini}\nprint: {backs: none}\nlayout:\n"
         '  t: {type: text, x: 2, y: 2, w: 40, h: 10, text: "${name} row ${card.row} no ${card.number}"}\n'
-        "cards: [{name: A}, {name: B}, {name: C}]\n",
+        "cards: [{name: A}, {name: B, count: 2}, {name: C}]\n",
     )
     [pdf] = build(deck, tmp_path / "out", only="C,1")
     text = " ".join(PdfReader(pdf).pages[0].extract_text().split())
-    assert "C row 3 no 1" in text and "A row 1 no 2" in text
+    assert "C row 3 no 4" in text and "A row 1 no 1" in text
 
 
 def test_tables_from_csv_xlsx_and_json(tmp_path):

@@ -14,6 +14,8 @@ import pytest
 from conftest import ROOT, as_shown, run_main
 from pypdf import PdfReader
 
+from kkprint.base.errors import InputError
+
 CORPUS = Path(__file__).parent / "preflight"
 EXAMPLES = sorted((ROOT / "examples" / "decks").glob("*/*.yaml"))
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -135,7 +137,7 @@ def test_thirty_cards_too_long_are_all_found_in_one_run(tmp_path, capsys, monkey
     assert len(lines) == 22, err
     failing = [n for n in range(1, 41) if n % 4]
     for line, number in zip(lines[:20], failing):
-        assert line.startswith(f"kkprint: error: {deck}: card {number} 'Card {number}' (cards.json card {number}), ")
+        assert line.startswith(f"kkprint: error: {deck}: card {number} 'Card {number}' (cards.json entry {number}), ")
         assert "region 'rules' (line 5)" in line and "does not fit" in line
     assert lines[20] == "kkprint: … and 10 more"
     assert lines[21] == f"kkprint: 30 errors: nothing was written for {deck}"
@@ -649,3 +651,75 @@ def test_a_deck_extending_a_template_as_a_whole_names_the_line_of_its_extends(tm
     code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
     found = [(f["kind"], f["face"], f["region"], f["line"]) for f in json.loads(out)]
     assert code == 2 and found == [("missing-column", "layout", "text", 2)], found
+
+
+NO_ICON_NAME_DECK = """\
+name: fees
+card: {size: poker}
+layout:
+  fee:    {type: text, x: 5, y: 5, w: 53, h: 10, text: "pay {${res}} now", size: 12}
+  braces: {type: text, x: 5, y: 20, w: 53, h: 10, text: "write {{wood stone}} as braces", size: 12}
+cards:
+  - {name: Mill, res: "die:1"}
+  - {name: Quarry, res: "wood stone", count: 2}
+  - {name: Well, res: "die:2"}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "card 2 'Quarry' (cards[1] (line 8)), region 'fee' (line 4): {wood stone} cannot be an icon: "),
+        (
+            "ja",
+            "2枚目のカード「Quarry」（cards[1]（8行目））、領域「fee」（4行目）: {wood stone} はアイコンの名前になりません",
+        ),
+    ],
+)
+def test_braces_around_what_can_be_no_icon_name_are_an_error_naming_its_card_and_region(
+    tmp_path, capsys, monkeypatch, lang, said
+):
+    """``pay {${res}} now`` on a card whose res holds a space printed '{wood stone}' as written,
+    in silence: it is refused as an empty or unknown icon is, on that card alone, in the reader's
+    language, saying how to print braces; ``{{wood stone}}`` still prints braces."""
+    deck = tmp_path / "fees.yaml"
+    deck.write_text(NO_ICON_NAME_DECK, encoding="utf-8")
+    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
+    assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
+    [line] = err.splitlines()
+    assert line.startswith(("kkprint: error: ", "kkprint: エラー: ")) and f"fees.yaml: {said}" in line, line
+    assert "{{wood stone}}" in line, line
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch, lang)
+    [finding] = json.loads(out)
+    assert code == 2 and (finding["card"], finding["region"], finding["kind"], finding["severity"]) == (
+        2,
+        "fee",
+        "error",
+        "error",
+    )
+    if lang == "ja":
+        assert english_left(finding["message"].replace("wood stone", "")) == [], finding
+
+    fixed = tmp_path / "fixed.yaml"  # with an icon on every card: braces written {{…}} print as braces
+    fixed.write_text(NO_ICON_NAME_DECK.replace('res: "wood stone"', 'res: "die:3"'), encoding="utf-8")
+    code, out, err = run(["build", str(fixed), "--out", str(tmp_path / "ok")], capsys, monkeypatch, lang)
+    assert code == 0 and err == "", err
+    text = " ".join(PdfReader(next((tmp_path / "ok").glob("*.pdf"))).pages[0].extract_text().split())
+    assert text.count("write {wood stone} as braces") == 4 and "pay {" not in text
+
+
+@pytest.mark.parametrize("written", ["{ coin }", "{die 1}", "{coin!}", "{a\nb}"])
+def test_every_brace_pair_that_names_no_icon_is_refused(written):
+    from kkprint.engine.text import _items
+
+    with pytest.raises(InputError, match="cannot be an icon"):
+        _items([(f"pay {written} now", ())], {"coin": "deck:coin"})
+    assert [piece for piece, *_ in _items([(f"pay {{{written}}} now", ())], {})] == [
+        "pay ",
+        "{",
+        written[1:-1],
+        "}",
+        " now",
+    ]
+    with pytest.raises(InputError, match="did you mean 'coin'"):
+        _items([("{ coin }", ())], {"coin": "deck:coin"})

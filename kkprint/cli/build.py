@@ -45,7 +45,9 @@ def build(
         "BleedBox, crop marks, CMYK (decks and the games' cards).",
     ),
     only: str | None = typer.Option(
-        None, "--only", help="Decks: only these cards (names or numbers, e.g. 1-3,Knight)."
+        None,
+        "--only",
+        help="Decks: only these cards: names, or card numbers as printed, every copy counted (e.g. 1-3,Knight).",
     ),
     allow_outside: bool = typer.Option(
         False, "--allow-outside", help="Decks: allow files outside the deck's folder (data, fonts, icons, pictures)."
@@ -159,7 +161,9 @@ def preview(
         case_sensitive=False,
         help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale).",
     ),
-    only: str | None = typer.Option(None, "--only", help="Decks: only these cards."),
+    only: str | None = typer.Option(
+        None, "--only", help="Decks: only these cards (names, or card numbers as printed: as for build)."
+    ),
     cards: bool = typer.Option(
         False, "--cards", help="Decks: one picture per card (front, then back) instead of sheets."
     ),

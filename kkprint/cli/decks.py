@@ -106,12 +106,16 @@ def export(
         False, "--tts", help="Tabletop Simulator deck sheets (at most 10×7 cards, 4096 px) and the back."
     ),
     showcase: str | None = typer.Option(
-        None, "--showcase", help="A fanned hand of these cards (names or numbers, e.g. 1,3,Knight) as one picture."
+        None,
+        "--showcase",
+        help="A fanned hand of these cards (names, or card numbers as printed, every copy counted: e.g. 1,3,Knight) "
+        "as one picture.",
     ),
     name: str | None = typer.Option(
         None,
         "--name",
-        help="File names from card fields, e.g. '${id}-${name}'; ${n} is the card's number (default: ${n}-${name}).",
+        help="File names from card fields, e.g. '${id}-${name}'; ${n} is the card's number as printed, its first "
+        "copy's (default: ${n}-${name}).",
     ),
     dpi: int = typer.Option(300, "--dpi", min=36, max=1200, help="Resolution of the pictures."),
     bleed: bool = typer.Option(False, "--bleed", help="Include the print-shop bleed around each card."),
@@ -122,7 +126,11 @@ def export(
         case_sensitive=False,
         help="Language of printed labels: ja or en (default: KKPRINT_LANG, the config file, the locale).",
     ),
-    only: str | None = typer.Option(None, "--only", help="Only these cards (names or numbers)."),
+    only: str | None = typer.Option(
+        None,
+        "--only",
+        help="Only these cards: names, or card numbers as printed, every copy counted (e.g. 1-3,Knight).",
+    ),
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:
     """Pictures of a deck's cards: PNGs for print-on-demand, Tabletop Simulator sheets, a showcase."""
@@ -174,7 +182,11 @@ def check(
     print_shop: bool = typer.Option(
         False, "--print-shop", help="Check as for a print shop: pictures at 300 dpi, text 3 mm inside the trim."
     ),
-    only: str | None = typer.Option(None, "--only", help="Only these cards (names or numbers, e.g. 1-3,Knight)."),
+    only: str | None = typer.Option(
+        None,
+        "--only",
+        help="Only these cards: names, or card numbers as printed, every copy counted (e.g. 1-3,Knight).",
+    ),
     lang: LangOption = None,
     allow_outside: bool = typer.Option(False, "--allow-outside", help="Allow files outside the deck's folder."),
 ) -> None:

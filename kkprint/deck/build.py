@@ -163,7 +163,7 @@ def prints_by_card(
     for each in [*([front] if front else []), *fronts.values(), *named.values(), *([default] if default else [])]:
         each.define_shared()
         doc.on_new_file.append(each.define_shared)  # (a form lives in one file)
-    faces_by_name = {c.fields.get("name"): c for c in deck.iter_cards()} if spec.back_face_field else {}
+    faces_by_name = {c.fields.get("name"): c for c in deck.whole_deck()} if spec.back_face_field else {}
 
     def front_of(card: CardData) -> Face:
         chosen = card.fields.get("layout") if fronts else None
@@ -249,7 +249,7 @@ def prints_by_card(
         **deck.deck_names(),
         **{key: as_text(value) for key, value in spec.fields.items()},
     }
-    total = str(deck.total)
+    total = str(deck.card_total)
     numbered_backs = (default is not None and default.numbered) or any(f.numbered for f in named.values())
     numbered_twins = bool(spec.back_face_field) and any(
         f.numbered for f in [*fronts.values(), *([front] if front else [])]
@@ -266,11 +266,10 @@ def prints_by_card(
             yield CardPrint(front_art, back_of(copy_fields, number, where, copy_ref), shape)
 
     shape = size.shape
-    number = 0  # the printed number of the last card's last copy
-    for index, (row, card) in enumerate(deck.rows()):
+    for index, (row, first, card) in enumerate(deck.numbered()):
         if card.count == 0:
             continue  # exists only as another card's back face
-        first, number = number + 1, number + card.count
+        number = first + card.count - 1  # the printed number of its last copy
         ref = CardRef(first, card.fields.get("name") or None, card.origin)
         try:
             layout, back_of = front_of(card), back_for(card)

@@ -388,8 +388,11 @@ def _json_cards(path: Path, copies_field: str) -> Iterator[CardData]:
         raise InputError(Msg('a JSON data file is a list of cards, or {"cards": [...]}'), source=source)
     for index, entry in enumerate(data):
         if not isinstance(entry, dict):
-            raise InputError(Msg("each card is an object of fields"), source=source, place=Msg("card {n}", n=index + 1))
-        yield card_from(entry, copies_field, source, Msg("{file} card {n}", file=path.name, n=index + 1))
+            raise InputError(
+                Msg("each card is an object of fields"), source=source, place=Msg("entry {n}", n=index + 1)
+            )
+        # (its place in the file's list, as a CSV's row is: not a card number, which counts copies)
+        yield card_from(entry, copies_field, source, Msg("{file} entry {n}", file=path.name, n=index + 1))
 
 
 # --- look-up tables (``tables:``) -------------------------------------------------------------

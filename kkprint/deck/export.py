@@ -72,10 +72,10 @@ class _Pages:
         total = sum(card.count for card in cards)
         self.per_card = 2 if len(self.pages) == 2 * total else 1
         self.first = []  # the page of each card's first copy
-        number = 0
+        copies = 0
         for card in cards:
-            self.first.append(number * self.per_card)
-            number += card.count
+            self.first.append(copies * self.per_card)
+            copies += card.count
 
     def copies(self):
         """(card, page of its front, page of its back or None) for every copy of every card."""
@@ -145,9 +145,10 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
     first file is written."""
     deck = select(load_deck(deck_path, allow_outside=options.allow_outside), options.only)
     stem = safe_file_name(deck.spec.name)
-    printed = [card for card in deck.iter_cards() if card.count > 0]
-    names = _names(printed, options.name, deck.source) if options.png else []
-    picks = _picks(printed, options.showcase) if options.showcase is not None else []
+    numbered = [(number, card) for _, number, card in deck.numbered() if card.count > 0]
+    printed = [card for _, card in numbered]
+    names = _names(numbered, options.name, deck.source) if options.png else []
+    picks = _picks(numbered, options.showcase, deck) if options.showcase is not None else []
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="kkprint-export-") as temp:
         build = BuildOptions(
@@ -171,11 +172,13 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
     return written
 
 
-def _names(cards: list[CardData], template: str | None, source: str) -> list[str]:
-    """Each card's file name, all made before anything is rendered."""
-    template = template or ("${n}-${name}" if all("name" in card.fields for card in cards) else "${n}")
+def _names(cards: list[tuple[int, CardData]], template: str | None, source: str) -> list[str]:
+    """Each card's file name, all made before anything is rendered; ``${n}`` is the printed
+    number of the card's first copy (001, 002, 004 … for cards of two copies), as the studio and
+    ``check`` number it."""
+    template = template or ("${n}-${name}" if all("name" in card.fields for _, card in cards) else "${n}")
     taken: set[str] = set()
-    return [_name(template, card, number, taken, source) for number, card in enumerate(cards, start=1)]
+    return [_name(template, card, number, taken, source) for number, card in cards]
 
 
 def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions, same_backs: bool) -> list[Path]:
@@ -242,15 +245,32 @@ def _tts(pages: _Pages, stem: str, options: ExportOptions, staging: Path) -> lis
     return written
 
 
-def _picks(cards: list[CardData], chosen: str) -> list[int]:
-    """The cards a showcase fans (names or numbers, as --only), as indexes into ``cards``."""
+def _picks(cards: list[tuple[int, CardData]], chosen: str, deck: Deck) -> list[tuple[int, int]]:
+    """The cards a showcase fans, as (index into ``cards``, copy from 0): a name is that card's
+    first copy, a number the card printed with that number (copies counted, as the studio, ``check``
+    and ``card.number`` count it: the copy itself, which may show its own number)."""
     picks = []
-    names = [card.fields.get("name", "") for card in cards]
+    names = [card.fields.get("name", "") for _, card in cards]
     for part in (p.strip() for p in chosen.split(",") if p.strip()):
-        if part.isascii() and part.isdigit() and 1 <= int(part) <= len(cards):
-            picks.append(int(part) - 1)
+        if part.isascii() and part.isdigit():
+            number = int(part)
+            if not 1 <= number <= deck.card_total:
+                raise InputError(
+                    Msg("--showcase {part}: the deck has cards 1–{count}", part=part, count=deck.card_total),
+                    source="--showcase",
+                )
+            found = [
+                (index, number - first)
+                for index, (first, card) in enumerate(cards)
+                if first <= number < first + card.count
+            ]
+            if not found:
+                raise InputError(
+                    Msg("card {number} is not among the cards --only keeps", number=number), source="--showcase"
+                )
+            picks.append(found[0])
         elif part in names:
-            picks.append(names.index(part))
+            picks.append((names.index(part), 0))
         else:
             raise InputError(
                 Msg("no card '{part}' to show{hint}", part=part, hint=suggest(part, [n for n in names if n])),
@@ -261,7 +281,7 @@ def _picks(cards: list[CardData], chosen: str) -> list[int]:
     return picks
 
 
-def _showcase(pages: _Pages, chosen: list[int], stem: str, options: ExportOptions) -> Path:
+def _showcase(pages: _Pages, chosen: list[tuple[int, int]], stem: str, options: ExportOptions) -> Path:
     """The chosen cards fanned like a hand, on a transparent ground; at the dpi asked for, or less
     where the fan would pass :data:`SHOWCASE_PIXELS` (it is a picture for a screen)."""
     from PIL import Image, ImageFilter
@@ -271,7 +291,7 @@ def _showcase(pages: _Pages, chosen: list[int], stem: str, options: ExportOption
     fan = max(width, height) * spread_by * height * 1.9
     shrink = min(1.0, math.sqrt(SHOWCASE_PIXELS / fan))
     width, height = max(1, int(width * shrink)), max(1, int(height * shrink))
-    shown = pictures([pages.pages[pages.first[index]] for index in chosen], width, height)
+    shown = pictures([pages.pages[pages.first[index] + copy * pages.per_card] for index, copy in chosen], width, height)
     picks = [picture.resize((width, height)) for picture in shown]
     spread = 10.0 if len(picks) > 1 else 0.0
     side = int(max(width, height) * spread_by)

@@ -68,7 +68,7 @@ class _Inputs:
             **deck.deck_names(),
             **{key: as_text(value) for key, value in spec.fields.items()},
         }
-        self.total = str(deck.total)
+        self.total = str(deck.card_total)
         self.tables = hashlib.sha256(  # the tables' contents (lookup() reads them), summed up once
             json.dumps(
                 {name: [table.columns, table.rows] for name, table in sorted(deck.tables.items())},
@@ -213,14 +213,13 @@ def card_inputs(deck: Deck) -> list[CardInputs]:
     copy: the card's fields and the deck's, card.number, card.copy, card.row and card.total."""
     spec = deck.spec
     inputs = _Inputs(deck)
-    rows = list(deck.rows())
-    by_name = {card.fields.get("name"): card for _, card in rows} if spec.back_face_field else {}
+    rows = list(deck.numbered())
+    by_name = {card.fields.get("name"): card for card in deck.whole_deck()} if spec.back_face_field else {}
     found: list[CardInputs] = []
-    number = 0
-    for index, (row, card) in enumerate(rows):
+    for index, (row, number, card) in enumerate(rows):
         if card.count == 0:
             continue
-        names = {"card.number": str(number + 1), "card.copy": "1", "card.row": str(row), "card.total": inputs.total}
+        names = {"card.number": str(number), "card.copy": "1", "card.row": str(row), "card.total": inputs.total}
         fields = {**inputs.spec_fields, **card.fields, **names}
         front = front_section(deck, card)
         twin = by_name.get(card.fields.get(spec.back_face_field)) if spec.back_face_field else None
@@ -236,15 +235,14 @@ def card_inputs(deck: Deck) -> list[CardInputs]:
         found.append(
             CardInputs(
                 index,
-                number + 1,
+                number,
                 fields,
                 card,
                 front,
                 back,
                 back_fields if back else None,
-                inputs.digest(front, fields, number + 1) if known else "",
-                inputs.digest(back, back_fields, number + 1) if back else None,
+                inputs.digest(front, fields, number) if known else "",
+                inputs.digest(back, back_fields, number) if back else None,
             )
         )
-        number += card.count
     return found

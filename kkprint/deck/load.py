@@ -5,6 +5,7 @@ drawn, and every file reference kept inside the deck's folder (links resolved)."
 from __future__ import annotations
 
 import pickle
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import field, replace
 from functools import lru_cache
@@ -55,6 +56,8 @@ class Deck:
     allow_outside: bool = False
     chosen: tuple[CardData, ...] | None = None  # set by --only
     chosen_rows: tuple[int, ...] = ()  # the data row (card.row) of each chosen card
+    chosen_numbers: tuple[int, ...] = ()  # the printed number of each chosen card's first copy, in the whole deck
+    whole_total: int | None = None  # with --only: the cards the whole deck prints (card.total)
     lines: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> YAML line
     written_in: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> the section it is in
     # a template's region (written in no line of the file) -> (the section whose extends brings it, that line)
@@ -63,21 +66,32 @@ class Deck:
     columns: frozenset[str] = frozenset()  # every field some card has (a deck's fields: included)
 
     def iter_cards(self) -> Iterator[CardData]:
+        """The cards this build prints: those --only keeps, else every card."""
         if self.chosen is not None:
             yield from self.chosen
             return
+        yield from self.whole_deck()
+
+    def whole_deck(self) -> Iterator[CardData]:
+        """Every card the deck defines, whichever cards --only keeps (a kept card's back may be
+        another card's front)."""
         yield from self.inline
         if self.data_path is not None:
             spec = self.spec.data_file
             yield from card_data.cards_of(self.data_path, spec.sheet if spec else None, self.spec.copies_field)
 
-    def rows(self) -> Iterator[tuple[int, CardData]]:
+    def numbered(self) -> Iterator[tuple[int, int, CardData]]:
         """Every distinct card with its data row (``card.row``: 1 for the first card the deck
-        defines), the same whichever cards --only keeps."""
+        defines) and the printed number of its first copy (``card.number``: counted from 1 over
+        every copy of every card, as the studio and ``check`` name it; a card of no copies has
+        the number the next card's first copy has), both the same whichever cards --only keeps."""
         if self.chosen is not None:
-            yield from zip(self.chosen_rows, self.chosen)
-        else:
-            yield from enumerate(self.iter_cards(), start=1)
+            yield from zip(self.chosen_rows, self.chosen_numbers, self.chosen)
+            return
+        number = 1
+        for row, card in enumerate(self.iter_cards(), start=1):
+            yield row, number, card
+            number += card.count
 
     @property
     def cards(self) -> list[CardData]:
@@ -86,7 +100,14 @@ class Deck:
 
     @property
     def total(self) -> int:
+        """The cards this build prints (those --only keeps)."""
         return sum(card.count for card in self.iter_cards())
+
+    @property
+    def card_total(self) -> int:
+        """``card.total``: the cards the whole deck prints, whichever cards --only keeps (a card
+        reprinted alone still says 7/54)."""
+        return self.total if self.whole_total is None else self.whole_total
 
     def deck_names(self) -> dict[str, str]:
         """``deck.name``, ``deck.version`` and ``today``, as every card of this build reads them."""
@@ -714,31 +735,53 @@ def layout_deck(path: Path, fields: Mapping[str, CardValue], cards: list[tuple[d
 
 
 def select(deck: Deck, only: str | None) -> Deck:
-    """Keep the cards picked by ``--only``: names (the ``name`` field) and 1-based numbers or
-    ranges, comma-separated (``1-3,Knight``)."""
+    """Keep the cards picked by ``--only``: names (the ``name`` field) and numbers or ranges of
+    printed cards, comma-separated (``1-3,Knight``). A number is a card's place in the printed
+    deck, every copy counted (as the studio, ``check`` and ``card.number`` count): a card is kept
+    when any of its copies is in a range asked for. The cards kept keep their numbers and rows."""
     if only is None:
         return deck
     parts = [p.strip() for p in only.split(",") if p.strip()]
     if not parts:
         raise InputError(Msg("--only names no card; give names or numbers like 1-3,Knight"), source="--only")
-    cards = deck.cards
-    rows: dict[int, None] = {}  # 1-based, in the order asked, each once
+    listed = list(deck.numbered())
+    cards = [card for _, _, card in listed]
+    firsts = [number for _, number, _ in listed]
+    total = sum(card.count for card in cards)
+    picked_indexes: dict[int, None] = {}  # indexes into cards, in the order asked, each once
     for part in parts:
         first, dash, last = part.partition("-")
         if first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit())):
             start, stop = int(first), int(last or first)
-            if not 1 <= start <= stop <= len(cards):
+            if not 1 <= start <= stop <= total:
                 raise InputError(
-                    Msg("--only {part}: the deck has cards 1–{count}", part=part, count=len(cards)), source="--only"
+                    Msg("--only {part}: the deck has cards 1–{count}", part=part, count=total), source="--only"
                 )
-            picked: Iterable[int] = range(start, stop + 1)
+            picked: Iterable[int] = holding(firsts, cards, start, stop)
         else:
-            picked = [row for row, c in enumerate(cards, start=1) if c.fields.get("name") == part]
+            picked = [index for index, c in enumerate(cards) if c.fields.get("name") == part]
             if not picked:
                 names = [c.fields.get("name", "") for c in cards if c.fields.get("name")]
                 raise InputError(
                     Msg("no card is named '{part}'{hint}", part=part, hint=suggest(part, names)), source="--only"
                 )
-        rows.update(dict.fromkeys(picked))
-    chosen = [cards[row - 1] for row in rows]
-    return replace(deck, chosen=tuple(chosen), chosen_rows=tuple(rows))
+        picked_indexes.update(dict.fromkeys(picked))
+    return replace(
+        deck,
+        chosen=tuple(cards[index] for index in picked_indexes),
+        chosen_rows=tuple(listed[index][0] for index in picked_indexes),
+        chosen_numbers=tuple(firsts[index] for index in picked_indexes),
+        whole_total=total,
+    )
+
+
+def holding(firsts: list[int], cards: list[CardData], start: int, stop: int) -> list[int]:
+    """The cards (indexes) with a printed copy numbered ``start`` to ``stop``: ``firsts`` holds
+    each card's first number, in order (a card of no copies holds none)."""
+    index = max(0, bisect_right(firsts, start) - 1)
+    found = []
+    while index < len(cards) and firsts[index] <= stop:
+        if firsts[index] + cards[index].count > start and cards[index].count:
+            found.append(index)
+        index += 1
+    return found

@@ -224,7 +224,8 @@ def _break_before(chars: str) -> list[bool]:
 
 # --- tokenizing -------------------------------------------------------------------------------
 
-_ICON_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z0-9_\-:]+)\}|" + TOKEN)  # (and ruby: {base|reading})
+# literal braces, an icon, a ruby ({base|reading}), and braces around what can name no icon
+_ICON_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z0-9_\-:]+)\}|" + TOKEN + r"|\{([^{}|]+)\}")
 _SPLIT = re.compile(r"(\n|[^\S\n]+)")
 
 
@@ -250,6 +251,8 @@ def _items(segments, aliases: dict[str, str]) -> list[Item]:
                 items.append((token[0], None, key, None))
             elif match.group(2) is not None:
                 items.extend((base, None, key, reading) for base, reading in pairs(match.group(2), match.group(3)))
+            elif match.group(4) is not None:
+                _refuse_no_icon_name(match.group(4), aliases)
             else:
                 name = match.group(1)
                 registered = aliases.get(name, name)
@@ -262,6 +265,24 @@ def _items(segments, aliases: dict[str, str]) -> list[Item]:
         if pos < len(text):
             items.append((text[pos:], None, key, None))
     return items
+
+
+def _refuse_no_icon_name(written: str, aliases: dict[str, str]) -> None:
+    """Braces around what can be no icon's name (``{wood stone}``, as ``{${res}}`` makes of a
+    field holding a space) printed as written, braces and all, in silence: refused as an unknown
+    icon is (``{{wood stone}}`` prints braces)."""
+    import difflib
+
+    shown = written if len(written) <= 40 else written[:39] + "…"
+    close = difflib.get_close_matches(written.strip(), sorted({*aliases, *icon_names()}), n=1, cutoff=0.6)
+    raise InputError(
+        Msg(
+            "{{{name}}} cannot be an icon: an icon's name has only the letters A–Z and a–z, digits, _ - and : "
+            "(is the field it comes from right?){hint}; write {{{{{name}}}}} to print the braces",
+            name=shown,
+            hint=Msg("; did you mean '{name}'?", name=close[0]) if close else "",
+        )
+    )
 
 
 def _refuse_markup_inside_ruby(segments) -> None:
