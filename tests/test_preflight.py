@@ -546,6 +546,36 @@ def test_a_layout_extending_a_template_named_layout_has_none_of_the_decks_lines(
     assert deck.written_at(("layouts", "other"), "band") == (("layouts", "other"), 6)
 
 
+def refused_on_card_two(deck_text, said, tmp_path, capsys, monkeypatch, lang):
+    """The deck (``fees.yaml``) refused by ``build`` in one line saying ``said``, nothing
+    written, and ``check --json``'s one finding an error of card 2's region 'fee': (the line,
+    the finding)."""
+    deck = tmp_path / "fees.yaml"
+    deck.write_text(deck_text, encoding="utf-8")
+    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
+    assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
+    [line] = err.splitlines()
+    assert line.startswith(("kkprint: error: ", "kkprint: エラー: ")) and f"fees.yaml: {said}" in line, line
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch, lang)
+    [finding] = json.loads(out)
+    assert code == 2 and (finding["card"], finding["region"], finding["kind"], finding["severity"]) == (
+        2,
+        "fee",
+        "error",
+        "error",
+    )
+    return line, finding
+
+
+def built_text(deck_text, tmp_path, capsys, monkeypatch, lang):
+    """The first page's words of the deck built without a word on stderr."""
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(deck_text, encoding="utf-8")
+    code, out, err = run(["build", str(fixed), "--out", str(tmp_path / "ok")], capsys, monkeypatch, lang)
+    assert code == 0 and err == "", err
+    return " ".join(PdfReader(next((tmp_path / "ok").glob("*.pdf"))).pages[0].extract_text().split())
+
+
 EMPTY_ICON_DECK = """\
 name: fees
 card: {size: poker}
@@ -570,28 +600,10 @@ def test_an_empty_icon_is_an_error_naming_its_card_and_region(tmp_path, capsys, 
     """``pay {${res}} now`` on a card whose res is empty printed a literal '{}' with no word: it is
     refused as an unknown icon is, on that card alone, in the reader's language; ``{{}}`` still
     prints braces."""
-    deck = tmp_path / "fees.yaml"
-    deck.write_text(EMPTY_ICON_DECK, encoding="utf-8")
-    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
-    assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
-    [line] = err.splitlines()
-    assert line.startswith(("kkprint: error: ", "kkprint: エラー: ")) and f"fees.yaml: {said}" in line, line
-    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch, lang)
-    [finding] = json.loads(out)
-    assert code == 2 and (finding["card"], finding["region"], finding["kind"], finding["severity"]) == (
-        2,
-        "fee",
-        "error",
-        "error",
-    )
+    line, finding = refused_on_card_two(EMPTY_ICON_DECK, said, tmp_path, capsys, monkeypatch, lang)
     if lang == "ja":
         assert english_left(finding["message"]) == [], finding
-
-    fixed = tmp_path / "fixed.yaml"  # with an icon on every card: braces written {{}} print as braces
-    fixed.write_text(EMPTY_ICON_DECK.replace('res: ""', 'res: "die:3"'), encoding="utf-8")
-    code, out, err = run(["build", str(fixed), "--out", str(tmp_path / "ok")], capsys, monkeypatch, lang)
-    assert code == 0 and err == "", err
-    text = PdfReader(next((tmp_path / "ok").glob("*.pdf"))).pages[0].extract_text()
+    text = built_text(EMPTY_ICON_DECK.replace('res: ""', 'res: "die:3"'), tmp_path, capsys, monkeypatch, lang)
     assert text.count("write {} as braces") == 3 and "pay {" not in text
 
 
@@ -682,29 +694,12 @@ def test_braces_around_what_can_be_no_icon_name_are_an_error_naming_its_card_and
     """``pay {${res}} now`` on a card whose res holds a space printed '{wood stone}' as written,
     in silence: it is refused as an empty or unknown icon is, on that card alone, in the reader's
     language, saying how to print braces; ``{{wood stone}}`` still prints braces."""
-    deck = tmp_path / "fees.yaml"
-    deck.write_text(NO_ICON_NAME_DECK, encoding="utf-8")
-    code, out, err = run(["build", str(deck), "--out", str(tmp_path / "out")], capsys, monkeypatch, lang)
-    assert code == 2 and out == "" and not (tmp_path / "out").exists(), err
-    [line] = err.splitlines()
-    assert line.startswith(("kkprint: error: ", "kkprint: エラー: ")) and f"fees.yaml: {said}" in line, line
+    line, finding = refused_on_card_two(NO_ICON_NAME_DECK, said, tmp_path, capsys, monkeypatch, lang)
     assert "{{wood stone}}" in line, line
-    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch, lang)
-    [finding] = json.loads(out)
-    assert code == 2 and (finding["card"], finding["region"], finding["kind"], finding["severity"]) == (
-        2,
-        "fee",
-        "error",
-        "error",
-    )
     if lang == "ja":
         assert english_left(finding["message"].replace("wood stone", "")) == [], finding
-
-    fixed = tmp_path / "fixed.yaml"  # with an icon on every card: braces written {{…}} print as braces
-    fixed.write_text(NO_ICON_NAME_DECK.replace('res: "wood stone"', 'res: "die:3"'), encoding="utf-8")
-    code, out, err = run(["build", str(fixed), "--out", str(tmp_path / "ok")], capsys, monkeypatch, lang)
-    assert code == 0 and err == "", err
-    text = " ".join(PdfReader(next((tmp_path / "ok").glob("*.pdf"))).pages[0].extract_text().split())
+    fixed = NO_ICON_NAME_DECK.replace('res: "wood stone"', 'res: "die:3"')
+    text = built_text(fixed, tmp_path, capsys, monkeypatch, lang)  # (an icon on every card: {{…}} prints braces)
     assert text.count("write {wood stone} as braces") == 4 and "pay {" not in text
 
 
