@@ -110,7 +110,8 @@ def test_only_says_the_printed_range_the_deck_has(hues, cli, lang, monkeypatch):
     monkeypatch.setenv("KKPRINT_LANG", lang)
     said = {"en": "the deck has cards 1–8", "ja": "デッキのカードは1〜8です"}[lang]
     for only in ("9", "0", "3-12"):
-        assert_clean_error(cli("build", str(hues), "--only", only, "--out", str(hues.parent / "x")), said)
+        refused = cli("build", str(hues), "--only", only, "--out", str(hues.parent / "x"))
+        assert_clean_error(refused, f"--only: {only}: {said}")  # (the option named once: "--only: --only 9" before)
     assert not (hues.parent / "x").exists()
 
 

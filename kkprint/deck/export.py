@@ -256,7 +256,7 @@ def _picks(cards: list[tuple[int, CardData]], chosen: str, deck: Deck) -> list[t
             number = int(part)
             if not 1 <= number <= deck.card_total:
                 raise InputError(
-                    Msg("--showcase {part}: the deck has cards 1–{count}", part=part, count=deck.card_total),
+                    Msg("{part}: the deck has cards 1–{count}", part=part, count=deck.card_total),
                     source="--showcase",
                 )
             found = [

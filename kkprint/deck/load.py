@@ -754,9 +754,7 @@ def select(deck: Deck, only: str | None) -> Deck:
         if first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit())):
             start, stop = int(first), int(last or first)
             if not 1 <= start <= stop <= total:
-                raise InputError(
-                    Msg("--only {part}: the deck has cards 1–{count}", part=part, count=total), source="--only"
-                )
+                raise InputError(Msg("{part}: the deck has cards 1–{count}", part=part, count=total), source="--only")
             picked: Iterable[int] = holding(firsts, cards, start, stop)
         else:
             picked = [index for index, c in enumerate(cards) if c.fields.get("name") == part]
