@@ -109,7 +109,17 @@ def serve(port: int, lan: bool, lang: str) -> None:
         say(tr("Scan with a phone on the same Wi-Fi:", lang) + "\n")
         segno.make(address, error="m").terminal(out=sys.stderr, compact=True)
     say(tr("Ctrl-C stops it; every change is already saved.", lang) + "\n")
-    server = uvicorn.Server(
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, noting the signals that stopped it (its own list is private)."""
+
+        stopped_by: list[int] = []
+
+        def handle_exit(self, sig: int, frame) -> None:
+            self.stopped_by.append(sig)
+            super().handle_exit(sig, frame)
+
+    server = Server(
         uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, server_header=False)
     )
     import gc
@@ -122,7 +132,7 @@ def serve(port: int, lan: bool, lang: str) -> None:
     else:
         # a pad started where Ctrl-C is ignored (a script's background job) stops on SIGINT all
         # the same, and uvicorn's raising it again then does nothing: it is said, and 130, alike
-        if signal.SIGINT not in getattr(server, "_captured_signals", ()):
+        if signal.SIGINT not in server.stopped_by:
             return
     say(tr("score pad stopped; every change is saved", lang) + "\n")
     raise SystemExit(130)
