@@ -26,12 +26,12 @@ browser = test_pad_browser.browser  # the pad's fixture: Chromium, launched once
 class StudioProcess:
     """`kkprint studio DECK --no-open` as a user starts it; returns once it accepts connections."""
 
-    def __init__(self, deck: Path, lang: str = "en"):
+    def __init__(self, deck: Path, lang: str = "en", **popen):
         self.port = free_port()
         env = {**os.environ, "KKPRINT_LANG": lang}
         command = [sys.executable, "-m", "kkprint", "studio", str(deck), "--no-open", "--port", str(self.port)]
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **popen
         )
         deadline = time.monotonic() + 30
         while True:
@@ -502,8 +502,15 @@ def test_screenshots_fit_a_desktop_and_a_tablet_in_both_languages(browser, studi
     context.close()
 
 
-def test_ctrl_c_stops_the_studio_with_a_page_open(browser, heist):
-    running = StudioProcess(heist / "heist.yaml")
+@pytest.mark.parametrize("ignored", [False, True], ids=["terminal", "background-job"])
+def test_ctrl_c_stops_the_studio_with_a_page_open(browser, heist, ignored):
+    """130 after a Ctrl-C, also for a studio started with SIGINT ignored (a script's `cmd &`):
+    uvicorn stops on it all the same, and the studio ended with 0 there."""
+
+    def ignoring_ctrl_c() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    running = StudioProcess(heist / "heist.yaml", **({"preexec_fn": ignoring_ctrl_c} if ignored else {}))
     context, page, errors = open_page(browser, running.url)
     code, said = running.stop()
     assert code == 130 and "Traceback" not in said

@@ -4,7 +4,6 @@ Wi-Fi, its address shown as a QR code in the terminal for the phones to scan."""
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import sys
 from pathlib import Path
@@ -84,6 +83,7 @@ def serve(port: int, lan: bool, lang: str) -> None:
 
     from kkprint.web.pad.app import create_app
     from kkprint.web.security import LOCAL_HOSTS
+    from kkprint.web.serving import run_until_stopped
 
     host = "0.0.0.0" if lan else "127.0.0.1"
     _check_port(host, port)
@@ -110,29 +110,5 @@ def serve(port: int, lan: bool, lang: str) -> None:
         segno.make(address, error="m").terminal(out=sys.stderr, compact=True)
     say(tr("Ctrl-C stops it; every change is already saved.", lang) + "\n")
 
-    class Server(uvicorn.Server):
-        """uvicorn's server, noting the signals that stopped it (its own list is private)."""
-
-        stopped_by: list[int] = []
-
-        def handle_exit(self, sig: int, frame) -> None:
-            self.stopped_by.append(sig)
-            super().handle_exit(sig, frame)
-
-    server = Server(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, server_header=False)
-    )
-    import gc
-
-    gc.freeze()  # what the imports made lives as long as the server: no collection walks it again
-    try:
-        server.run()  # after a graceful shutdown uvicorn raises the signal that asked for it again
-    except KeyboardInterrupt:
-        pass
-    else:
-        # a pad started where Ctrl-C is ignored (a script's background job) stops on SIGINT all
-        # the same, and uvicorn's raising it again then does nothing: it is said, and 130, alike
-        if signal.SIGINT not in server.stopped_by:
-            return
-    say(tr("score pad stopped; every change is saved", lang) + "\n")
-    raise SystemExit(130)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, server_header=False)
+    run_until_stopped(config, tr("score pad stopped; every change is saved", lang))

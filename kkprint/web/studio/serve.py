@@ -46,6 +46,7 @@ def open_in_browser(address: str) -> bool:
 def serve(deck: Path, *, port: int, open_browser: bool, lang: str, allow_outside: bool = False) -> None:
     import uvicorn
 
+    from kkprint.web.serving import run_until_stopped
     from kkprint.web.studio.app import create_app
     from kkprint.web.studio.state import Studio
 
@@ -57,15 +58,7 @@ def serve(deck: Path, *, port: int, open_browser: bool, lang: str, allow_outside
     if open_browser and not open_in_browser(address):
         say(tr("No browser could be opened here; open the address above in one.", lang) + "\n")
     app = create_app(Studio(deck, allow_outside=allow_outside))
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=2)
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=2
     )
-    import gc
-
-    gc.freeze()  # what the imports made lives as long as the server: no collection walks it again
-    try:
-        server.run(sockets=[sock])  # after a graceful shutdown uvicorn raises the signal that asked for it again
-    except KeyboardInterrupt:
-        say(tr("deck studio stopped", lang) + "\n")
-        raise SystemExit(130) from None
-    say(tr("deck studio stopped", lang) + "\n")  # (a signal its parent told it to ignore)
+    run_until_stopped(config, tr("deck studio stopped", lang), sockets=[sock])
