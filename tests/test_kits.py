@@ -414,6 +414,27 @@ def test_a_booklet_is_set_tighter_only_to_save_a_page():
     assert long.style == style and long.pages == 2
 
 
+def test_a_short_worked_example_is_never_split_across_columns():
+    """Court's 'Example: using characters' on Letter stood as its title and first line at a
+    column's foot, the rest at the next column's top with no title: a short example moves whole."""
+    from kkprint.engine.booklet import Booklet, BookletStyle, Example, Paragraph, Section
+    from kkprint.engine.fonts import prepare_fonts
+
+    text = "Take land cards from the left or right end of a row and lay them face up before you. "
+    fonts = prepare_fonts([text, "Example"])
+    style = BookletStyle()
+    for filler in range(1, 40):  # the example met at every height of a column's foot
+        blocks = [Paragraph(text * 2)] * filler + [Example(text * 3, "Example"), Paragraph(text)]
+        booklet = Booklet([Section("Rules", blocks)], fonts, (210 * mm, 297 * mm), style)
+        tinted = {
+            (number, x)
+            for number, page in enumerate(booklet._pages)
+            for x, _top, _width, row in page.placed
+            if row.background is not None
+        }
+        assert len(tinted) == 1, (filler, tinted)
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("duplex", [None, DuplexMode.SHORT_EDGE, DuplexMode.FOLD, DuplexMode.NONE])
 def test_the_cover_says_a_file_holds_backs_only_when_it_does(tmp_path, lang, duplex):

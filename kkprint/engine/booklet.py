@@ -135,6 +135,7 @@ class BookletStyle:
 # --- layout: rows placed in columns ------------------------------------------------------------
 
 WHOLE_LEAVES = 0.4  # the least share of a table's width its broken columns keep
+WHOLE_EXAMPLE_ROWS = 12  # an example of this many rows or fewer (its pads and title counted) is never split
 _AFTER_HYPHEN = re.compile(r"(?<=\w-)(?=\w)")  # kardinal-|land-|cards: where a file name may break
 
 
@@ -277,6 +278,8 @@ class _Setter:
             rows += self.text_rows(block.title, width - 2 * pad, size, bold=True, indent=0, background=tint)
         rows += self.text_rows(block.text, width - 2 * pad, size, background=tint)
         rows.append(_Row(1.6 * mm, background=tint))
+        if len(rows) <= WHOLE_EXAMPLE_ROWS:  # a short example stands whole: split, its end had no title
+            rows[0].keep_with_next = len(rows) - 1
         for row in rows:
             if row.draw is not None:
                 row.draw = _shifted(row.draw, pad)
