@@ -665,17 +665,9 @@ def test_a_deck_extending_a_template_as_a_whole_names_the_line_of_its_extends(tm
     assert code == 2 and found == [("missing-column", "layout", "text", 2)], found
 
 
-NO_ICON_NAME_DECK = """\
-name: fees
-card: {size: poker}
-layout:
-  fee:    {type: text, x: 5, y: 5, w: 53, h: 10, text: "pay {${res}} now", size: 12}
-  braces: {type: text, x: 5, y: 20, w: 53, h: 10, text: "write {{wood stone}} as braces", size: 12}
-cards:
-  - {name: Mill, res: "die:1"}
-  - {name: Quarry, res: "wood stone", count: 2}
-  - {name: Well, res: "die:2"}
-"""
+NO_ICON_NAME_DECK = EMPTY_ICON_DECK.replace("write {{}} as", "write {{wood stone}} as").replace(
+    '{name: Ruin, res: ""}', '{name: Quarry, res: "wood stone", count: 2}'
+)  # (the same deck, its second card's res a name no icon can have)
 
 
 @pytest.mark.parametrize(

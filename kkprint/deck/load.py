@@ -54,9 +54,9 @@ class Deck:
     folder: Path
     source: str
     allow_outside: bool = False
-    chosen: tuple[CardData, ...] | None = None  # set by --only
-    chosen_rows: tuple[int, ...] = ()  # the data row (card.row) of each chosen card
-    chosen_numbers: tuple[int, ...] = ()  # the printed number of each chosen card's first copy, in the whole deck
+    # set by --only: each card kept, with its data row (card.row) and its first copy's printed
+    # number in the whole deck (card.number), as :meth:`numbered` gives them
+    chosen: tuple[tuple[int, int, CardData], ...] | None = None
     whole_total: int | None = None  # with --only: the cards the whole deck prints (card.total)
     lines: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> YAML line
     written_in: dict = field(default_factory=dict, compare=False, hash=False)  # region key -> the section it is in
@@ -68,7 +68,7 @@ class Deck:
     def iter_cards(self) -> Iterator[CardData]:
         """The cards this build prints: those --only keeps, else every card."""
         if self.chosen is not None:
-            yield from self.chosen
+            yield from (card for _, _, card in self.chosen)
             return
         yield from self.whole_deck()
 
@@ -86,7 +86,7 @@ class Deck:
         every copy of every card, as the studio and ``check`` name it; a card of no copies has
         the number the next card's first copy has), both the same whichever cards --only keeps."""
         if self.chosen is not None:
-            yield from zip(self.chosen_rows, self.chosen_numbers, self.chosen)
+            yield from self.chosen
             return
         number = 1
         for row, card in enumerate(self.iter_cards(), start=1):
@@ -764,13 +764,7 @@ def select(deck: Deck, only: str | None) -> Deck:
                     Msg("no card is named '{part}'{hint}", part=part, hint=suggest(part, names)), source="--only"
                 )
         picked_indexes.update(dict.fromkeys(picked))
-    return replace(
-        deck,
-        chosen=tuple(cards[index] for index in picked_indexes),
-        chosen_rows=tuple(listed[index][0] for index in picked_indexes),
-        chosen_numbers=tuple(firsts[index] for index in picked_indexes),
-        whole_total=total,
-    )
+    return replace(deck, chosen=tuple(listed[index] for index in picked_indexes), whole_total=total)
 
 
 def holding(firsts: list[int], cards: list[CardData], start: int, stop: int) -> list[int]:

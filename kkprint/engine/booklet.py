@@ -584,6 +584,8 @@ def fitted(
     takes fewer pages: then in the first that does. Rules whose last few lines would spill onto a
     page of their own fit their pages instead; rules that need the pages keep their size."""
     loose = Booklet(sections, fonts, page_size, style)
+    if loose.pages == 1:  # (nothing to save: no setting is laid out in vain)
+        return loose
     for size, leading, heading, subheading, spacing in TIGHTER:
         tighter = replace(
             style,

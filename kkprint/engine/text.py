@@ -28,7 +28,7 @@ from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from kkprint.base.errors import InputError, LimitReached, suggest
+from kkprint.base.errors import InputError, LimitReached, did_you_mean, suggest
 from kkprint.base.i18n import Msg
 from kkprint.base.phrases import japanese_phrases
 from kkprint.engine.icons import draw_icon, has_icon, icon_metrics, icon_names
@@ -271,16 +271,13 @@ def _refuse_no_icon_name(written: str, aliases: dict[str, str]) -> None:
     """Braces around what can be no icon's name (``{wood stone}``, as ``{${res}}`` makes of a
     field holding a space) printed as written, braces and all, in silence: refused as an unknown
     icon is (``{{wood stone}}`` prints braces)."""
-    import difflib
-
     shown = written if len(written) <= 40 else written[:39] + "…"
-    close = difflib.get_close_matches(written.strip(), sorted({*aliases, *icon_names()}), n=1, cutoff=0.6)
     raise InputError(
         Msg(
             "{{{name}}} cannot be an icon: an icon's name has only the letters A–Z and a–z, digits, _ - and : "
             "(is the field it comes from right?){hint}; write {{{{{name}}}}} to print the braces",
             name=shown,
-            hint=Msg("; did you mean '{name}'?", name=close[0]) if close else "",
+            hint=did_you_mean(written.strip(), [*aliases, *icon_names()]),
         )
     )
 

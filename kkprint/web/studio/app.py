@@ -168,27 +168,28 @@ def _card_problems(snapshot: Snapshot, lang: str) -> list[dict]:
     for view in snapshot.cards:
         if view.error is None:
             continue
-        own = _card_problem(snapshot, view, lang)
-        if "wrong_file" not in own:
-            listed.append(own)
-        for finding in view.findings:
-            if not finding.error:
-                continue
-            problem = _card_problem(snapshot, view, lang, finding)
+        errors = [finding for finding in view.findings if finding.error]
+        problems = [_card_problem(snapshot, view, lang, finding) for finding in errors] or [
+            _card_problem(snapshot, view, lang)
+        ]
+        if "wrong_file" not in problems[0]:  # (its first error, as _card_problem picks it)
+            listed.append(problems[0])
+        for problem in problems:
             if "wrong_file" not in problem:
                 continue
             key = (problem.pop("wrong_file"), problem["message"])
-            first = by_file.get(key)
-            if first is None:
-                by_file[key] = problem
+            first = by_file.setdefault(key, problem)
+            if first is problem:
                 listed.append(problem)
             elif view.inputs.index not in first["cards"]:
                 first["cards"].append(view.inputs.index)
-                count = len(first["cards"])
-                place = Counted("used on {count} card", "used on {count} cards", count, count=count)
-                first["place"] = text(place, lang)
-                first["place_parts"] = _parts(_marked(place, lang))
-                first["line"] = InputError(first["message"], source=key[0], place=place).render(lang)
+    for (path, _), first in by_file.items():  # a file's error on several cards: said once, for them all
+        if len(first["cards"]) > 1:
+            count = len(first["cards"])
+            place = Counted("used on {count} card", "used on {count} cards", count, count=count)
+            first["place"] = text(place, lang)
+            first["place_parts"] = _parts(_marked(place, lang))
+            first["line"] = InputError(first["message"], source=path, place=place).render(lang)
     return listed
 
 
