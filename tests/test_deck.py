@@ -304,6 +304,13 @@ def test_preview_single_cards(cli, starter, tmp_path):
     assert result.returncode == 0, result.stderr
     pictures = sorted((tmp_path / "png").glob("*.png"))
     assert len(pictures) == 4  # two Knights, front and back each
+    # named by the cards' numbers as printed (the Knights are cards 2 and 3: the wild card is 1),
+    # each copy's back beside its front, not by PDF page (001…004)
+    stem = pictures[0].name.split("-cards-")[0]
+    assert [p.name for p in pictures] == [f"{stem}-cards-{name}.png" for name in ("002-back", "002", "003-back", "003")]
+    assert sorted(p.name for p in pictures) == sorted(
+        line.rsplit("/", 1)[-1] for line in result.stdout.splitlines() if line.endswith(".png")
+    )
     from PIL import Image
 
     width, height = Image.open(pictures[0]).size

@@ -553,4 +553,17 @@ def deck_target(path: Path) -> Target:
         products=(path.stem,),
         texts=lambda options: bundled_texts(loaded(options)),
         build=lambda options, fonts: build_deck(loaded(options), options, fonts),
+        page_names=lambda options, pdf: card_page_names(loaded(options), pdf) if options.card_pages else None,
     )
+
+
+def card_page_names(deck: Deck, pdf: Path) -> list[str]:
+    """The pages of a deck printed one card a page, named by the card each shows, by its number
+    as printed (every copy counted, as ``check``, the studio and export's ``${n}`` number it):
+    ``004`` for the front of card 4, ``004-back`` for its back."""
+    from kkprint.engine.document import page_count
+
+    numbers = [number + copy for _, number, card in deck.numbered() for copy in range(card.count)]
+    if page_count(pdf) == 2 * len(numbers):
+        return [f"{number:03d}{side}" for number in numbers for side in ("", "-back")]
+    return [f"{number:03d}" for number in numbers]

@@ -105,6 +105,9 @@ class Target:
     products: tuple[str, ...]
     texts: Callable[[BuildOptions], Iterable[str]]
     build: Callable[[BuildOptions, FontSet], list[Path]]
+    # the names of the pictures of one of its PDFs, page by page (a deck's one-card pages are
+    # named by card: 001, 001-back…); None, or no function: numbered by page
+    page_names: Callable[[BuildOptions, Path], list[str] | None] | None = None
 
 
 @contextmanager

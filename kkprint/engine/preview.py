@@ -252,7 +252,9 @@ def pages_alike(pages: list[Page], scale: float) -> bool:
     return None not in found and len(set(found)) == 1
 
 
-def render_pages(pdf: Path, out_dir: Path, dpi: int) -> list[Path]:
+def render_pages(pdf: Path, out_dir: Path, dpi: int, names: list[str] | None = None) -> list[Path]:
+    """A PNG of every page of ``pdf``, named after it and the page's number, or the page's name
+    in ``names`` (one for each page)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(pdf))
@@ -261,13 +263,17 @@ def render_pages(pdf: Path, out_dir: Path, dpi: int) -> list[Path]:
     finally:
         document.close()
     stem = safe_file_name(pdf.stem)
-    return write_pngs([((pdf, index), dpi / 72, out_dir / f"{stem}-{index + 1:03d}.png") for index in range(count)])
+    names = names if names is not None and len(names) == count else [f"{index + 1:03d}" for index in range(count)]
+    return write_pngs([((pdf, index), dpi / 72, out_dir / f"{stem}-{name}.png") for index, name in enumerate(names)])
 
 
 def preview_targets(targets: list[Target], options: BuildOptions, out_dir: Path, dpi: int) -> list[Path]:
+    """Pictures of every page the targets print, each target's pages named as it names them."""
     with tempfile.TemporaryDirectory(prefix="kkprint-preview-") as temp:
         build = BuildOptions(**{**options.__dict__, "out_dir": Path(temp)})
         pictures = []
-        for pdf in build_targets(targets, build):
-            pictures.extend(render_pages(pdf, out_dir, dpi))
+        for target in targets:
+            for pdf in build_targets([target], build):
+                names = target.page_names(build, pdf) if target.page_names is not None else None
+                pictures.extend(render_pages(pdf, out_dir, dpi, names))
     return pictures
