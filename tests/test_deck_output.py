@@ -302,10 +302,29 @@ def test_export_names_pngs_by_card_fields_at_the_chosen_dpi(tmp_path, english, c
     assert sorted(p.name for p in out.iterdir()) == ["7-Knight.png", "9-Healer.png", "ex-back.png"]
     with Image.open(out / "7-Knight.png") as image:
         assert abs(image.width - 63 / 25.4 * 150) <= 1 and abs(image.height - 88 / 25.4 * 150) <= 1
-    bleed = tmp_path / "bleed"
-    assert cli("export", str(deck), "--bleed", "--dpi", "100", "--out", str(bleed)).returncode == 0
-    with Image.open(bleed / "001-Knight.png") as image:  # 3 mm bleed each side
+    # with the bleed into the same folder: pictures of their own (-bleed), the first export's kept
+    result = cli("export", str(deck), "--name", "${id}-${name}", "--bleed", "--dpi", "100", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["7-Knight.png", "9-Healer.png", "ex-back.png", "7-Knight-bleed.png", "9-Healer-bleed.png", "ex-back-bleed.png"]
+    )
+    with Image.open(out / "7-Knight-bleed.png") as image:  # 3 mm bleed each side
         assert abs(image.width - 69 / 25.4 * 100) <= 1 and abs(image.height - 94 / 25.4 * 100) <= 1
+    with Image.open(out / "7-Knight.png") as image:  # (the picture without bleed, as it was)
+        assert abs(image.width - 63 / 25.4 * 150) <= 1
+    bleed = tmp_path / "bleed"
+    result = cli(
+        "export", str(deck), "--bleed", "--tts", "--showcase", "1,3", "--png", "--dpi", "40", "--out", str(bleed)
+    )
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in bleed.iterdir()) == [
+        "001-Knight-bleed.png",
+        "003-Healer-bleed.png",
+        "ex-back-bleed.png",
+        "ex-showcase-bleed.png",
+        "ex-tts-back-bleed.png",
+        "ex-tts-bleed.png",
+    ]
     assert_clean_error(
         cli("export", str(deck), "--name", "${nmae}", "--out", str(tmp_path / "x")), "did you mean 'name'"
     )

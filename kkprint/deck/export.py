@@ -172,6 +172,13 @@ def export_deck(deck_path: Path, options: ExportOptions) -> list[Path]:
     return written
 
 
+def _out(options: ExportOptions, name: str) -> Path:
+    """Where a picture named ``name`` is written: pictures with the print-shop bleed end in
+    ``-bleed``, so an export with bleed never writes over one without (the same cards, another
+    size) — as a grey build's files end in ``-grey``."""
+    return options.out_dir / f"{name}{'-bleed' if options.bleed else ''}.png"
+
+
 def _names(cards: list[tuple[int, CardData]], template: str | None, source: str) -> list[str]:
     """Each card's file name, all made before anything is rendered; ``${n}`` is the printed
     number of the card's first copy (001, 002, 004 … for cards of two copies), as the studio and
@@ -185,13 +192,13 @@ def _pngs(pages: _Pages, names: list[str], stem: str, options: ExportOptions, sa
     """One PNG per card's front; the backs as one picture when the deck has one back design
     (``same_backs``: the deck says so; else seen from their pixels first), else one per card."""
     scale = options.dpi / 72
-    jobs = [(pages.pages[first], scale, options.out_dir / f"{name}.png") for name, first in zip(names, pages.first)]
+    jobs = [(pages.pages[first], scale, _out(options, name)) for name, first in zip(names, pages.first)]
     if pages.per_card == 2:
         backs = [pages.pages[first + 1] for first in pages.first]
         if same_backs or pages_alike(backs, scale):  # one design: one picture of it, as shops ask for
-            jobs.append((backs[0], scale, options.out_dir / f"{stem}-back.png"))
+            jobs.append((backs[0], scale, _out(options, f"{stem}-back")))
         else:
-            jobs.extend((back, scale, options.out_dir / f"{name}-back.png") for back, name in zip(backs, names))
+            jobs.extend((back, scale, _out(options, f"{name}-back")) for back, name in zip(backs, names))
     return write_pngs(jobs)
 
 
@@ -215,7 +222,7 @@ def _tts(pages: _Pages, stem: str, options: ExportOptions, staging: Path) -> lis
     per_sheet = TTS_COLUMNS * TTS_ROWS - 1
     width, height = pages.size(options.dpi / 72)
     written: list[Path] = []
-    back_sheets: list[tuple[Path, str]] = []
+    back_sheets: list[tuple[Path, Path]] = []
     digests: set[str] = set()
     for sheet, start in enumerate(range(0, len(copies), per_sheet), start=1):
         chunk = copies[start : start + per_sheet]
@@ -232,16 +239,18 @@ def _tts(pages: _Pages, stem: str, options: ExportOptions, staging: Path) -> lis
                 digests.add(hashlib.sha1(picture.tobytes()).hexdigest())
                 backs.paste(picture, place)
         suffix = f"-{sheet}" if len(copies) > per_sheet else ""
-        written.append(_save(faces, options.out_dir / f"{stem}-tts{suffix}.png"))
+        written.append(_save(faces, _out(options, f"{stem}-tts{suffix}")))
         if backs is not None:
-            back_sheets.append((_save(backs, staging / f"backs-{sheet}.png"), f"{stem}-tts{suffix}-backs.png"))
+            back_sheets.append(
+                (_save(backs, staging / f"backs-{sheet}.png"), _out(options, f"{stem}-tts{suffix}-backs"))
+            )
         del faces, backs
     if len(digests) > 1:
-        written.extend(_publish(staged, options.out_dir / name) for staged, name in back_sheets)
+        written.extend(_publish(staged, path) for staged, path in back_sheets)
     elif back_sheets:
         scale = min(1.0, TTS_MAX_PX / max(width, height))
         [back] = pictures([pages.pages[copies[0][2]]], int(width * scale), int(height * scale))
-        written.append(_save(back, options.out_dir / f"{stem}-tts-back.png"))
+        written.append(_save(back, _out(options, f"{stem}-tts-back")))
     return written
 
 
@@ -308,7 +317,7 @@ def _showcase(pages: _Pages, chosen: list[tuple[int, int]], stem: str, options: 
         layer.paste(card, (left, top))
         canvas.alpha_composite(layer.rotate(-angle, center=pivot, resample=Image.Resampling.BICUBIC))
     box = canvas.getbbox() or (0, 0, *canvas.size)
-    return _save(canvas.crop(box), options.out_dir / f"{stem}-showcase.png")
+    return _save(canvas.crop(box), _out(options, f"{stem}-showcase"))
 
 
 @record
