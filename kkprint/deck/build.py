@@ -351,7 +351,7 @@ def write_game_deck(
     3 mm bleed, TrimBox/BleedBox, crop marks and CMYK colour."""
     if options.print_shop:
         return write_shop_pages(
-            options.path(f"{stem}-printshop"),
+            options.shop_path(stem),
             deck,
             layout.card,
             GAME_BLEED_MM,

@@ -77,6 +77,11 @@ class BuildOptions:
     def path(self, stem: str) -> Path:
         return self.out_dir / self.file_name(stem)
 
+    def shop_path(self, stem: str) -> Path:
+        """A print shop's file of one card a page: no duplex mode in its name, as none is used
+        (a short-edge build's shop files are the long-edge build's, and keep their names)."""
+        return self.out_dir / f"{stem}-printshop-{self.lang}-{self.paper.name}{'-grey' if self.greyscale else ''}.pdf"
+
     def layout(self, card: CardSize, *, gap_mm: float = 0.0, margin_mm: float = 6.0) -> SheetLayout:
         """A games' card sheet on the chosen paper; ``--gap`` replaces the component's own gap."""
         return SheetLayout(self.paper, card, self.gap_mm if self.gap_mm is not None else gap_mm, margin_mm)

@@ -192,7 +192,7 @@ def write_drawn_cards(
     lang = options.lang
     if options.print_shop:
         path = write_print_shop_cards(
-            options.path(f"{stem}-printshop"),
+            options.shop_path(stem),
             card,
             cards(GAME_BLEED_MM * mm),
             fonts,
