@@ -695,6 +695,33 @@ def test_braces_around_what_can_be_no_icon_name_are_an_error_naming_its_card_and
     assert text.count("write {wood stone} as braces") == 4 and "pay {" not in text
 
 
+@pytest.mark.parametrize(
+    ("segments", "refused"),
+    [
+        ([("pay {wood ", ()), ("stone", ("b",)), ("} now", ())], "{wood stone} cannot be an icon"),
+        ([("pay {", ()), ("coin", ("b",)), ("} now", ())], "icon {coin} has markup inside its braces"),
+        ([("pay {co", ()), ("in} now", ("i",))], "as in <b>{coin}</b>"),
+    ],
+)
+def test_braces_a_tag_cuts_in_two_are_refused_not_printed_as_written(segments, refused):
+    """``pay {wood <b>stone</b>} now`` and ``{<b>coin</b>}``: read a segment at a time, neither
+    part was a brace pair, and both printed braces and all, in silence. Tags around the whole
+    icon, and doubled braces around tags, still print as meant."""
+    from kkprint.engine.text import _items
+
+    with pytest.raises(InputError, match=re.escape(refused)):
+        _items(segments, {"coin": "deck:coin"})
+    kept = _items([("pay ", ()), ("{coin}", ("b",)), (" and {{", ()), ("x", ("i",)), ("}}", ())], {"coin": "die:3"})
+    assert [(piece, icon) for piece, icon, *_ in kept] == [
+        ("pay ", None),
+        (kept[1][0], "die:3"),
+        (" and ", None),
+        ("{", None),
+        ("x", None),
+        ("}", None),
+    ]
+
+
 @pytest.mark.parametrize("written", ["{ coin }", "{die 1}", "{coin!}", "{a\nb}"])
 def test_every_brace_pair_that_names_no_icon_is_refused(written):
     from kkprint.engine.text import _items

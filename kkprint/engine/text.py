@@ -236,7 +236,7 @@ def _items(segments, aliases: dict[str, str]) -> list[Item]:
     """(text, icon, style key, reading) pieces: icons and ruby cut out of the text, literal
     braces unescaped."""
     if len(segments) > 1:
-        _refuse_markup_inside_ruby(segments)
+        _refuse_markup_inside_braces(segments, aliases)
     items: list[Item] = []
     for text, key in segments:
         if "{" not in text and "}" not in text:
@@ -282,14 +282,18 @@ def _refuse_no_icon_name(written: str, aliases: dict[str, str]) -> None:
     )
 
 
-def _refuse_markup_inside_ruby(segments) -> None:
-    """A ruby whose braces hold a tag (``{<b>漢</b>|かん}``, ``{漢|<b>かん</b>}``) is refused: a ruby
-    is set in one style, the one around it (``<b>{漢|かん}</b>``), as ``<ruby>`` is; read a
-    segment at a time, it printed its braces and bar as written."""
+def _refuse_markup_inside_braces(segments, aliases: dict[str, str]) -> None:
+    """Braces that a tag cuts in two are refused: read a segment at a time, each part printed as
+    written, braces and all. A ruby (``{<b>漢</b>|かん}``, ``{漢|<b>かん</b>}``) or an icon
+    (``{<b>coin</b>}``) takes the style around it, so the tags go around the whole of it
+    (``<b>{漢|かん}</b>``), as ``<ruby>`` asks; braces around what can be no icon's name
+    (``{wood <b>stone</b>}``) are refused as they are without the tag."""
     joined = "".join(text for text, _ in segments)
     ends = list(accumulate(len(text) for text, _ in segments))  # (where each segment's text ends in joined)
     for match in _ICON_TOKEN.finditer(joined):
-        if match.group(2) is not None and any(match.start() < end < match.end() for end in ends):
+        if not any(match.start() < end < match.end() for end in ends) or match.group(0) in ("{{", "}}"):
+            continue
+        if match.group(2) is not None:
             base, reading = match.group(2), match.group(3)
             raise InputError(
                 Msg(
@@ -299,6 +303,15 @@ def _refuse_markup_inside_ruby(segments) -> None:
                     reading=reading,
                 )
             )
+        if match.group(1) is not None:
+            raise InputError(
+                Msg(
+                    "icon {{{name}}} has markup inside its braces: an icon takes the style around it, so put "
+                    "the tags around the whole icon, as in <b>{{{name}}}</b>",
+                    name=match.group(1),
+                )
+            )
+        _refuse_no_icon_name(match.group(4), aliases)
 
 
 class _Builder:
