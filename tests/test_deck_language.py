@@ -542,6 +542,30 @@ def test_errors_name_file_line_card_region_and_suggest(tmp_path, english, cli, r
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pdf"))
 
 
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_every_region_mistake_is_told_at_once_each_in_a_line(tmp_path, english, cli, command):
+    """Three regions with a mistake each: all three are told, in the deck's order, each in one
+    line naming its region and line (a designer mended them one run at a time: only the first was
+    said); nothing is written, and the mistakes a forked worker meets travel back with it."""
+    shutil.copy(COIN, tmp_path / "coin.svg")
+    deck = write(
+        tmp_path,
+        "name: e\ncard: {size: mini}\nicons: {coin: coin.svg}\nlayout:\n"
+        "  a: {type: text, x: 1, y: 1, w: 9, h: 9, text: '${1 +}'}\n"
+        "  b: {type: text, x: 1, y: 1, w: 9, h: 9, text: ok}\n"
+        "  c: {type: icon, x: 1, y: 1, w: 9, h: 9, icon: coinn}\n"
+        '  d: {type: text, x: 1, y: 1, w: 9, h: 9, text: a, when: "name =="}\n'
+        "cards: [{name: A}]\n",
+    )
+    result = cli(command, str(deck), *(["--out", str(tmp_path / "out"), "kardinal"] if command == "build" else []))
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    told = [line for line in result.stderr.splitlines() if "kkprint: error: " in line]
+    assert [line.split("region ")[1][:11] for line in told] == ["'a' (line 5", "'c' (line 7", "'d' (line 8"], told
+    assert "'1 +' is not a valid expression" in told[0] and "did you mean 'coin'" in told[1]
+    assert "'name ==' is not a valid expression" in told[2]
+    assert not list(tmp_path.glob("out/e-*.pdf"))
+
+
 def test_unknown_keys_suggest_the_closest(tmp_path, english, cli):
     deck = write(tmp_path, "name: e\ncard: {size: mini}\ncopies_feild: qty\nlayout: {}\ncards: [{name: A}]\n")
     assert_clean_error(cli("build", str(deck)), "line 3", "unknown key 'copies_feild'", "did you mean 'copies_field'")

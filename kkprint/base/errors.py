@@ -26,19 +26,36 @@ class InputError(Exception):
         source: str | Msg | None = None,
         place: str | Msg | None = None,
         path: tuple | None = None,
+        also: tuple[InputError, ...] = (),
     ):
         super().__init__(message)
         self.message = message
         self.source = source
         self.place = place
         self.path = path  # where in the tally's data, for a score-pad page to mark the field
+        self.also = also  # the other mistakes found with this one (each told in a line of its own)
+
+    @classmethod
+    def together(cls, errors: list[InputError]) -> InputError:
+        """Several mistakes found at once (a deck's regions, each checked): the first, carrying
+        the others, so one run tells them all instead of one a run."""
+        first = errors[0]
+        return InputError(
+            first.message, source=first.source, place=first.place, path=first.path, also=tuple(errors[1:])
+        )
+
+    def each(self) -> list[InputError]:
+        """This mistake and those found with it, each to be told in a line of its own."""
+        return [self, *self.also]
 
     def __reduce__(self):  # keeps source and place when a worker process sends it back
-        return (_rebuild, (self.message, self.source, self.place, self.path))
+        return (_rebuild, (self.message, self.source, self.place, self.path, self.also))
 
     def located(self, *, source: str | None = None, place: str | Msg | None = None) -> InputError:
         """Fill in whatever location the raiser did not know, keeping what it did."""
-        return InputError(self.message, source=self.source or source, place=self.place or place, path=self.path)
+        return InputError(
+            self.message, source=self.source or source, place=self.place or place, path=self.path, also=self.also
+        )
 
     def render(self, lang: str | None = None, *, with_source: bool = True) -> str:
         """One line in ``lang``: ``source: place: message``."""
@@ -83,8 +100,8 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else f"{text[: limit // 2 - 1]}…{text[-(limit // 2) :]}"
 
 
-def _rebuild(message, source, place, path) -> InputError:
-    return InputError(message, source=source, place=place, path=path)
+def _rebuild(message, source, place, path, also=()) -> InputError:
+    return InputError(message, source=source, place=place, path=path, also=also)
 
 
 def close_to(name: str, known) -> bool:

@@ -197,7 +197,8 @@ def main(servers: Servers | None = None) -> None:
         typer.echo(tr("kkprint: terminated; nothing half-written was kept"), err=True)
         sys.exit(128 + err.signum)
     except InputError as err:
-        typer.echo(tr("kkprint: error: {message}", message=err), err=True)
+        for each in err.each():
+            typer.echo(tr("kkprint: error: {message}", message=each), err=True)
         sys.exit(2)
     except typer.Abort:
         typer.echo(tr("kkprint: aborted"), err=True)

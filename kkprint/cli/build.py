@@ -120,7 +120,7 @@ def report(outcomes) -> bool:
                     ]
                 )
         else:
-            say([tr("kkprint: error: {message}", message=error)])
+            say([tr("kkprint: error: {message}", message=each) for each in error.each()])
     if noticed:
         say([tr("kkprint: {count}", count=counted(noticed))])
     if failed and len(outcomes) > 1:

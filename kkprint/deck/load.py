@@ -543,6 +543,7 @@ def _check_regions(deck: Deck) -> None:
     """What can be checked before any card is drawn: every expression (its syntax, its parts,
     the tables it names), conditions, ranges, font and icon names."""
     spec = deck.spec
+    found: list[InputError] = []
     for section, layout in faces_of(spec):
         for name, region in layout.items():
             place = Msg("{where}, {region}", where=".".join(section), region=deck.region_place(section, name))
@@ -570,7 +571,9 @@ def _check_regions(deck: Deck) -> None:
                             )
                         )
             except InputError as err:
-                raise err.located(source=deck.source, place=place) from None
+                found.append(err.located(source=deck.source, place=place))
+    if found:  # (every region's first mistake, so a deck with three typos is not mended one run at a time)
+        raise InputError.together(found)
 
 
 def expressions_of(region: Region) -> Iterator[tuple[str, str]]:

@@ -54,7 +54,8 @@ def build_once(
             for pdf in written:
                 pictures.extend(render_pages(pdf, preview_dir, dpi))
     except InputError as err:
-        say(tr("kkprint: error: {message}", message=err))
+        for each in err.each():
+            say(tr("kkprint: error: {message}", message=each))
         return False
     seconds = time.perf_counter() - started
     shown = tr(", ").join(pathnames.shown(p) for p in written)
