@@ -21,7 +21,7 @@ from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import PAPERS, card_size
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.table import Cell, draw_table
-from kkprint.engine.text import TextBox, draw_text
+from kkprint.engine.text import TextBox, draw_text, fit_text, ink_box
 from kkprint.engine.tiling import print_tiled, tiling_paper
 from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
 from kkprint.games.kit import caption, contents, kit_file, kit_texts, write_drawn_cards, write_start
@@ -123,15 +123,17 @@ def _centre_words(game: CuldceptGame, lang: str, fonts: FontSet) -> tuple[Words,
     )
 
 
-def mat_words(fonts: FontSet) -> list[tuple[float, float, float, float]]:
-    """The boxes (x, y, width, height) the mat's words stand in: no registration cross of the
-    tiled mat may stand on them (half of each stays on the glued mat)."""
-    left, right, bottom, top = _centre_box()
-    numbers = []
-    for x, y, rotated in mat_cells():
-        box = _number(0, x, y, UP_W if rotated else UP_H, fonts).box
-        numbers.append((box.x, box.y, box.width, box.height))
-    return [(left, bottom, right - left, top - bottom), *numbers]
+def mat_words(game: CuldceptGame, lang: str, fonts: FontSet) -> list[tuple[float, float, float, float]]:
+    """Where the mat's words stand (x, y, width, height; each text's lines, not its whole box):
+    no seam of the tiled mat may run through them, nor a registration cross stand on them
+    (half of each stays on the glued mat)."""
+    numbers = [_number(n, x, y, UP_W if rotated else UP_H, fonts) for n, (x, y, rotated) in enumerate(mat_cells(), 1)]
+    boxes = []
+    for words in (*numbers, *_centre_words(game, lang, fonts)):
+        ink = ink_box(fit_text(*words), words.box)
+        if ink is not None:
+            boxes.append((ink[0], ink[1], ink[2] - ink[0], ink[3] - ink[1]))
+    return boxes
 
 
 def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
@@ -370,7 +372,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     path = options.path("culdcept-mat-tiled")
     tiled_paper = tiling_paper(options.paper, MAT_W, MAT_H)
     with open_pdf(path, tiled_paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
-        tiling = print_tiled(doc, MAT_W, MAT_H, draw, keep_clear=mat_words(fonts))
+        tiling = print_tiled(doc, MAT_W, MAT_H, draw, keep_clear=mat_words(game, lang, fonts))
     sheets = tiling.rows * tiling.columns
     written.append(kit_file(path, contents("culdcept", "culdcept-mat-tiled", lang, sheets=sheets), Printing.TILED))
     written.append(write_reference(game, options, fonts))
