@@ -4,8 +4,10 @@ Each sheet shows one window of the big drawing. Neighbouring windows overlap by 
 which crosshair registration marks are drawn at the same place of the drawing, so the strip of
 one sheet lies exactly over the strip of the next; marks in the margins show where to trim the
 upper sheet before gluing. Any large map can use this: the art only has to draw itself, and say
-where its words are (``keep_clear``): the trim runs through the crosses, so half of each stays on
-the glued map, and a cross there would cover them for good.
+where its words are (``keep_clear``). The sheets keep their number, but the seams move to fall
+between the words: a line of text trimmed through and glued back together is split over two
+sheets. And the trim runs through the crosses, so half of each stays on the glued map: a cross
+on the words would cover them for good.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ class Tiling:
     window_w: float
     window_h: float
     overlap: float
+    # Each column's (row's) window's left (top) edge, where the seams were moved off the art's
+    # words (:meth:`clear_of`); none: every window a step on from the one before.
+    lefts: tuple[float, ...] = ()
+    tops: tuple[float, ...] = ()
 
     @property
     def step_x(self) -> float:
@@ -54,7 +60,33 @@ class Tiling:
 
     def window(self, row: int, column: int) -> tuple[float, float]:
         """Drawing coordinates (x from the left, y from the top) of the window's top-left."""
-        return column * self.step_x, row * self.step_y
+        x = self.lefts[column] if self.lefts else column * self.step_x
+        y = self.tops[row] if self.tops else row * self.step_y
+        return x, y
+
+    @property
+    def seams_x(self) -> list[float]:
+        """Where the columns are trimmed and join (x from the drawing's left): the middle of
+        each overlap strip."""
+        return [self.window(0, column)[0] + self.overlap / 2 for column in range(1, self.columns)]
+
+    @property
+    def seams_y(self) -> list[float]:
+        """Where the rows are trimmed and join (y from the drawing's top)."""
+        return [self.window(row, 0)[1] + self.overlap / 2 for row in range(1, self.rows)]
+
+    def clear_of(self, keep_clear: Sequence[Box]) -> Tiling:
+        """The same sheets with their seams moved off the boxes ``keep_clear`` (the art's words,
+        in its own coordinates: y from the bottom). A seam runs the whole width (height) of the
+        drawing, so every box's stretch across it counts; each seam is put where its overlap
+        strip, and a millimetre either side, meets none — else where its trim line keeps
+        :data:`SEAM_ROOM` from them all — as near as it can to where the even steps put it.
+        Where no such places let the sheets still cover the drawing, the seams stay there."""
+        across = [(bx, bx + w) for bx, by, w, h in keep_clear]
+        down = [(self.height - by - h, self.height - by) for bx, by, w, h in keep_clear]
+        lefts = _starts_clear(self.width, self.window_w, self.overlap, self.columns, across)
+        tops = _starts_clear(self.height, self.window_h, self.overlap, self.rows, down)
+        return Tiling(self.width, self.height, self.window_w, self.window_h, self.overlap, lefts, tops)
 
     def registration_points(self, keep_clear: Sequence[Box] = ()) -> list[tuple[float, float]]:
         """Crosshair centres (drawing coordinates from the top-left), in the middle of each
@@ -70,12 +102,10 @@ class Tiling:
                 if all(math.dist(point, other) >= APART for other in points)  # (points grows as it goes)
             )
 
-        for column in range(1, self.columns):
-            x = column * self.step_x + self.overlap / 2
+        for x in self.seams_x:
             blocked = [(self.height - by - h, self.height - by) for bx, by, w, h in keep_clear if _meets(bx, w, x)]
             add([(x, y) for y in _clear_along(self.height, blocked)])
-        for row in range(1, self.rows):
-            y = row * self.step_y + self.overlap / 2
+        for y in self.seams_y:
             art_y = self.height - y  # (the boxes are the art's own: y from the bottom)
             add(
                 [
@@ -90,6 +120,76 @@ class Tiling:
 
 REACH = 3.5 * mm + 1 * mm  # a cross's arms, and the room it keeps from what it must not touch
 APART = 20 * mm  # a cross nearer than this to another is left out: that one registers there
+SEAM_ROOM = 2 * mm  # what a seam keeps from the words when no overlap strip can stand clear of them
+STRIP_ROOM = 1 * mm  # and what an overlap strip keeps from them, when it can
+
+Stretches = list[tuple[float, float]]  # (start, end) along one side of the drawing, in order
+SLACK = 1e-6  # a point's rounding, where a seam is sought within reach of the next
+
+
+def _starts_clear(length: float, window: float, overlap: float, count: int, blocked: Stretches) -> tuple[float, ...]:
+    """The windows' starts along a side of ``length`` cut into ``count`` windows, each seam
+    (trim line, in the middle of its overlap strip) clear of every ``blocked`` stretch; none
+    where the even steps already are clear, or where no placing is."""
+    if count < 2 or not blocked:
+        return ()
+    step = window - overlap
+    even = [number * step + overlap / 2 for number in range(1, count)]
+    for room in (overlap / 2 + STRIP_ROOM, SEAM_ROOM):
+        if all(not low - room < seam < high + room for seam in even for low, high in blocked):
+            return ()
+        # (a moved seam leaves each sheet an overlap's width of its own; the even steps may leave less)
+        seams = _seams_clear(length, window, overlap, even, _free(1.5 * overlap, length - 1.5 * overlap, blocked, room))
+        if seams is not None:
+            return (0.0, *(seam - overlap / 2 for seam in seams))
+    return ()
+
+
+def _free(start: float, end: float, blocked: Stretches, room: float) -> Stretches:
+    """The stretches of ``start`` to ``end`` at least ``room`` from every ``blocked`` one."""
+    free = [(start, end)]
+    for low, high in sorted(blocked):
+        low, high = low - room, high + room
+        free = [part for a, b in free for part in ((a, min(b, low)), (max(a, high), b)) if part[0] <= part[1]]
+    return free
+
+
+def _seams_clear(
+    length: float, window: float, overlap: float, even: list[float], free: Stretches
+) -> list[float] | None:
+    """Seams on ``free`` stretches, each as near to its ``even`` place as the others let it be,
+    such that every window (``window`` long, starting ``overlap / 2`` before the seam it follows;
+    the first at 0) reaches over the next seam's strip and the last to the drawing's end; None
+    when there are none such. The stretches each seam can reach from the first window are worked
+    out forwards, then each seam is chosen from the last back, within reach of the one after."""
+    step = window - overlap  # the farthest one seam may be from the next
+    apart = 2 * overlap  # and the nearest: the sheet between keeps an overlap's width outside its strips
+    reach = [_within(free, -math.inf, window - overlap / 2)]
+    for _ in even[1:]:
+        reach.append(_meet(free, [(a + apart, b + step) for a, b in reach[-1]]))
+    last = _within(reach[-1], length - window + overlap / 2, math.inf)
+    if not last:
+        return None
+    seams = [_nearest(last, even[-1])]
+    for stretches, wanted in zip(reversed(reach[:-1]), reversed(even[:-1])):
+        within = _within(stretches, seams[-1] - step - SLACK, seams[-1] - apart + SLACK)  # (never empty)
+        seams.append(_nearest(within, wanted))
+    return seams[::-1]
+
+
+def _within(stretches: Stretches, low: float, high: float) -> Stretches:
+    return [(max(a, low), min(b, high)) for a, b in stretches if max(a, low) <= min(b, high)]
+
+
+def _meet(these: Stretches, those: Stretches) -> Stretches:
+    """Where two sets of stretches overlap."""
+    return sorted(part for a, b in those for part in _within(these, a, b))
+
+
+def _nearest(stretches: Stretches, wanted: float) -> float:
+    """The place on ``stretches`` nearest ``wanted`` (the lower of two as near)."""
+    places = (min(max(wanted, a), b) for a, b in stretches)
+    return min(places, key=lambda place: (abs(place - wanted), place))
 
 
 def _meets(start: float, length: float, at: float) -> bool:
@@ -135,11 +235,20 @@ LABEL_ZONE = 6 * mm  # below each window: the sheet's label, above the margin no
 TRIM_MARK_FROM_EDGE = 5.5 * mm  # trim marks stop short of the 5 mm a printer cannot reach
 
 
-def tiling_for(paper: Paper, width: float, height: float, overlap_mm: float = 12, margin_mm: float = 10) -> Tiling:
-    """How a ``width × height`` drawing is cut into windows of ``paper``."""
+def tiling_for(
+    paper: Paper,
+    width: float,
+    height: float,
+    overlap_mm: float = 12,
+    margin_mm: float = 10,
+    keep_clear: Sequence[Box] = (),
+) -> Tiling:
+    """How a ``width × height`` drawing is cut into windows of ``paper``, the seams off the
+    boxes ``keep_clear``."""
     page_w, page_h = paper.size
     margin = margin_mm * mm
-    return Tiling(width, height, page_w - 2 * margin, page_h - 2 * margin - LABEL_ZONE, overlap_mm * mm)
+    tiling = Tiling(width, height, page_w - 2 * margin, page_h - 2 * margin - LABEL_ZONE, overlap_mm * mm)
+    return tiling.clear_of(keep_clear)
 
 
 def tiling_paper(paper: Paper, width: float, height: float, overlap_mm: float = 12, margin_mm: float = 10) -> Paper:
@@ -169,11 +278,12 @@ def print_tiled(
     Where a sheet overlaps the one to its left or above, marks in the margin (never over the
     art: a line across it would run through whatever is drawn there) show where to trim it; the
     trimmed edge then passes through the registration crosses, which it lays over its neighbour's.
-    The crosses stay on the glued map, so none stands on the boxes ``keep_clear`` (the art's
-    words, in its own coordinates)."""
+    The boxes ``keep_clear`` (the art's words, in its own coordinates) are not trimmed through:
+    the seams fall between them wherever as many sheets can be placed so (:meth:`Tiling.clear_of`).
+    The crosses stay on the glued map, so none stands on them either."""
     page_w, page_h = doc.paper.size
     margin = margin_mm * mm
-    tiling = tiling_for(doc.paper, width, height, overlap_mm, margin_mm)
+    tiling = tiling_for(doc.paper, width, height, overlap_mm, margin_mm, keep_clear)
     c = doc.canvas
     marks = tiling.registration_points(keep_clear)
     for row in range(tiling.rows):

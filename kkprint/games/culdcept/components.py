@@ -6,6 +6,7 @@ import math
 import random
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -20,7 +21,7 @@ from kkprint.engine.fonts import FontSet, collect_strings
 from kkprint.engine.geometry import PAPERS, card_size
 from kkprint.engine.job import BuildOptions, Target
 from kkprint.engine.table import Cell, draw_table
-from kkprint.engine.text import TextBox, draw_text
+from kkprint.engine.text import TextBox, draw_text, fit_text, ink_box
 from kkprint.engine.tiling import print_tiled, tiling_paper
 from kkprint.games.culdcept.model import CuldceptGame, load_culdcept
 from kkprint.games.kit import caption, contents, kit_file, kit_texts, write_drawn_cards, write_start
@@ -49,9 +50,25 @@ MAT_W = 4 * UP_W + 2 * FRAME
 MAT_H = 2 * UP_H + 3 * UP_W + 2 * FRAME
 
 
-def _number_box(x: float, y: float, ch: float) -> TextBox:
-    """Where a square's number stands: its top left."""
-    return TextBox(x + PAD + 2 * mm, y + ch - PAD - 9 * mm, 12 * mm, 7 * mm, "left", "middle")
+class Words(NamedTuple):
+    """A text of the mat as :func:`draw_text` is given it."""
+
+    text: str
+    font: str
+    box: TextBox
+    max_size: float
+    min_size: float
+
+
+def _number(number: int, x: float, y: float, ch: float, fonts: FontSet) -> Words:
+    """A square's number, at its top left."""
+    return Words(
+        str(number),
+        fonts.bold,
+        TextBox(x + PAD + 2 * mm, y + ch - PAD - 9 * mm, 12 * mm, 7 * mm, "left", "middle"),
+        16,
+        10,
+    )
 
 
 def _centre_box() -> tuple[float, float, float, float]:
@@ -61,15 +78,62 @@ def _centre_box() -> tuple[float, float, float, float]:
     return left, right, bottom, top
 
 
-def mat_words() -> list[tuple[float, float, float, float]]:
-    """The boxes (x, y, width, height) the mat's words stand in: no registration cross of the
-    tiled mat may stand on them (half of each stays on the glued mat)."""
+ARROW_RADIUS = 22 * mm
+
+
+def _arrow_centre() -> tuple[float, float]:
     left, right, bottom, top = _centre_box()
-    numbers = []
-    for x, y, rotated in mat_cells():
-        box = _number_box(x, y, UP_W if rotated else UP_H)
-        numbers.append((box.x, box.y, box.width, box.height))
-    return [(left, bottom, right - left, top - bottom), *numbers]
+    return (left + right) / 2, top - 48 * mm
+
+
+def _centre_words(game: CuldceptGame, lang: str, fonts: FontSet) -> tuple[Words, Words, Words, Words]:
+    """The title, the arrow's direction, the set-up and the discards' place."""
+    left, right, bottom, top = _centre_box()
+    width = right - left
+    cy = _arrow_centre()[1]
+    return (
+        Words(
+            game.label("title", lang),
+            fonts.bold,
+            TextBox(left, top - 14 * mm, width, 12 * mm, "center", "middle"),
+            16,
+            9,
+        ),
+        Words(
+            game.label("direction", lang),
+            fonts.bold,
+            TextBox(left, cy - 3 * mm, width, 6 * mm, "center", "middle"),
+            10,
+            7,
+        ),
+        Words(
+            game.label("setup", lang),
+            fonts.regular,
+            TextBox(left, cy - ARROW_RADIUS - 36 * mm, width, 30 * mm, "left", "top"),
+            8.5,
+            6,
+        ),
+        Words(
+            game.label("discard", lang),
+            fonts.regular,
+            TextBox(left + 6 * mm, bottom + 6 * mm, width - 12 * mm, 56 * mm, "center", "middle"),
+            9,
+            6,
+        ),
+    )
+
+
+def mat_words(game: CuldceptGame, lang: str, fonts: FontSet) -> list[tuple[float, float, float, float]]:
+    """Where the mat's words stand (x, y, width, height; each text's lines, not its whole box):
+    no seam of the tiled mat may run through them, nor a registration cross stand on them
+    (half of each stays on the glued mat)."""
+    numbers = [_number(n, x, y, UP_W if rotated else UP_H, fonts) for n, (x, y, rotated) in enumerate(mat_cells(), 1)]
+    boxes = []
+    for words in (*numbers, *_centre_words(game, lang, fonts)):
+        ink = ink_box(fit_text(*words), words.box)
+        if ink is not None:
+            boxes.append((ink[0], ink[1], ink[2] - ink[0], ink[3] - ink[1]))
+    return boxes
 
 
 def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
@@ -90,7 +154,7 @@ def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
             c.roundRect(x + PAD, y + PAD, cw - 2 * PAD, ch - 2 * PAD, 3 * mm, stroke=1, fill=0)
             c.restoreState()
             c.setFillColor(colour(INK))
-            draw_text(c, str(number), fonts.bold, _number_box(x, y, ch), 16, 10)
+            draw_text(c, *_number(number, x, y, ch, fonts))
         _centre(c, game, lang, fonts)
 
     return draw
@@ -99,17 +163,11 @@ def mat_art(game: CuldceptGame, lang: str, fonts: FontSet):
 def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     left, right, bottom, top = _centre_box()
     width = right - left
+    title, direction, setup, discard = _centre_words(game, lang, fonts)
     c.setFillColor(colour(INK))
-    draw_text(
-        c,
-        game.label("title", lang),
-        fonts.bold,
-        TextBox(left, top - 14 * mm, width, 12 * mm, "center", "middle"),
-        16,
-        9,
-    )
+    draw_text(c, *title)
     # a clockwise arrow
-    cx, cy, radius = (left + right) / 2, top - 48 * mm, 22 * mm
+    (cx, cy), radius = _arrow_centre(), ARROW_RADIUS
     c.setStrokeColor(colour(INK))
     c.setLineWidth(3)
     c.arc(cx - radius, cy - radius, cx + radius, cy + radius, startAng=100, extent=-300)
@@ -124,23 +182,9 @@ def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     path.close()
     c.setFillColor(colour(INK))
     c.drawPath(path, stroke=0, fill=1)
-    draw_text(
-        c,
-        game.label("direction", lang),
-        fonts.bold,
-        TextBox(left, cy - 3 * mm, width, 6 * mm, "center", "middle"),
-        10,
-        7,
-    )
+    draw_text(c, *direction)
     c.setFillColorRGB(0.2, 0.2, 0.2)
-    draw_text(
-        c,
-        game.label("setup", lang),
-        fonts.regular,
-        TextBox(left, cy - radius - 36 * mm, width, 30 * mm, "left", "top"),
-        8.5,
-        6,
-    )
+    draw_text(c, *setup)
     c.saveState()
     c.setDash(3, 2)
     c.setStrokeColor(colour(INK))
@@ -148,14 +192,7 @@ def _centre(c: Canvas, game: CuldceptGame, lang: str, fonts: FontSet) -> None:
     c.roundRect(left + 4 * mm, bottom + 4 * mm, width - 8 * mm, 60 * mm, 3 * mm, stroke=1, fill=0)
     c.restoreState()
     c.setFillColor(colour(INK))
-    draw_text(
-        c,
-        game.label("discard", lang),
-        fonts.regular,
-        TextBox(left + 6 * mm, bottom + 6 * mm, width - 12 * mm, 56 * mm, "center", "middle"),
-        9,
-        6,
-    )
+    draw_text(c, *discard)
 
 
 def reference_card(game: CuldceptGame, lang: str, fonts: FontSet, back: bool = False, bleed: float = 0.0) -> Art:
@@ -335,7 +372,7 @@ def build(options: BuildOptions, fonts: FontSet) -> list[Path]:
     path = options.path("culdcept-mat-tiled")
     tiled_paper = tiling_paper(options.paper, MAT_W, MAT_H)
     with open_pdf(path, tiled_paper, fonts, title=game.label("mat", lang), lang=lang) as doc:
-        tiling = print_tiled(doc, MAT_W, MAT_H, draw, keep_clear=mat_words())
+        tiling = print_tiled(doc, MAT_W, MAT_H, draw, keep_clear=mat_words(game, lang, fonts))
     sheets = tiling.rows * tiling.columns
     written.append(kit_file(path, contents("culdcept", "culdcept-mat-tiled", lang, sheets=sheets), Printing.TILED))
     written.append(write_reference(game, options, fonts))
