@@ -104,6 +104,39 @@ def browser():
         launched.close()
 
 
+@pytest.fixture(scope="module")
+def japanese_browser(browser, tmp_path_factory):
+    """Chromium that draws Japanese as a phone does, in Noto Sans CJK JP (the font the sheets
+    embed, from pip), added to what fontconfig finds. A machine without a Japanese font draws
+    each character as a box of another width, where a K&K result 23 px too wide on a phone
+    fitted."""
+    from importlib.util import find_spec
+    from xml.sax.saxutils import escape
+
+    folder = tmp_path_factory.mktemp("fonts")
+    faces = [find_spec(package) for package in ("noto_cjk_sans_jp_regular", "noto_cjk_sans_jp_bold")]
+    dirs = "".join(f"<dir>{escape(next(iter(face.submodule_search_locations)))}</dir>" for face in faces if face)
+    (folder / "fonts.conf").write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
+        f"<fontconfig><cachedir>{escape(str(folder / 'cache'))}</cachedir>"
+        f'<include ignore_missing="yes">/etc/fonts/fonts.conf</include>{dirs}</fontconfig>\n',
+        encoding="utf-8",
+    )
+    env = {**os.environ, "FONTCONFIG_FILE": str(folder / "fonts.conf")}
+    launched = browser.browser_type.launch(executable_path=CHROMIUM, args=ARGS, env=env)  # (one Playwright a thread)
+    yield launched
+    launched.close()
+
+
+def draws_japanese(page):
+    """Whether the page's Japanese is drawn in a Japanese font: a kanji as wide as the type is tall."""
+    width = page.evaluate(
+        """() => { const context = document.createElement('canvas').getContext('2d');
+                   context.font = '20px sans-serif'; return context.measureText('国山札枚数').width; }"""
+    )
+    return round(width) == 100
+
+
 def phone(browser, lang="ja-JP"):
     context = browser.new_context(locale=lang, **PHONE)
     return context, context.new_page()
@@ -997,4 +1030,47 @@ def test_the_kk_result_table_reads_at_360_px_with_its_words_whole(browser, serve
     columns = page.evaluate(REACHED)
     assert [column["name"] for column in columns] == [name for name in GAME][:players]
     assert all(column["whole"] for column in columns), columns
+    context.close()
+
+
+FIFTH = {"name": "Emi", "lands": {"castile": {"cards": 2, "arms": 1}, "bavaria": {"cards": 2, "arms": 1}}, "ships": 1}
+
+PAIRS_BROKEN_BEFORE_THE_ARROW = """() => [...document.querySelectorAll('table.result .pair')].filter((pair) => {
+    const node = pair.firstChild, at = node.textContent.indexOf('→'), range = document.createRange();
+    range.setStart(node, 0); range.setEnd(node, at + 1);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+  }).map((pair) => pair.textContent)"""
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_kk_result_table_fits_a_360_px_phone_with_five_players(japanese_browser, server, lang, players):
+    """The K&K result fits a 360 px phone whole, with no sideways scrolling in its box, in a
+    Japanese font as a phone has one: in Japanese its corner 国（山札の枚数） stood as a line too long
+    to break, and three players' table scrolled 23 px (four: 105, five: 188; in English 78 and
+    160). Japanese breaks between phrases (国（山札の / 枚数）), words stay whole, and a count and
+    its points (5/4 → 8+4) take two lines only after the arrow."""
+    game = call(server, "/api/games", {"game": "kardinal"})["id"]
+    call(server, f"/api/games/{game}?replace=1", {"players": [*as_tally()["players"], FIFTH][:players]}, "PUT")
+    context = japanese_browser.new_context(locale=lang, **{**PHONE, "viewport": {"width": 360, "height": 740}})
+    page = context.new_page()
+    page.goto(f"{server.url}/g/{game}?lang={lang}")
+    page.wait_for_selector("table.result")
+    assert draws_japanese(page), "Chromium draws no Japanese font here: the widths measured would not be a phone's"
+    box = page.locator(".results .scroll:has(table.result)").first
+    width = box.evaluate("(box) => ({scroll: box.scrollWidth, client: box.clientWidth})")
+    assert width["scroll"] <= width["client"], width
+    assert box.evaluate("(box) => box.getBoundingClientRect().right") <= 360
+    assert page.locator("table.result thead th").count() == players + 1
+    assert page.evaluate(WORDS_CUT) == []
+    assert page.evaluate(PAIRS_BROKEN_BEFORE_THE_ARROW) == []
+    corner = page.evaluate(
+        """() => { const th = document.querySelector('table.result thead th'), lines = new Map();
+                   for (const node of th.childNodes) { if (node.nodeType !== 3) continue;
+                     const range = document.createRange(); range.selectNodeContents(node);
+                     const top = Math.round(range.getClientRects()[0].top); lines.set(top, (lines.get(top) || '') + node.textContent); }
+                   return [...lines.values()]; }"""
+    )
+    if lang == "ja":
+        assert corner == ["国（山札の", "枚数）"], corner
     context.close()

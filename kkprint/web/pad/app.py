@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import sqlite3
 import tempfile
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote, unquote
 
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -34,6 +36,7 @@ from starlette.routing import Route
 from kkprint.base import i18n
 from kkprint.base.errors import InputError
 from kkprint.base.i18n import Msg, text, tr
+from kkprint.base.phrases import japanese_phrases
 from kkprint.scoring.scorers import SCORERS, GameScorer, score_json
 from kkprint.web.app import HERE, TEMPLATES, create_web_app, language, page, read_json
 from kkprint.web.pad import charts, forms, labels, stats
@@ -57,6 +60,7 @@ PLAYER_HEADER = "x-kkprint-player"  # the phone's player, percent-encoded (heade
 MAX_CHANGES = 64
 VIEWS_KEPT = 512
 LOG = logging.getLogger("kkprint.pad")
+JAPANESE = re.compile("[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")  # kana, kanji, full-width forms
 T = TypeVar("T")
 
 
@@ -123,6 +127,7 @@ class Pad:
                     ranked=sorted(view["result"]["players"], key=lambda p: -charts.score(p)),
                     score=charts.score,
                     person=_person_url if keyed else None,
+                    breaks=_line_breaks(lang),
                     _=_gettext(lang),
                 )
             except InputError as err:
@@ -548,6 +553,28 @@ def _gettext(lang: str) -> Callable[..., str]:
         return tr(msgid, lang, **values)
 
     return gettext
+
+
+def _line_breaks(lang: str) -> Callable[[object], Markup]:
+    """A result table's cell as HTML whose lines break only where a reader's would, so that the
+    table fits a phone without a word cut. Japanese breaks between its phrases, as BudouX reads
+    them (the paper and the terminal break it there too): ``<wbr>`` under ``word-break:
+    keep-all`` ("国（山札の枚数）" was one line 98 px wide, and the third player's column of a K&K
+    result ran off a 360 px phone). A count and its points ("5/4 → 8+4") may take two lines,
+    broken after the arrow and never before it (a no-break space before it, in a ``pair`` that
+    may wrap where the other cells do not). Every piece is escaped: player names are cells too."""
+
+    def broken(cell: object) -> Markup:
+        words = str(cell)
+        if lang == "ja" and JAPANESE.search(words):
+            html = Markup("<wbr>").join(escape(phrase) for phrase in japanese_phrases(words))
+        else:
+            html = escape(words)
+        if " → " in words:
+            return Markup('<span class="pair">{}</span>').format(html.replace(" → ", Markup("\u00a0→ ")))
+        return html
+
+    return broken
 
 
 def _by(request: Request) -> str:
