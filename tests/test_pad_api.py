@@ -321,6 +321,40 @@ def test_serve_lan_shows_a_qr_code_and_the_key_opens_the_list(tmp_path):
         server.wait(timeout=10)
 
 
+@pytest.mark.parametrize("route", ["192.0.2.7", None])
+def test_the_lan_address_is_where_the_network_is_reached_from(monkeypatch, route):
+    """`serve --lan` shows this machine's address on the local network: the one a datagram to
+    10.255.255.255 would leave from (the routing table says; nothing is sent), or 127.0.0.1
+    where no route leads there. The browser test gives the pad a fake address in its place, so
+    this asks the question itself, of a stand-in socket."""
+    import socket
+    from types import SimpleNamespace
+
+    from kkprint.web.pad import serve
+
+    class Probe:
+        def __init__(self, family, kind):
+            assert (family, kind) == (socket.AF_INET, socket.SOCK_DGRAM)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exception):
+            return False
+
+        def connect(self, address):
+            if route is None:
+                raise OSError(101, "Network is unreachable")
+
+        def getsockname(self):
+            return (route, 40000)
+
+    monkeypatch.setattr(
+        serve, "socket", SimpleNamespace(socket=Probe, AF_INET=socket.AF_INET, SOCK_DGRAM=socket.SOCK_DGRAM)
+    )
+    assert serve.lan_address() == (route or "127.0.0.1")
+
+
 def test_a_port_in_use_is_one_line_and_exit_2(tmp_path, monkeypatch):
     import socket
 
