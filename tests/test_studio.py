@@ -428,6 +428,39 @@ def test_while_the_deck_does_not_build_the_sheets_are_its_last_good_ones(studio,
     assert len(again["pages"]) == len(good["pages"])
 
 
+def test_a_deck_that_does_not_build_is_built_once_for_each_version(studio, heist, monkeypatch):
+    """The sheet view asked again for a deck version that did not build answers with what that
+    build said (the last good sheets, or the error) without building it again, as a version
+    that built is not built again; a new version of the deck is tried again."""
+    from kkprint.web.studio import sheets
+
+    builds = []
+    build_targets = sheets.build_targets
+
+    def counted(*args, **kwargs):
+        builds.append(args)
+        return build_targets(*args, **kwargs)
+
+    monkeypatch.setattr(sheets, "build_targets", counted)
+    good = studio.get("/api/sheets").json()
+    assert studio.get("/api/sheets").json() == good and len(builds) == 1
+    before = settled(studio)
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    broken = settled(studio, before["version"])
+    kept = studio.get("/api/sheets").json()
+    assert kept["stale"] is True and "'nmae'" in kept["error"] and len(builds) == 2
+    refused = studio.get("/api/sheets?paper=a3")
+    assert refused.status_code == 422 and len(builds) == 3
+    for _ in range(3):  # (the same version: what its builds said, and nothing built)
+        assert studio.get("/api/sheets").json() == kept
+        again = studio.get("/api/sheets?paper=a3")
+        assert (again.status_code, again.json()) == (422, refused.json())
+    assert len(builds) == 3
+    save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", "Crowbar,item,Tool,Muscle,3,")  # (still broken)
+    settled(studio, broken["version"])
+    assert studio.get("/api/sheets").json()["key"] == good["key"] and len(builds) == 4  # a new version: tried
+
+
 def test_while_the_deck_file_cannot_be_read_the_sheets_shown_are_said_to_be_out_of_date(studio, heist):
     """A deck file that cannot be read keeps the deck read before: its sheets were built again
     under a new key and shown as the pages that will print (stale False, no error)."""
