@@ -36,7 +36,7 @@ from kkprint.deck.render import region_for_card
 from kkprint.web.app import create_web_app, language, page
 from kkprint.web.security import LOCAL_HOSTS, STUDIO_REFUSALS
 from kkprint.web.studio.sheets import Sheets
-from kkprint.web.studio.state import SIDES, CardView, Snapshot, Studio
+from kkprint.web.studio.state import SIDES, CardView, Snapshot, Studio, section_layout
 from kkprint.web.studio.watch import keep_watching
 
 DIGEST = re.compile(r"^[0-9a-f]{32}$")
@@ -143,7 +143,7 @@ def _wrong_file(snapshot: Snapshot, view: CardView, finding: Finding) -> tuple[P
         if section is None or fields is None or (finding.face and tuple(finding.face) != tuple(section)):
             continue
         try:
-            region = _section_layout(deck, section).get(finding.region or "")
+            region = section_layout(deck, section).get(finding.region or "")
         except KeyError:
             continue
         if isinstance(region, ImageRegion):
@@ -278,7 +278,7 @@ def _regions(snapshot: Snapshot, section: tuple, fields: dict[str, str], number:
     deck = snapshot.deck
     assert deck is not None  # a card is only shown from a deck that was read
     tables = deck.tables
-    layout = _section_layout(deck, section)
+    layout = section_layout(deck, section)
     found = []
     for name, written in layout.items():
         why: str | None
@@ -303,18 +303,6 @@ def _regions(snapshot: Snapshot, section: tuple, fields: dict[str, str], number:
             }
         )
     return found
-
-
-def _section_layout(deck: Deck, section: tuple) -> dict:
-    """The regions of the part of the deck file that draws a face (KeyError: a layout it lacks)."""
-    group = section[0]
-    if group == "layout":
-        return deck.spec.layout or {}
-    if group == "layouts":
-        return deck.spec.layouts[section[1]].regions
-    if group == "back":
-        return deck.spec.back or {}
-    return deck.spec.backs[section[1]]
 
 
 def _prints(region, fields: dict[str, str], tables, number: int, lang: str) -> tuple[bool, str | None]:

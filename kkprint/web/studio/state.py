@@ -93,6 +93,18 @@ def _on(card: CardInputs, finding: Finding) -> Finding:
     return replace(finding, card=card.number, name=card.card.fields.get("name") or None, origin=card.card.origin)
 
 
+def section_layout(deck: Deck, section: tuple) -> dict:
+    """The regions of the part of the deck file that draws a face (KeyError: a layout it lacks)."""
+    group = section[0]
+    if group == "layout":
+        return deck.spec.layout or {}
+    if group == "layouts":
+        return deck.spec.layouts[section[1]].regions
+    if group == "back":
+        return deck.spec.back or {}
+    return deck.spec.backs[section[1]]
+
+
 def picture_scale(deck: Deck) -> float:
     """Dots per inch that make the card's longer side about :data:`LONGEST_SIDE_PX` pixels."""
     size = deck_card_size(deck)
