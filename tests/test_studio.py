@@ -59,6 +59,18 @@ def settled(client, after=0):
         time.sleep(0.05)
 
 
+def settled_until(client, after, done):
+    """The deck once settled after version ``after`` and ``done(deck)`` (the files of one change,
+    written one after the other, may be seen as two changes)."""
+    deadline = time.monotonic() + 60
+    while True:
+        deck = client.get("/api/deck").json()
+        if deck["version"] > after and not deck["busy"] and done(deck):
+            return deck
+        assert time.monotonic() < deadline, f"the studio did not settle as expected: {deck['errors']}"
+        time.sleep(0.05)
+
+
 def save(path, old, new):
     text = path.read_text(encoding="utf-8")
     assert old in text
@@ -227,6 +239,53 @@ def test_an_art_files_error_is_listed_once_naming_that_file_and_every_path_as_me
         save(heist / "heist.yaml", "card: {size: poker}", "card: {size: poker")
         invalid = settled(client, unreadable["version"])
         assert invalid["errors"][0]["file"] == os.path.join("heist", "heist.yaml")
+
+
+SAME_NAMES_DECK = """name: same-names
+card: {size: poker}
+layout:
+  title: {type: text, x: 5, y: 5, w: 53, h: 8, field: name, size: 12}
+  art: {type: image, x: 4, y: 16, w: 55, h: 30, src: "art/${art}.svg"}
+cards:
+  - {name: Refers, art: a/x}
+  - {name: Broken, art: b/x}
+  - {name: Also, art: b/x}
+  - {name: Roundabout, art: a/../b/x}
+  - {name: Fine, art: c/x}
+"""
+SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/>{}</svg>'
+
+
+def test_a_files_error_names_that_file_by_its_real_path_among_files_of_the_same_name(tmp_path):
+    """Three art files called x.svg: art/a/x.svg shows art/b/x.svg inside it, and a fourth card
+    names art/b/x.svg the long way round. art/b/x.svg broken is one problem, of that file, on the
+    four cards that draw it (art/a/x.svg was named for its card, by its name alone, and
+    art/b/x.svg's count left that card and the roundabout one out, listed apart); art/a/x.svg
+    itself broken, still naming art/b/x.svg, is its own problem, on its one card."""
+    folder = tmp_path / "same"
+    for sub in ("a", "b", "c"):
+        (folder / "art" / sub).mkdir(parents=True)
+    refers = '<image x="0" y="0" width="5" height="5" href="../b/x.svg"/>'
+    (folder / "art" / "a" / "x.svg").write_text(SQUARE.format(refers), encoding="utf-8")
+    (folder / "art" / "b" / "x.svg").write_text("<svg><g>not closed", encoding="utf-8")
+    (folder / "art" / "c" / "x.svg").write_text(SQUARE.format(""), encoding="utf-8")
+    deck = folder / "same.yaml"
+    deck.write_text(SAME_NAMES_DECK, encoding="utf-8")
+    with open_studio(deck) as client:
+        broken = settled(client)
+        [problem] = broken["errors"]
+        assert problem["file"].endswith(os.path.join("same", "art", "b", "x.svg")), problem
+        assert problem["cards"] == [0, 1, 2, 3] and "used on 4 cards" in problem["place"]
+        assert "x.svg" not in problem["message"] and "well-formed" in problem["message"]
+        for index in range(4):
+            assert client.get(f"/api/cards/{index}").json()["error"]["file"] == problem["file"]
+        assert client.get("/api/cards/4").json()["error"] is None
+        (folder / "art" / "b" / "x.svg").write_text(SQUARE.format(""), encoding="utf-8")
+        (folder / "art" / "a" / "x.svg").write_text(f"<svg>{refers}<g>not closed", encoding="utf-8")
+        again = settled_until(client, broken["version"], lambda deck: len(deck["errors"]) == 1)
+        [problem] = again["errors"]
+        assert problem["file"].endswith(os.path.join("same", "art", "a", "x.svg")), problem
+        assert problem["cards"] == [0] and [card["index"] for card in again["cards"] if card["error"]] == [0]
 
 
 def test_a_card_opened_large_names_its_regions_lines_and_data_row(studio, heist):

@@ -16,18 +16,23 @@ import io
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from kkprint.base.errors import InputError
+from kkprint.base.i18n import Msg
 from kkprint.base.records import record
 from kkprint.base.yamlio import read_text
 from kkprint.deck.build import deck_card_size
 from kkprint.deck.export import card_pictures
-from kkprint.deck.inputs import CardInputs, card_inputs
+from kkprint.deck.expr import compile_template
+from kkprint.deck.inputs import CardInputs, card_inputs, picture_files
 from kkprint.deck.load import Deck, load_deck
+from kkprint.deck.model import ImageRegion
 from kkprint.deck.preflight import COPIES_COLUMN, MISSING_COLUMN, Finding, check_card, column_checks
+from kkprint.deck.render import art_fonts
+from kkprint.engine.pictures import check_picture
 
 SIDES = ("front", "back")
 LONGEST_SIDE_PX = 720  # a card's picture: sharp in the large view on a tablet, light in the grid
@@ -46,6 +51,13 @@ class CardView:
     shown: dict[str, str | None]  # side -> digest of the picture on screen
     error: InputError | None = None  # the first error the preflight found drawing it
     findings: tuple[Finding, ...] = ()  # what the preflight found on its faces as they are now
+    files: tuple[Path | None, ...] = ()  # for each finding, the file its error is in (None: the deck's)
+
+    @property
+    def errors(self) -> list[tuple[Finding, Path | None]]:
+        """Its errors, each with the file it is in (:func:`file_at_fault`)."""
+        files = self.files or (None,) * len(self.findings)
+        return [(finding, file) for finding, file in zip(self.findings, files, strict=True) if finding.error]
 
     @property
     def current(self) -> bool:
@@ -105,6 +117,77 @@ def section_layout(deck: Deck, section: tuple) -> dict:
     return deck.spec.backs[section[1]]
 
 
+def file_at_fault(deck: Deck, section: tuple | None, fields: dict[str, str] | None, finding: Finding) -> Path | None:
+    """The file a face's error is in, when the error is a file's (its message starts with that
+    file's name: an SVG that is not well formed, a picture that cannot be read): among the files
+    the finding's region draws with the face's ``fields`` (its picture, and what that refers to,
+    in turn), else among the deck's icons and fonts, the one of that name, known by its real path
+    (links resolved) from the deck's folder: ``art/a/../b/x.svg`` is ``art/b/x.svg``. Of two of
+    that name (``art/a/x.svg`` showing ``art/b/x.svg``), the one that says the same when read on
+    its own, the one referred to first (the one that refers to it says its error too). None:
+    the error is the deck's (or no file of that name can be told apart)."""
+    message = finding.message
+    if not finding.error or not isinstance(message, Msg) or not message.msgid.startswith("{name}"):
+        return None
+    name = message.values.get("name")
+    if not isinstance(name, str) or section is None or fields is None:
+        return None
+    for candidates in (_drawn_by(deck, section, fields, finding.region), _deck_files(deck)):
+        named = [real for real in dict.fromkeys(map(_real, candidates)) if real is not None and real.name == name]
+        if len(named) == 1:
+            return _from_folder(deck, named[0])
+        root = None if deck.allow_outside else deck.folder.resolve()
+        for path in reversed(named):  # (one referred to before the one referring to it)
+            try:
+                check_picture(path, root, art_fonts(deck))
+            except InputError as err:
+                if err.message == message:
+                    return _from_folder(deck, path)
+        if named:
+            return None
+    return None
+
+
+def _drawn_by(deck: Deck, section: tuple, fields: dict[str, str], name: str | None) -> Iterator[Path]:
+    """The files region ``name`` of a face draws with its ``fields``: its picture and what that
+    refers to, in turn."""
+    try:
+        region = section_layout(deck, section).get(name or "")
+    except KeyError:  # (a layout the card names but the deck lacks)
+        return
+    if isinstance(region, ImageRegion):
+        try:
+            src = fields.get(region.field, "") if region.field else region.src or ""
+            src = compile_template(src).expand(fields, deck.tables) if "${" in src else src
+        except InputError:
+            return
+        if src:
+            yield from picture_files(deck.folder / src)
+
+
+def _deck_files(deck: Deck) -> Iterator[Path]:
+    """The deck's icons (and what they refer to) and fonts."""
+    for icon in deck.spec.icon_specs.values():
+        yield from picture_files(deck.folder / icon.src)
+    for files in deck.spec.fonts.values():
+        yield from (deck.folder / file for file in vars(files).values() if isinstance(file, str) and file)
+
+
+def _real(path: Path) -> Path | None:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):  # (a link loop, a NUL: not a file that was read)
+        return None
+
+
+def _from_folder(deck: Deck, real: Path) -> Path:
+    """A file's real path said from the deck's folder as the deck names it (outside it: as it is)."""
+    try:
+        return deck.folder / real.relative_to(deck.folder.resolve())
+    except (OSError, ValueError):
+        return real
+
+
 def picture_scale(deck: Deck) -> float:
     """Dots per inch that make the card's longer side about :data:`LONGEST_SIDE_PX` pixels."""
     size = deck_card_size(deck)
@@ -120,6 +203,7 @@ class Studio:
         self.snapshot = Snapshot()
         self._pictures: OrderedDict[str, bytes] = OrderedDict()
         self._found: dict[str, tuple[Finding, ...]] = {}  # a face's digest -> what the preflight found drawing it
+        self._files: dict[str, tuple[Path | None, ...]] = {}  # a face's digest -> the file each finding is in
         self._shared: tuple[Finding, ...] = ()  # what the last drawing found on what every card shares
         self._listeners: list[Callable[[int], None]] = []
         self.changed = threading.Event()  # set by the watcher: a refresh under way stops early
@@ -216,17 +300,16 @@ class Studio:
         for several cards is found once: its findings name this card); its error is the first
         of them, or, while a face is still to be drawn again, the one it had (once every face is
         drawn again, only what they were found to have: an art file mended clears its error)."""
-        findings = tuple(
-            _on(card, finding)
-            for digest in (card.front_digest, card.back_digest)
-            if digest is not None
-            for finding in self._found.get(digest, ())
+        digests = [digest for digest in (card.front_digest, card.back_digest) if digest is not None]
+        findings = tuple(_on(card, finding) for digest in digests for finding in self._found.get(digest, ()))
+        files = tuple(
+            file for digest in digests for file in self._files.get(digest) or (None,) * len(self._found.get(digest, ()))
         )
         error = next((finding for finding in findings if finding.error), None)
         if error is not None:
             problem = InputError(error.message, source=error.source, place=error.where())
-            return CardView(card, shown, problem, findings)
-        return CardView(card, shown, pending_error, findings)
+            return CardView(card, shown, problem, findings, files)
+        return CardView(card, shown, pending_error, findings, files)
 
     def _draw(
         self,
@@ -268,6 +351,12 @@ class Studio:
                 digest = view.inputs.front_digest if face.side == "front" else view.inputs.back_digest
                 assert digest is not None  # a face is drawn only when it has inputs
                 self._found[digest] = face.findings
+                section, fields = (
+                    (view.inputs.front, view.inputs.fields)
+                    if face.side == "front"
+                    else (view.inputs.back, view.inputs.back_fields)
+                )
+                self._files[digest] = tuple(file_at_fault(deck, section, fields, found) for found in face.findings)
                 if face.picture is None:
                     failures += 1
                 else:
@@ -309,3 +398,4 @@ class Studio:
                 spare -= 1
         for digest in [digest for digest in self._found if digest not in self._pictures and digest not in used]:
             del self._found[digest]  # (a face's findings go with its picture; a failed face's, once it is redrawn)
+            self._files.pop(digest, None)
