@@ -59,10 +59,10 @@ def settled(client, after=0):
         time.sleep(0.05)
 
 
-def settled_until(client, after, done):
+def settled_until(client, after, done, seconds=60):
     """The deck once settled after version ``after`` and ``done(deck)`` (the files of one change,
     written one after the other, may be seen as two changes)."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + seconds
     while True:
         deck = client.get("/api/deck").json()
         if deck["version"] > after and not deck["busy"] and done(deck):
@@ -398,24 +398,85 @@ def test_a_column_no_card_has_is_the_decks_error_and_each_cards(tmp_path):
 
 def test_a_column_no_card_has_keeps_every_cards_last_good_picture_until_it_is_mended(studio, heist):
     """A title made to read a column that is not there would draw every card with its title
-    blank: while the error stands, each card keeps the picture it had (said to be out of date)
-    and nothing is drawn; mended, the same pictures are the deck's again, drawn no more."""
+    blank: while the error stands, each card keeps the picture it had (said to be out of date,
+    and why); a face whose inputs change is drawn all the same, off screen, for what else is wrong
+    with it; mended, the same pictures are the deck's again, drawn no more."""
     before = studio.get("/api/deck").json()
     save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
     broken = settled(studio, before["version"])
     [problem] = broken["errors"]
     assert problem["card"] is None and "'nmae'" in problem["message"] and "region 'title'" in problem["place"]
-    assert pictures(broken) == pictures(before) and broken["drawn"] == before["drawn"]
+    assert pictures(broken) == pictures(before)
     assert not any(card["current"] for card in broken["cards"])  # (every front shows the title)
+    assert all(card["held"] for card in broken["cards"])  # (kept for the column, not still to be drawn)
     assert [card["title"] for card in broken["cards"]] == [card["title"] for card in before["cards"]]
     save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", "Crowbar,item,Tool,Muscle,3,")  # while it stands
     still = settled(studio, broken["version"])
-    assert pictures(still) == pictures(before) and still["drawn"] == before["drawn"]
+    assert pictures(still) == pictures(before) and still["errors"] == broken["errors"]
+    assert still["last_drawn"] == [[1, "front"]]  # (checked: shown once the column is mended)
     save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
     mended = settled(studio, still["version"])
     assert mended["errors"] == [] and all(card["current"] for card in mended["cards"])
+    assert not any(card["held"] for card in mended["cards"])
     changed = {face for face, url in pictures(mended).items() if url != pictures(before)[face]}
-    assert changed == {(1, "front")} and mended["drawn"] == before["drawn"] + 1  # only the cell changed since
+    assert changed == {(1, "front")} and mended["drawn"] == still["drawn"] + 1  # only the cell changed since
+
+
+def test_while_a_column_error_stands_every_other_problem_is_found_and_listed_at_once(studio, heist):
+    """A column no card has keeps the fronts that read it as they last drew, but a second mistake
+    made meanwhile is listed as soon as it is saved, with the column's, on the cards it is on: an
+    SVG broken by an edit (six cards), a card's picture that is not there. A face that reads no
+    such column (a back whose colour changed) is drawn and shown as it is now. Mended, the column
+    lets every face be drawn again and the other problems stay listed until they are mended too."""
+    before = studio.get("/api/deck").json()
+    vault = [card["index"] for card in before["cards"] if card["fields"]["art"] == "vault"]
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    held = settled(studio, before["version"])
+    [column] = held["errors"]
+    good_svg = (heist / "art" / "vault.svg").read_bytes()
+    (heist / "art" / "vault.svg").write_text("<svg><g>not closed", encoding="utf-8")
+    save(heist / "items.csv", "#b71c1c,blueprint,1", "#b71c1c,safe,1")  # (Grappling Hook: no art/safe.svg)
+    save(heist / "items.csv", "Disguise Kit,item,Gear,Face,2,2,#6a1b9a", "Disguise Kit,item,Gear,Face,2,2,#00897b")
+    three = settled_until(studio, held["version"], lambda deck: len(deck["errors"]) == 3, seconds=30)
+    first, art, picture = three["errors"]
+    assert first == column
+    assert art["file"].endswith(os.path.join("art", "vault.svg")) and art["cards"] == vault
+    assert "used on 6 cards" in art["place"] and "well-formed" in art["message"]
+    assert picture["card"] == 2 and "art/safe.svg" in picture["message"], picture
+    assert {card["index"] for card in three["cards"] if card["error"]} == {*vault, 2}
+    assert [card["front"] for card in three["cards"]] == [card["front"] for card in before["cards"]]
+    backs = {card["index"]: card["back"] for card in three["cards"]}
+    assert [index for index, back in backs.items() if back != before["cards"][index]["back"]] == [3]
+    opened = studio.get("/api/cards/0").json()
+    assert opened["error"]["file"] == art["file"] and opened["front"]["picture"] == before["cards"][0]["front"]
+    assert [w["kind"] for w in opened["warnings"] if w["severity"] == "error"][:1] == ["missing-column"]
+
+    save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
+    mended = settled_until(studio, three["version"], lambda deck: len(deck["errors"]) == 2, seconds=30)
+    assert mended["errors"][0]["cards"] == vault and mended["errors"][1]["card"] == 2
+    fine = [card for card in mended["cards"] if card["index"] not in {*vault, 2}]
+    assert all(card["current"] and not card["held"] for card in fine)
+    assert next(card for card in mended["cards"] if card["index"] == 3)["back"] == backs[3]
+    (heist / "art" / "vault.svg").write_bytes(good_svg)
+    os.utime(heist / "art" / "vault.svg", (time.time() + 5, time.time() + 5))
+    save(heist / "items.csv", "#b71c1c,safe,1", "#b71c1c,blueprint,1")
+    clear = settled_until(studio, mended["version"], lambda deck: deck["errors"] == [], seconds=30)
+    assert all(card["current"] for card in clear["cards"])
+
+
+def test_what_a_region_makes_of_a_missing_column_is_said_once_by_the_columns_error(studio, heist):
+    """A picture's path made to read a column that is not there names 'art/.svg' on every card:
+    the column's error says so once, for the region, and no card's error repeats it (the cards
+    drawn again for what else is wrong would list ten); a card's own mistake meanwhile is listed."""
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", 'src: "art/${art}.svg"', 'src: "art/${atr}.svg"')
+    save(heist / "items.csv", "#b71c1c,vault,2", "#b71cZZ,vault,2")  # (Crowbar's colour)
+    held = settled_until(studio, before["version"], lambda deck: len(deck["errors"]) > 1, seconds=30)
+    column, colour = held["errors"]
+    assert "'atr'" in column["message"] and "region 'art'" in column["place"] and column["card"] is None
+    assert colour["card"] == 1 and "#b71cZZ" in colour["message"]
+    assert [card["index"] for card in held["cards"] if card["error"]] == [1]
+    assert pictures(held) == pictures(before)  # (Crowbar's back, drawn again, has the colour wrong too)
 
 
 def test_a_region_an_expression_places_is_outlined_where_each_card_puts_it(tmp_path):

@@ -230,6 +230,7 @@ def _card_summary(view: CardView, lang: str) -> dict:
         "back": _picture_url(view.shown["back"]),
         "has_back": card.back is not None,
         "current": view.current,
+        "held": view.held,  # (kept as it last drew while the deck reads a column no card has)
         "error": view.error.render(lang) if view.error else None,
         "warnings": sum(1 for finding in view.findings if not finding.error),  # (the card's own)
     }
