@@ -59,6 +59,18 @@ def settled(client, after=0):
         time.sleep(0.05)
 
 
+def settled_until(client, after, done, seconds=60):
+    """The deck once settled after version ``after`` and ``done(deck)`` (the files of one change,
+    written one after the other, may be seen as two changes)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        deck = client.get("/api/deck").json()
+        if deck["version"] > after and not deck["busy"] and done(deck):
+            return deck
+        assert time.monotonic() < deadline, f"the studio did not settle as expected: {deck['errors']}"
+        time.sleep(0.05)
+
+
 def save(path, old, new):
     text = path.read_text(encoding="utf-8")
     assert old in text
@@ -229,6 +241,53 @@ def test_an_art_files_error_is_listed_once_naming_that_file_and_every_path_as_me
         assert invalid["errors"][0]["file"] == os.path.join("heist", "heist.yaml")
 
 
+SAME_NAMES_DECK = """name: same-names
+card: {size: poker}
+layout:
+  title: {type: text, x: 5, y: 5, w: 53, h: 8, field: name, size: 12}
+  art: {type: image, x: 4, y: 16, w: 55, h: 30, src: "art/${art}.svg"}
+cards:
+  - {name: Refers, art: a/x}
+  - {name: Broken, art: b/x}
+  - {name: Also, art: b/x}
+  - {name: Roundabout, art: a/../b/x}
+  - {name: Fine, art: c/x}
+"""
+SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/>{}</svg>'
+
+
+def test_a_files_error_names_that_file_by_its_real_path_among_files_of_the_same_name(tmp_path):
+    """Three art files called x.svg: art/a/x.svg shows art/b/x.svg inside it, and a fourth card
+    names art/b/x.svg the long way round. art/b/x.svg broken is one problem, of that file, on the
+    four cards that draw it (art/a/x.svg was named for its card, by its name alone, and
+    art/b/x.svg's count left that card and the roundabout one out, listed apart); art/a/x.svg
+    itself broken, still naming art/b/x.svg, is its own problem, on its one card."""
+    folder = tmp_path / "same"
+    for sub in ("a", "b", "c"):
+        (folder / "art" / sub).mkdir(parents=True)
+    refers = '<image x="0" y="0" width="5" height="5" href="../b/x.svg"/>'
+    (folder / "art" / "a" / "x.svg").write_text(SQUARE.format(refers), encoding="utf-8")
+    (folder / "art" / "b" / "x.svg").write_text("<svg><g>not closed", encoding="utf-8")
+    (folder / "art" / "c" / "x.svg").write_text(SQUARE.format(""), encoding="utf-8")
+    deck = folder / "same.yaml"
+    deck.write_text(SAME_NAMES_DECK, encoding="utf-8")
+    with open_studio(deck) as client:
+        broken = settled(client)
+        [problem] = broken["errors"]
+        assert problem["file"].endswith(os.path.join("same", "art", "b", "x.svg")), problem
+        assert problem["cards"] == [0, 1, 2, 3] and "used on 4 cards" in problem["place"]
+        assert "x.svg" not in problem["message"] and "well-formed" in problem["message"]
+        for index in range(4):
+            assert client.get(f"/api/cards/{index}").json()["error"]["file"] == problem["file"]
+        assert client.get("/api/cards/4").json()["error"] is None
+        (folder / "art" / "b" / "x.svg").write_text(SQUARE.format(""), encoding="utf-8")
+        (folder / "art" / "a" / "x.svg").write_text(f"<svg>{refers}<g>not closed", encoding="utf-8")
+        again = settled_until(client, broken["version"], lambda deck: len(deck["errors"]) == 1)
+        [problem] = again["errors"]
+        assert problem["file"].endswith(os.path.join("same", "art", "a", "x.svg")), problem
+        assert problem["cards"] == [0] and [card["index"] for card in again["cards"] if card["error"]] == [0]
+
+
 def test_a_card_opened_large_names_its_regions_lines_and_data_row(studio, heist):
     card = studio.get("/api/cards/1").json()  # Crowbar: an item, noise 2, card number 5, no flavour
     assert card["title"] == "Crowbar" and card["number"] == 5 and card["count"] == 4
@@ -339,24 +398,85 @@ def test_a_column_no_card_has_is_the_decks_error_and_each_cards(tmp_path):
 
 def test_a_column_no_card_has_keeps_every_cards_last_good_picture_until_it_is_mended(studio, heist):
     """A title made to read a column that is not there would draw every card with its title
-    blank: while the error stands, each card keeps the picture it had (said to be out of date)
-    and nothing is drawn; mended, the same pictures are the deck's again, drawn no more."""
+    blank: while the error stands, each card keeps the picture it had (said to be out of date,
+    and why); a face whose inputs change is drawn all the same, off screen, for what else is wrong
+    with it; mended, the same pictures are the deck's again, drawn no more."""
     before = studio.get("/api/deck").json()
     save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
     broken = settled(studio, before["version"])
     [problem] = broken["errors"]
     assert problem["card"] is None and "'nmae'" in problem["message"] and "region 'title'" in problem["place"]
-    assert pictures(broken) == pictures(before) and broken["drawn"] == before["drawn"]
+    assert pictures(broken) == pictures(before)
     assert not any(card["current"] for card in broken["cards"])  # (every front shows the title)
+    assert all(card["held"] for card in broken["cards"])  # (kept for the column, not still to be drawn)
     assert [card["title"] for card in broken["cards"]] == [card["title"] for card in before["cards"]]
     save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", "Crowbar,item,Tool,Muscle,3,")  # while it stands
     still = settled(studio, broken["version"])
-    assert pictures(still) == pictures(before) and still["drawn"] == before["drawn"]
+    assert pictures(still) == pictures(before) and still["errors"] == broken["errors"]
+    assert still["last_drawn"] == [[1, "front"]]  # (checked: shown once the column is mended)
     save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
     mended = settled(studio, still["version"])
     assert mended["errors"] == [] and all(card["current"] for card in mended["cards"])
+    assert not any(card["held"] for card in mended["cards"])
     changed = {face for face, url in pictures(mended).items() if url != pictures(before)[face]}
-    assert changed == {(1, "front")} and mended["drawn"] == before["drawn"] + 1  # only the cell changed since
+    assert changed == {(1, "front")} and mended["drawn"] == still["drawn"] + 1  # only the cell changed since
+
+
+def test_while_a_column_error_stands_every_other_problem_is_found_and_listed_at_once(studio, heist):
+    """A column no card has keeps the fronts that read it as they last drew, but a second mistake
+    made meanwhile is listed as soon as it is saved, with the column's, on the cards it is on: an
+    SVG broken by an edit (six cards), a card's picture that is not there. A face that reads no
+    such column (a back whose colour changed) is drawn and shown as it is now. Mended, the column
+    lets every face be drawn again and the other problems stay listed until they are mended too."""
+    before = studio.get("/api/deck").json()
+    vault = [card["index"] for card in before["cards"] if card["fields"]["art"] == "vault"]
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    held = settled(studio, before["version"])
+    [column] = held["errors"]
+    good_svg = (heist / "art" / "vault.svg").read_bytes()
+    (heist / "art" / "vault.svg").write_text("<svg><g>not closed", encoding="utf-8")
+    save(heist / "items.csv", "#b71c1c,blueprint,1", "#b71c1c,safe,1")  # (Grappling Hook: no art/safe.svg)
+    save(heist / "items.csv", "Disguise Kit,item,Gear,Face,2,2,#6a1b9a", "Disguise Kit,item,Gear,Face,2,2,#00897b")
+    three = settled_until(studio, held["version"], lambda deck: len(deck["errors"]) == 3, seconds=30)
+    first, art, picture = three["errors"]
+    assert first == column
+    assert art["file"].endswith(os.path.join("art", "vault.svg")) and art["cards"] == vault
+    assert "used on 6 cards" in art["place"] and "well-formed" in art["message"]
+    assert picture["card"] == 2 and "art/safe.svg" in picture["message"], picture
+    assert {card["index"] for card in three["cards"] if card["error"]} == {*vault, 2}
+    assert [card["front"] for card in three["cards"]] == [card["front"] for card in before["cards"]]
+    backs = {card["index"]: card["back"] for card in three["cards"]}
+    assert [index for index, back in backs.items() if back != before["cards"][index]["back"]] == [3]
+    opened = studio.get("/api/cards/0").json()
+    assert opened["error"]["file"] == art["file"] and opened["front"]["picture"] == before["cards"][0]["front"]
+    assert [w["kind"] for w in opened["warnings"] if w["severity"] == "error"][:1] == ["missing-column"]
+
+    save(heist / "heist.yaml", 'field: null, text: "${nmae}"', 'field: null, text: "${name}"')
+    mended = settled_until(studio, three["version"], lambda deck: len(deck["errors"]) == 2, seconds=30)
+    assert mended["errors"][0]["cards"] == vault and mended["errors"][1]["card"] == 2
+    fine = [card for card in mended["cards"] if card["index"] not in {*vault, 2}]
+    assert all(card["current"] and not card["held"] for card in fine)
+    assert next(card for card in mended["cards"] if card["index"] == 3)["back"] == backs[3]
+    (heist / "art" / "vault.svg").write_bytes(good_svg)
+    os.utime(heist / "art" / "vault.svg", (time.time() + 5, time.time() + 5))
+    save(heist / "items.csv", "#b71c1c,safe,1", "#b71c1c,blueprint,1")
+    clear = settled_until(studio, mended["version"], lambda deck: deck["errors"] == [], seconds=30)
+    assert all(card["current"] for card in clear["cards"])
+
+
+def test_what_a_region_makes_of_a_missing_column_is_said_once_by_the_columns_error(studio, heist):
+    """A picture's path made to read a column that is not there names 'art/.svg' on every card:
+    the column's error says so once, for the region, and no card's error repeats it (the cards
+    drawn again for what else is wrong would list ten); a card's own mistake meanwhile is listed."""
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", 'src: "art/${art}.svg"', 'src: "art/${atr}.svg"')
+    save(heist / "items.csv", "#b71c1c,vault,2", "#b71cZZ,vault,2")  # (Crowbar's colour)
+    held = settled_until(studio, before["version"], lambda deck: len(deck["errors"]) > 1, seconds=30)
+    column, colour = held["errors"]
+    assert "'atr'" in column["message"] and "region 'art'" in column["place"] and column["card"] is None
+    assert colour["card"] == 1 and "#b71cZZ" in colour["message"]
+    assert [card["index"] for card in held["cards"] if card["error"]] == [1]
+    assert pictures(held) == pictures(before)  # (Crowbar's back, drawn again, has the colour wrong too)
 
 
 def test_a_region_an_expression_places_is_outlined_where_each_card_puts_it(tmp_path):
@@ -426,6 +546,39 @@ def test_while_the_deck_does_not_build_the_sheets_are_its_last_good_ones(studio,
     again = studio.get("/api/sheets").json()
     assert again["stale"] is False and again["error"] is None and again["key"] != good["key"]
     assert len(again["pages"]) == len(good["pages"])
+
+
+def test_a_deck_that_does_not_build_is_built_once_for_each_version(studio, heist, monkeypatch):
+    """The sheet view asked again for a deck version that did not build answers with what that
+    build said (the last good sheets, or the error) without building it again, as a version
+    that built is not built again; a new version of the deck is tried again."""
+    from kkprint.web.studio import sheets
+
+    builds = []
+    build_targets = sheets.build_targets
+
+    def counted(*args, **kwargs):
+        builds.append(args)
+        return build_targets(*args, **kwargs)
+
+    monkeypatch.setattr(sheets, "build_targets", counted)
+    good = studio.get("/api/sheets").json()
+    assert studio.get("/api/sheets").json() == good and len(builds) == 1
+    before = settled(studio)
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    broken = settled(studio, before["version"])
+    kept = studio.get("/api/sheets").json()
+    assert kept["stale"] is True and "'nmae'" in kept["error"] and len(builds) == 2
+    refused = studio.get("/api/sheets?paper=a3")
+    assert refused.status_code == 422 and len(builds) == 3
+    for _ in range(3):  # (the same version: what its builds said, and nothing built)
+        assert studio.get("/api/sheets").json() == kept
+        again = studio.get("/api/sheets?paper=a3")
+        assert (again.status_code, again.json()) == (422, refused.json())
+    assert len(builds) == 3
+    save(heist / "items.csv", "Crowbar,item,Tool,Muscle,1,", "Crowbar,item,Tool,Muscle,3,")  # (still broken)
+    settled(studio, broken["version"])
+    assert studio.get("/api/sheets").json()["key"] == good["key"] and len(builds) == 4  # a new version: tried
 
 
 def test_while_the_deck_file_cannot_be_read_the_sheets_shown_are_said_to_be_out_of_date(studio, heist):

@@ -385,6 +385,35 @@ def test_the_sheets_last_built_stay_on_screen_while_the_deck_does_not_build(brow
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_column_no_card_has_and_a_broken_svg_are_listed_together(browser, studio, heist, lang, size, tmp_path):
+    """The deck names a column no card has; then an SVG is broken: both are listed at once (the
+    SVG's was listed only once the column was mended), the SVG's cards are marked, and every
+    front is kept as it last drew, saying why; nothing is wider than the screen. The pictures
+    are kept for a person to look at (KKPRINT_SCREENSHOTS=folder keeps them there)."""
+    keep = Path(os.environ.get("KKPRINT_SCREENSHOTS") or tmp_path)
+    keep.mkdir(parents=True, exist_ok=True)
+    context, page, errors = open_page(browser, studio.url + f"?lang={lang}", lang=f"{lang}-JP", size=size)
+    save(heist / "heist.yaml", 'field: null, text: "${name}"', 'field: null, text: "${nmae}"')
+    page.wait_for_selector("#problems:not([hidden])")
+    (heist / "art" / "vault.svg").write_text("<svg><g>not closed", encoding="utf-8")
+    page.wait_for_function("() => document.querySelectorAll('#problem-list li').length === 2", timeout=20000)
+    drawn(page)
+    column, art = page.eval_on_selector_all("#problem-list li", "items => items.map(i => i.innerText)")
+    assert "nmae" in column and "vault.svg" in art
+    assert ("used on 6 cards" if lang == "en" else "6枚") in art
+    broken = page.eval_on_selector_all(".tile.broken", "tiles => tiles.map(t => t.dataset.index)")
+    assert broken == ["0", "1", "4", "5", "6", "7"]
+    held = "as it last drew" if lang == "en" else "最後に描けたときのまま"
+    assert held in page.get_attribute(".tile[data-index='2']", "title")
+    assert page.locator(".tile.stale").count() == 10
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
+    page.screenshot(path=str(keep / f"studio-two-problems-{size}-{lang}.png"), full_page=True)
+    assert errors == []
+    context.close()
+
+
 def broken_art(page, heist):
     """The heist deck's sheets built, then a broken SVG (six cards show it) and a card whose
     colour is wrong saved: the problems listed, the sheets the last good ones."""

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
@@ -110,15 +111,10 @@ class _Inputs:
         return known
 
     def stamp(self, path: Path) -> str:
-        """A file as the digest sees it: its size and time of change, or that it is missing."""
+        """A file as the digest sees it (:func:`file_stamp`), once per deck."""
         found = self._stamps.get(path)
         if found is None:
-            try:
-                info = os.stat(path)
-                found = f"{info.st_size}:{info.st_mtime_ns}"
-            except (OSError, ValueError):
-                found = "missing"
-            self._stamps[path] = found
+            found = self._stamps[path] = file_stamp(path)
         return found
 
     def files(self, section: tuple, text: str, fields: dict[str, str], shown: dict) -> list[tuple[str, str]]:
@@ -149,15 +145,9 @@ class _Inputs:
                     used.extend(self.picture(folder / src))
         return used
 
-    def picture(self, path: Path, depth: int = 0) -> list[tuple[str, str]]:
-        """A picture's stamp, and for an SVG those of the files it refers to (``<image href>``,
-        ``<use href>``), theirs in turn, a few deep."""
-        stamp = self.stamp(path)
-        found = [(str(path), stamp)]
-        if path.suffix.lower() == ".svg" and stamp != "missing" and depth < 4:
-            for name in _references(path, stamp):
-                found.extend(self.picture(path.parent / name, depth + 1))
-        return found
+    def picture(self, path: Path) -> list[tuple[str, str]]:
+        """The stamps of a picture and of the files it refers to (:func:`picture_files`)."""
+        return [(str(found), self.stamp(found)) for found in picture_files(path, self.stamp)]
 
     def digest(self, section: tuple, fields: dict[str, str], number: int) -> str:
         """``fields`` hold card.number, card.row … as the face reads them: a face that shows its
@@ -175,6 +165,28 @@ class _Inputs:
         ]
         encoded = json.dumps(material, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
         return hashlib.sha256(encoded).hexdigest()[:32]
+
+
+def file_stamp(path: Path) -> str:
+    """A file as a digest sees it: its size and time of change, or that it is missing."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return "missing"
+    return f"{info.st_size}:{info.st_mtime_ns}"
+
+
+def picture_files(path: Path, stamp: Callable[[Path], str] = file_stamp, depth: int = 0) -> list[Path]:
+    """A picture and, for an SVG, the files it refers to (``<image href>``, ``<use href>``),
+    theirs in turn, a few deep: what drawing it reads, each named from the folder of the picture
+    naming it, and listed after that picture."""
+    found = [path]
+    if path.suffix.lower() == ".svg" and depth < 4:
+        known = stamp(path)
+        if known != "missing":
+            for name in _references(path, known):
+                found.extend(picture_files(path.parent / name, stamp, depth + 1))
+    return found
 
 
 def _as_written(region: Region) -> dict:

@@ -28,15 +28,14 @@ from kkprint.base.errors import InputError
 from kkprint.base.i18n import Counted, Msg, Said, text, tr
 from kkprint.base.pathnames import looks_like_path, shown
 from kkprint.deck.build import deck_card_size
-from kkprint.deck.expr import compile_condition, compile_template, parse_ranges
+from kkprint.deck.expr import compile_condition, parse_ranges
 from kkprint.deck.load import Deck
-from kkprint.deck.model import ImageRegion
 from kkprint.deck.preflight import Finding
 from kkprint.deck.render import region_for_card
 from kkprint.web.app import create_web_app, language, page
 from kkprint.web.security import LOCAL_HOSTS, STUDIO_REFUSALS
 from kkprint.web.studio.sheets import Sheets
-from kkprint.web.studio.state import SIDES, CardView, Snapshot, Studio
+from kkprint.web.studio.state import SIDES, CardView, Snapshot, Studio, section_layout
 from kkprint.web.studio.watch import keep_watching
 
 DIGEST = re.compile(r"^[0-9a-f]{32}$")
@@ -110,54 +109,21 @@ def _file_name(source: str | Said | None, lang: str) -> str | None:
     return text(source, lang)
 
 
-def _card_problem(snapshot: Snapshot, view: CardView, lang: str, finding: Finding | None = None) -> dict:
-    """A card's error (its first, or ``finding``) as the page shows it; one a file it draws has (an
-    SVG that is not well formed) names that file, not the deck, and says the rest as the file's own."""
+def _card_problem(view: CardView, lang: str, error: tuple[Finding, Path | None] | None = None) -> dict:
+    """A card's error (its first, or ``error``: a finding and the file it is in) as the page
+    shows it; one a file it draws has (an SVG that is not well formed) names that file, found
+    by its real path as the face was drawn (:func:`kkprint.web.studio.state.file_at_fault`),
+    not the deck, and says the rest as the file's own."""
     assert view.error is not None
-    finding = finding or next((finding for finding in view.findings if finding.error), None)
-    wrong = _wrong_file(snapshot, view, finding) if finding is not None and snapshot.deck else None
-    if finding is None or wrong is None:
+    finding, path = error or next(iter(view.errors), (None, None))
+    if finding is None or path is None or not isinstance(finding.message, Msg):
         return _problem(view.error, lang, view.inputs.index)
-    path, name = wrong
+    name = finding.message.values.get("name")
     message = _marked(finding.message, lang)
     for said in (f"{OPEN}{name}{CLOSE}: ", f"{OPEN}{name}{CLOSE}："):  # (the file is said apart)
         message = message.removeprefix(said)
-    error = InputError(_plain(message), source=str(path), place=finding.where())
-    return {**_problem(error, lang, view.inputs.index, message=message), "wrong_file": str(path)}
-
-
-def _wrong_file(snapshot: Snapshot, view: CardView, finding: Finding) -> tuple[Path, str] | None:
-    """The file a card's error is in, and the name the message gives it: a picture or an icon,
-    a font (an error a file has starts with that file's name), found among those the face draws."""
-    deck = snapshot.deck
-    assert deck is not None
-    message = finding.message
-    if not isinstance(message, Msg) or not message.msgid.startswith("{name}"):
-        return None
-    name = message.values.get("name")
-    if not isinstance(name, str):
-        return None
-    card = view.inputs
-    candidates: list[str] = []
-    for section, fields in ((card.front, card.fields), (card.back, card.back_fields)):
-        if section is None or fields is None or (finding.face and tuple(finding.face) != tuple(section)):
-            continue
-        try:
-            region = _section_layout(deck, section).get(finding.region or "")
-        except KeyError:
-            continue
-        if isinstance(region, ImageRegion):
-            try:
-                src = fields.get(region.field, "") if region.field else region.src or ""
-                candidates.append(compile_template(src).expand(fields, deck.tables) if "${" in src else src)
-            except InputError:
-                pass
-    candidates += [found.src for found in deck.spec.icon_specs.values()]
-    candidates += [file for files in deck.spec.fonts.values() for file in vars(files).values() if isinstance(file, str)]
-    for candidate in candidates:
-        if candidate and Path(candidate).name == name:
-            return deck.folder / candidate, name
-    return None
+    problem = InputError(_plain(message), source=str(path), place=finding.where())
+    return {**_problem(problem, lang, view.inputs.index, message=message), "wrong_file": str(path)}
 
 
 def _card_problems(snapshot: Snapshot, lang: str) -> list[dict]:
@@ -168,10 +134,7 @@ def _card_problems(snapshot: Snapshot, lang: str) -> list[dict]:
     for view in snapshot.cards:
         if view.error is None:
             continue
-        errors = [finding for finding in view.findings if finding.error]
-        problems = [_card_problem(snapshot, view, lang, finding) for finding in errors] or [
-            _card_problem(snapshot, view, lang)
-        ]
+        problems = [_card_problem(view, lang, error) for error in view.errors] or [_card_problem(view, lang)]
         if "wrong_file" not in problems[0]:  # (its first error, as _card_problem picks it)
             listed.append(problems[0])
         for problem in problems:
@@ -267,6 +230,7 @@ def _card_summary(view: CardView, lang: str) -> dict:
         "back": _picture_url(view.shown["back"]),
         "has_back": card.back is not None,
         "current": view.current,
+        "held": view.held,  # (kept as it last drew while the deck reads a column no card has)
         "error": view.error.render(lang) if view.error else None,
         "warnings": sum(1 for finding in view.findings if not finding.error),  # (the card's own)
     }
@@ -278,7 +242,7 @@ def _regions(snapshot: Snapshot, section: tuple, fields: dict[str, str], number:
     deck = snapshot.deck
     assert deck is not None  # a card is only shown from a deck that was read
     tables = deck.tables
-    layout = _section_layout(deck, section)
+    layout = section_layout(deck, section)
     found = []
     for name, written in layout.items():
         why: str | None
@@ -303,18 +267,6 @@ def _regions(snapshot: Snapshot, section: tuple, fields: dict[str, str], number:
             }
         )
     return found
-
-
-def _section_layout(deck: Deck, section: tuple) -> dict:
-    """The regions of the part of the deck file that draws a face (KeyError: a layout it lacks)."""
-    group = section[0]
-    if group == "layout":
-        return deck.spec.layout or {}
-    if group == "layouts":
-        return deck.spec.layouts[section[1]].regions
-    if group == "back":
-        return deck.spec.back or {}
-    return deck.spec.backs[section[1]]
 
 
 def _prints(region, fields: dict[str, str], tables, number: int, lang: str) -> tuple[bool, str | None]:
@@ -385,9 +337,7 @@ def card_json(snapshot: Snapshot, index: int, lang: str) -> dict | None:
         "card": {"w": size.width_mm, "h": size.height_mm, "shape": size.shape.value, "corner": size.corner_mm},
         "front": faces["front"],
         "back": faces["back"],
-        "error": {k: v for k, v in _card_problem(snapshot, view, lang).items() if k != "wrong_file"}
-        if view.error
-        else None,
+        "error": {k: v for k, v in _card_problem(view, lang).items() if k != "wrong_file"} if view.error else None,
         # what the preflight says of this card, as kkprint check would (errors first)
         "warnings": [
             _finding(finding, lang)

@@ -4,7 +4,9 @@ mirrored for the duplex side chosen), made when the page asks for them and shown
 They are built from the deck as the studio last read it, by the same build as ``kkprint build``,
 into the studio's own temporary folder, and drawn with PDFium on the studio's worker thread.
 A deck that does not build (its errors are listed above the sheets) shows the last sheets that
-did, for the same paper and backs, said to be out of date.
+did, for the same paper and backs, said to be out of date. A build is kept by its key, whether it
+made sheets or failed: asked again for the same version of the deck, the view answers with what
+that build said, and only a new version is built (or tried) again.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from kkprint.web.studio.state import Studio
 
 PAGE_WIDTH_PX = 1100  # a sheet's picture: its cut marks still visible when it fills a tablet
 KEPT_BUILDS = 3
+KEPT_FAILURES = 16  # builds that failed, by key (an error is small: a few papers and languages' worth)
 KEPT_PAGES = 80
 
 
@@ -39,6 +42,7 @@ class Sheets:
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kkprint-studio")
         self._folder = tempfile.TemporaryDirectory(prefix="kkprint-studio-")
         self._built: OrderedDict[str, tuple[Path, list[dict]]] = OrderedDict()
+        self._failed: OrderedDict[str, InputError] = OrderedDict()  # key -> why its build failed
         self._pictures: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         self._last_good: dict[tuple[str, str, str], str] = {}  # (paper, backs, language) -> its last build
 
@@ -63,10 +67,15 @@ class Sheets:
         kept: str | None = None  # the error the deck has now, when the sheets shown are older
         if snapshot.error is not None:  # (the deck's file cannot be read now: ``deck`` is the one read before)
             key, kept = self._kept(paper, backs, lang, snapshot.error)
+        elif key in self._failed:  # (this version did not build: it would fail again)
+            key, kept = self._kept(paper, backs, lang, self._failed[key])
         elif key not in self._built:
             try:
                 await self._build(key, deck, paper, backs, lang)
             except InputError as err:
+                self._failed[key] = err
+                while len(self._failed) > KEPT_FAILURES:
+                    self._failed.popitem(last=False)
                 key, kept = self._kept(paper, backs, lang, err)
             else:
                 self._last_good[(paper, backs, lang)] = key

@@ -99,8 +99,10 @@ function updateTile(tile, card) {
   tile.classList.toggle("broken", Boolean(card.error));
   tile.classList.toggle("warned", !card.error && card.warnings > 0);
   tile.classList.toggle("stale", !card.current);
-  tile.title =
-    card.error || (card.current ? "" : say("stale")) || (card.warnings ? say("warned", { count: card.warnings }) : "");
+  // a card out of date: still to be drawn, or kept as it last drew while the deck names a column
+  // no card has (its faces are drawn off screen all the same: its error is its own)
+  const late = card.current ? "" : say(card.held ? "held" : "stale");
+  tile.title = card.error || late || (card.warnings ? say("warned", { count: card.warnings }) : "");
 }
 
 function showDeck(deck) {
