@@ -173,6 +173,20 @@ def test_a_broken_deck_keeps_its_cards_and_says_where_until_it_is_fixed(studio, 
     assert fixed["drawn"] == before["drawn"]  # its pictures were kept: nothing drawn again
 
 
+def test_every_region_mistake_of_a_deck_that_cannot_load_is_listed(studio, heist):
+    """Two regions' expressions that do not parse: both are listed, each with its region and
+    line (the first alone was), and the cards keep their pictures until they are mended."""
+    before = studio.get("/api/deck").json()
+    save(heist / "heist.yaml", 'text: "${name}"', 'text: "${name +}"')
+    save(heist / "heist.yaml", 'text: "<i>${type}</i>"', 'text: "<i>${type *}</i>"')
+    broken = settled(studio, before["version"])
+    assert [(problem["message"].split("'")[1], "line" in problem["place"]) for problem in broken["errors"]] == [
+        ("name +", True),
+        ("type *", True),
+    ], broken["errors"]
+    assert pictures(broken) == pictures(before)
+
+
 def test_a_card_that_cannot_be_drawn_keeps_its_last_picture_and_names_row_region_and_line(heist):
     with open_studio(heist / "heist.yaml", lang="ja") as client:
         before = settled(client)

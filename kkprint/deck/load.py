@@ -543,10 +543,11 @@ def _check_regions(deck: Deck) -> None:
     """What can be checked before any card is drawn: every expression (its syntax, its parts,
     the tables it names), conditions, ranges, font and icon names."""
     spec = deck.spec
-    found: list[InputError] = []
+    found: dict[tuple, InputError] = {}  # (a region a layout inherits is told where it is written, once)
     for section, layout in faces_of(spec):
         for name, region in layout.items():
             place = Msg("{where}, {region}", where=".".join(section), region=deck.region_place(section, name))
+            written = (name, deck.lines.get((*section, name)) or section)
             try:
                 _check_expressions(deck, region)
                 if region.cards is not None:
@@ -571,9 +572,9 @@ def _check_regions(deck: Deck) -> None:
                             )
                         )
             except InputError as err:
-                found.append(err.located(source=deck.source, place=place))
+                found.setdefault((*written, str(err.message)), err.located(source=deck.source, place=place))
     if found:  # (every region's first mistake, so a deck with three typos is not mended one run at a time)
-        raise InputError.together(found)
+        raise InputError.together(list(found.values()))
 
 
 def expressions_of(region: Region) -> Iterator[tuple[str, str]]:

@@ -187,7 +187,7 @@ def deck_json(studio: Studio, snapshot: Snapshot, lang: str) -> dict:
     for view in snapshot.cards:
         columns.update(dict.fromkeys(view.inputs.card.fields))
     size = deck_card_size(deck) if deck else None
-    errors = [_problem(snapshot.error, lang)] if snapshot.error else []
+    errors = [_problem(each, lang) for each in snapshot.error.each()] if snapshot.error else []  # (every region's)
     # a column no card has: an error of the deck, not of one card (the preflight's)
     errors += [_problem(_as_error(finding), lang) for finding in snapshot.shared if finding.error]
     errors += _card_problems(snapshot, lang)
