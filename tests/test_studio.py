@@ -141,12 +141,26 @@ def test_a_picture_an_svg_refers_to_is_one_of_its_cards_inputs(heist):
         Image.new("RGB", (40, 30), colour).save(out, format="PNG")
         (heist / "art" / "inlay.png").write_bytes(out.getvalue())
 
+    def inks(client, url):  # (strong red, strong blue) pixels of a card's picture
+        with Image.open(io.BytesIO(client.get(url).content)) as shown:
+            data = shown.convert("RGB").tobytes()
+        colours = list(zip(data[0::3], data[1::3], data[2::3]))
+        return sum(r > 200 and g < 60 and b < 60 for r, g, b in colours), sum(
+            b > 200 and r < 60 and g < 60 for r, g, b in colours
+        )
+
     picture("#ff0000")
     save(heist / "art" / "vault.svg", "</svg>", '<image x="0" y="0" width="40" height="30" href="inlay.png"/></svg>')
     with open_studio(heist / "heist.yaml") as client:
         before = settled(client)
         picture("#0000ff")
         after = settled(client, before["version"])
+        vault = next(card["index"] for card in before["cards"] if card["fields"]["art"] == "vault")
+        # the card drawn again shows the new inlay: the SVG, unchanged, was kept with the old one
+        (red_before, blue_before), (red_after, blue_after) = (
+            inks(client, pictures(seen)[(vault, "front")]) for seen in (before, after)
+        )
+        assert red_before > 100 and blue_after > blue_before + 100 and red_after < red_before - 100
     changed = {face for face, url in pictures(after).items() if url != pictures(before)[face]}
     assert changed == {(card["index"], "front") for card in before["cards"] if card["fields"]["art"] == "vault"}
 

@@ -63,9 +63,14 @@ class Budget:
 
     def __init__(self, name: str):
         self.name, self.pixels, self.bytes = name, 0, 0
+        self.files: list[tuple[Path, tuple]] = []  # every file read, as it was: what the picture is made of
 
     def read(self, path: Path) -> bytes:
         """A file of the picture (the SVG, or one it refers to), counted in."""
+        try:
+            self.files.append((path, _stamp(path)))
+        except OSError:
+            pass  # (reading it says what is wrong)
         try:
             data = read_bytes(path, limit=MAX_PICTURE_BYTES, what=N_("pictures"))
         except InputError as err:
@@ -487,19 +492,27 @@ def _svg(path: Path, root: Path | None, fonts: SvgFonts):
             )
     lettering.outline_strings(drawing)
     _check_numbers(drawing, path.name)
-    return drawing, budget.bytes
+    return drawing, budget
 
 
 def load_svg(path: Path, root: Path | None, fonts: SvgFonts = SvgFonts()):
     """The SVG as a ReportLab drawing; ``root`` is the folder its references must stay in
     (``None``: anywhere, for --allow-outside), ``fonts`` the deck's, for its text. Kept until
-    the file changes (or other pictures need the room)."""
+    the file or one it refers to changes (a PNG inside it repainted, a part it uses mended while
+    the studio or ``watch`` runs), or other pictures need the room."""
     key = ("svg", path, root, fonts, _stamp(path))
     found = _KEPT.get(key)
-    if found is None:
-        drawing, weight = _svg(path, root, fonts)
-        found = _KEPT.put(key, drawing, weight)
-    return found
+    if found is None or not _unchanged(found[1]):
+        drawing, budget = _svg(path, root, fonts)
+        found = _KEPT.put(key, (drawing, budget.files), budget.bytes)
+    return found[0]
+
+
+def _unchanged(files: list[tuple[Path, tuple]]) -> bool:
+    try:
+        return all(_stamp(file) == stamp for file, stamp in files)
+    except OSError:  # (gone: read again, to say so)
+        return False
 
 
 # --- drawing ---------------------------------------------------------------------------------
