@@ -665,6 +665,27 @@ def test_a_deck_extending_a_template_as_a_whole_names_the_line_of_its_extends(tm
     assert code == 2 and found == [("missing-column", "layout", "text", 2)], found
 
 
+@pytest.mark.parametrize("key", ["src: 'art/${atr}.svg'", "icon: '${atr}'"])
+def test_a_file_named_from_a_column_no_card_has_is_said_once_by_the_columns_error(tmp_path, capsys, monkeypatch, key):
+    """``src: "art/${atr}.svg"`` for ``art``: the column's error said once, and not again
+    "image 'art/.svg' not found" on every card, as a colour read from it is not."""
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect width="9" height="9"/></svg>'
+    )
+    kind = "image" if key.startswith("src") else "icon"
+    deck = tmp_path / "d.yaml"
+    deck.write_text(
+        "name: d\ncard: {size: mini}\nicons: {a: art/a.svg}\nlayout:\n"
+        f"  pic: {{type: {kind}, x: 1, y: 1, w: 9, h: 9, {key}}}\n"
+        "cards: [{name: A, art: a}, {name: B, art: a}, {name: C, art: a}]\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
+    found = [(finding["kind"], finding["region"]) for finding in json.loads(out)]
+    assert code == 2 and found == [("missing-column", "pic")], out
+
+
 NO_ICON_NAME_DECK = EMPTY_ICON_DECK.replace("write {{}} as", "write {{wood stone}} as").replace(
     '{name: Ruin, res: ""}', '{name: Quarry, res: "wood stone", count: 2}'
 )  # (the same deck, its second card's res a name no icon can have)

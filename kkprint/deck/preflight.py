@@ -238,9 +238,16 @@ def _from_a_blank(err: InputError, keys: frozenset[str]) -> bool:
     value it read: it names the key ("fill: colour '' …", "x ${…} = '': …") and an empty value.
     Another key's error, or one about a value the card does have, is the card's own."""
     message = err.message
+    if isinstance(message, Msg) and message.msgid in _NO_FILE and keys & _FILE_KEYS:
+        return True  # (a file named from the blank: "image 'art/.svg' not found" on every card)
     if not isinstance(message, Msg) or str(message.values.get("key", "")).split("[", 1)[0].split(".", 1)[0] not in keys:
         return False
     return _says_empty(message)
+
+
+# a picture or an icon named from a column no card has, and what finding no such file says
+_FILE_KEYS = frozenset({"src", "icon", "field"})
+_NO_FILE = frozenset({"{what} '{shown}' not found", "{what} '{shown}' is not a regular file"})
 
 
 def _says_empty(message: Msg) -> bool:
