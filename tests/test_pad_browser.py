@@ -95,23 +95,15 @@ def server(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def japanese_browser(browser, tmp_path_factory):
+def browser(tmp_path_factory):
     """Chromium that draws Japanese as a phone does, in Noto Sans CJK JP (the font the sheets
     embed, from pip), added to what fontconfig finds. A machine without a Japanese font draws
     each character as a box of another width, where a K&K result 23 px too wide on a phone
-    fitted."""
+    fitted: every page's Japanese is measured in a real font."""
     from importlib.util import find_spec
     from xml.sax.saxutils import escape
+
+    from playwright.sync_api import sync_playwright
 
     folder = tmp_path_factory.mktemp("fonts")
     faces = [find_spec(package) for package in ("noto_cjk_sans_jp_regular", "noto_cjk_sans_jp_bold")]
@@ -123,9 +115,10 @@ def japanese_browser(browser, tmp_path_factory):
         encoding="utf-8",
     )
     env = {**os.environ, "FONTCONFIG_FILE": str(folder / "fonts.conf")}
-    launched = browser.browser_type.launch(executable_path=CHROMIUM, args=ARGS, env=env)  # (one Playwright a thread)
-    yield launched
-    launched.close()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=env)
+        yield launched
+        launched.close()
 
 
 def draws_japanese(page):
@@ -1098,7 +1091,7 @@ PAIRS_BROKEN_BEFORE_THE_ARROW = """() => [...document.querySelectorAll('table.re
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_the_kk_result_table_fits_a_360_px_phone_with_five_players(japanese_browser, server, lang, players):
+def test_the_kk_result_table_fits_a_360_px_phone_with_five_players(browser, server, lang, players):
     """The K&K result fits a 360 px phone whole, with no sideways scrolling in its box, in a
     Japanese font as a phone has one: in Japanese its corner 国（山札の枚数） stood as a line too long
     to break, and three players' table scrolled 23 px (four: 105, five: 188; in English 78 and
@@ -1106,7 +1099,7 @@ def test_the_kk_result_table_fits_a_360_px_phone_with_five_players(japanese_brow
     its points (5/4 → 8+4) take two lines only after the arrow."""
     game = call(server, "/api/games", {"game": "kardinal"})["id"]
     call(server, f"/api/games/{game}?replace=1", {"players": [*as_tally()["players"], FIFTH][:players]}, "PUT")
-    context = japanese_browser.new_context(locale=lang, **{**PHONE, "viewport": {"width": 360, "height": 740}})
+    context = browser.new_context(locale=lang, **{**PHONE, "viewport": {"width": 360, "height": 740}})
     page = context.new_page()
     page.goto(f"{server.url}/g/{game}?lang={lang}")
     page.wait_for_selector("table.result")
