@@ -188,3 +188,44 @@ def test_the_svg_fuzzer_reaches_drawing():
             "runs after test_fuzzed_svg_is_drawn_or_refused_and_writes_only_what_a_pdf_can_hold in the same session"
         )
     assert len(DRAWN) >= 10
+
+
+def test_an_svg_read_again_for_a_changed_picture_inside_it_is_counted_once(tmp_path):
+    """A PNG the SVG holds, repainted five times while a studio runs: each time the SVG is read
+    again with the new picture, and the cache counts the one drawing it keeps once (it added each
+    new weight on top of the one it replaced, until it could hold one picture only)."""
+    from PIL import Image
+
+    from kkprint.engine import pictures
+
+    def paint(colour: str, size: int) -> None:
+        out = io.BytesIO()
+        Image.new("RGB", (size, size), colour).save(out, format="PNG")
+        (tmp_path / "p.png").write_bytes(out.getvalue())
+        stamp = (tmp_path / "p.png").stat().st_mtime + size  # (a new time whatever the clock's grain)
+        os.utime(tmp_path / "p.png", (stamp, stamp))
+
+    (tmp_path / "a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><image width="20" height="20" href="p.png"/></svg>'
+    )
+    kept = pictures._Pictures(pictures.CACHE_BYTES)
+    original, pictures._KEPT = pictures._KEPT, kept
+    try:
+        seen = []
+        for size in range(10, 15):
+            paint("#%02x0000" % (50 * (size - 9)), size)
+            drawing = pictures.load_svg(tmp_path / "a.svg", tmp_path)
+            seen.append(_rasters(drawing))
+            assert len(kept.items) == 1 and kept.held == next(iter(kept.items.values()))[1], kept.held
+        assert seen == [[(size, size)] for size in range(10, 15)]  # (each time the new picture)
+    finally:
+        pictures._KEPT = original
+
+
+def _rasters(node) -> list:
+    """The sizes of the pictures a drawing holds, in order."""
+    raster = getattr(getattr(node, "path", None), "kk_raster", None)
+    found = [raster.size] if raster is not None else []
+    for child in getattr(node, "contents", []):
+        found += _rasters(child)
+    return found

@@ -168,6 +168,9 @@ class _Pictures:
         return None
 
     def put(self, key, value, weight: int) -> Any:
+        replaced = self.items.pop(key, None)  # (a picture read again: its files changed)
+        if replaced is not None:
+            self.held -= replaced[1]
         self.items[key] = (value, weight)
         self.held += weight
         while self.held > self.limit and len(self.items) > 1:
@@ -498,8 +501,8 @@ def _svg(path: Path, root: Path | None, fonts: SvgFonts):
 def load_svg(path: Path, root: Path | None, fonts: SvgFonts = SvgFonts()):
     """The SVG as a ReportLab drawing; ``root`` is the folder its references must stay in
     (``None``: anywhere, for --allow-outside), ``fonts`` the deck's, for its text. Kept until
-    the file or one it refers to changes (a PNG inside it repainted, a part it uses mended while
-    the studio or ``watch`` runs), or other pictures need the room."""
+    the file or a picture or SVG it refers to changes (a PNG inside it repainted, a part it uses
+    mended while the studio or ``watch`` runs), or other pictures need the room."""
     key = ("svg", path, root, fonts, _stamp(path))
     found = _KEPT.get(key)
     if found is None or not _unchanged(found[1]):
