@@ -684,6 +684,14 @@ def test_a_file_named_from_a_column_no_card_has_is_said_once_by_the_columns_erro
     code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
     found = [(finding["kind"], finding["region"]) for finding in json.loads(out)]
     assert code == 2 and found == [("missing-column", "pic")], out
+    if kind == "image":  # a name the card's own column makes is the card's: its missing file is said
+        deck.write_text(
+            deck.read_text(encoding="utf-8").replace("${atr}", "${atr or kind}").replace("art: a}", "kind: z}"),
+            encoding="utf-8",
+        )
+        code, out, _ = run(["check", str(deck), "--json"], capsys, monkeypatch)
+        found = [(finding["kind"], finding["card"], "art/z.svg" in finding["message"]) for finding in json.loads(out)]
+        assert found == [("missing-column", None, False), *(("error", card, True) for card in (1, 2, 3))], out
 
 
 NO_ICON_NAME_DECK = EMPTY_ICON_DECK.replace("write {{}} as", "write {{wood stone}} as").replace(

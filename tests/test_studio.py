@@ -750,3 +750,55 @@ def test_without_a_desktop_no_browser_takes_over_the_terminal(tmp_path, monkeypa
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert open_in_browser("http://127.0.0.1:1/") is False and not noted.exists()
+
+
+def test_a_cards_own_error_in_a_region_reading_a_missing_column_is_listed_beside_it(tmp_path):
+    """``${nmae} ${cost}``: the column's error is said once, and card B's own unknown icon in the
+    same region is listed too (every error of a region reading the blank was dropped, and the
+    card waited for a picture that never came)."""
+    (tmp_path / "coin.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><circle cx="4" cy="4" r="4"/></svg>'
+    )
+    deck = tmp_path / "e.yaml"
+    deck.write_text(
+        "name: e\ncard: {size: mini}\nicons: {coin: coin.svg}\nlayout:\n"
+        '  t: {type: text, x: 1, y: 1, w: 30, h: 9, text: "${nmae} ${cost}"}\n'
+        'cards: [{name: A, cost: "{coin}"}, {name: B, cost: "{coinn}"}]\n',
+        encoding="utf-8",
+    )
+    with open_studio(deck) as client:
+        shown = settled_until(client, 0, lambda seen: len(seen["errors"]) >= 2, seconds=30)
+    said = [(problem["card"], problem["message"]) for problem in shown["errors"]]
+    assert len(said) == 2 and said[0][0] is None and "no card has a column 'nmae'" in said[0][1], said
+    assert said[1][0] == 1 and "unknown icon {coinn}" in said[1][1], said  # (card B: the grid counts from 0)
+
+
+def test_a_file_outside_the_decks_folder_that_an_svg_refers_to_is_never_read(tmp_path, monkeypatch):
+    """``art/a.svg`` uses ``../../secret/a.svg``: the build refuses it unread, and the studio,
+    telling which file the error is in, read the outside file of the same name to compare its
+    error with the one said (and could have named it): the file is the deck's own, unread."""
+    from kkprint.base.i18n import Msg
+    from kkprint.deck.load import load_deck
+    from kkprint.deck.preflight import ERROR, Finding
+    from kkprint.web.studio import state
+
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "a.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><g id="g"/></svg>')
+    (tmp_path / "deck" / "art").mkdir(parents=True)
+    (tmp_path / "deck" / "art" / "a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><use href="../../secret/a.svg#g"/></svg>'
+    )
+    deck = tmp_path / "deck" / "d.yaml"
+    deck.write_text(
+        "name: d\ncard: {size: mini}\nlayout:\n  p: {type: image, x: 1, y: 1, w: 9, h: 9, src: art/a.svg}\n"
+        "cards: [{name: A}]\n",
+        encoding="utf-8",
+    )
+    read = []
+    checked = state.check_picture
+    monkeypatch.setattr(state, "check_picture", lambda path, *rest: (read.append(path), checked(path, *rest))[1])
+    said = Msg("{name}: refers to '{value}', outside the deck's folder", name="a.svg", value="../../secret/a.svg")
+    finding = Finding(str(deck), ERROR, said, face=("layout",), region="p", error=True)
+    at_fault = state.file_at_fault(load_deck(deck), ("layout",), {"name": "A"}, finding)
+    assert at_fault is not None and at_fault.resolve() == (tmp_path / "deck" / "art" / "a.svg").resolve()
+    assert not any("secret" in str(path) for path in read), read

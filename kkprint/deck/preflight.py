@@ -181,6 +181,8 @@ class ColumnChecks(NamedTuple):
     blanks: dict[str, str]  # each column no card has, as an empty field
     # (face, region) of each region reading one, with the keys that read it ("fill", "when"…)
     reading_blanks: dict[tuple[tuple[str, ...], str], frozenset[str]]
+    # the same, with the keys naming a file (a picture, an icon) from those columns alone
+    naming_blanks: dict[tuple[tuple[str, ...], str], frozenset[str]]
 
 
 def column_checks(deck: Deck) -> ColumnChecks:
@@ -204,6 +206,7 @@ def column_checks(deck: Deck) -> ColumnChecks:
             found.append(Finding(deck.source, COPIES_COLUMN, message))
     missing: dict[str, str] = {}
     reading: dict[tuple[tuple[str, ...], str], frozenset[str]] = {}
+    naming: dict[tuple[tuple[str, ...], str], frozenset[str]] = {}
     said: set[tuple[str, tuple[str, ...], str]] = set()
     for section, layout in faces_of(deck.spec):
         for name, region in layout.items():
@@ -212,6 +215,7 @@ def column_checks(deck: Deck) -> ColumnChecks:
             if not absent:
                 continue
             reading[(section, name)] = _keys_reading(region, absent, columns)
+            naming[(section, name)] = _keys_naming(region, absent, columns)
             written, line = deck.written_at(section, name)  # (a region inherited: where it is written, or brought in)
             for column in sorted(absent):
                 missing[column] = ""
@@ -222,7 +226,7 @@ def column_checks(deck: Deck) -> ColumnChecks:
                 found.append(
                     Finding(deck.source, MISSING_COLUMN, message, face=written, region=name, line=line, error=True)
                 )
-    return ColumnChecks(found, missing, reading)
+    return ColumnChecks(found, missing, reading, naming)
 
 
 def _keys_reading(region: Region, absent: frozenset[str], columns: frozenset[str]) -> frozenset[str]:
@@ -233,21 +237,36 @@ def _keys_reading(region: Region, absent: frozenset[str], columns: frozenset[str
     return frozenset(keys)
 
 
-def _from_a_blank(err: InputError, keys: frozenset[str]) -> bool:
-    """Whether ``err`` is what one of ``keys``, which read a column no card has, made of the empty
-    value it read: it names the key ("fill: colour '' …", "x ${…} = '': …") and an empty value.
-    Another key's error, or one about a value the card does have, is the card's own."""
-    message = err.message
-    if isinstance(message, Msg) and message.msgid in _NO_FILE and keys & _FILE_KEYS:
-        return True  # (a file named from the blank: "image 'art/.svg' not found" on every card)
-    if not isinstance(message, Msg) or str(message.values.get("key", "")).split("[", 1)[0].split(".", 1)[0] not in keys:
-        return False
-    return _says_empty(message)
-
-
 # a picture or an icon named from a column no card has, and what finding no such file says
 _FILE_KEYS = frozenset({"src", "icon", "field"})
 _NO_FILE = frozenset({"{what} '{shown}' not found", "{what} '{shown}' is not a regular file"})
+
+
+def _keys_naming(region: Region, absent: frozenset[str], columns: frozenset[str]) -> frozenset[str]:
+    """The keys of ``region`` that name a file (its picture, its icon) from ``absent`` columns
+    alone: the same name on every card, made of the blank (``art/${atr}.svg``, not
+    ``art/${atr or kind}.svg``, whose name is the card's)."""
+    keys = {
+        key
+        for key, text in expressions_of(region)
+        if key in _FILE_KEYS and (read := compile_template(text).required(columns)) and read <= absent
+    }
+    if getattr(region, "field", None) in absent:
+        keys.add("field")
+    return frozenset(keys)
+
+
+def _from_a_blank(err: InputError, keys: frozenset[str], naming: frozenset[str] = frozenset()) -> bool:
+    """Whether ``err`` is what one of ``keys``, which read a column no card has, made of the empty
+    value it read: it names the key ("fill: colour '' …", "x ${…} = '': …") and an empty value,
+    or it finds no file that one of ``naming`` named from the blank alone ("image 'art/.svg' not
+    found"). Another key's error, or one about a value the card does have, is the card's own."""
+    message = err.message
+    if isinstance(message, Msg) and message.msgid in _NO_FILE and naming:
+        return True
+    if not isinstance(message, Msg) or str(message.values.get("key", "")).split("[", 1)[0].split(".", 1)[0] not in keys:
+        return False
+    return _says_empty(message)
 
 
 def _says_empty(message: Msg) -> bool:
@@ -280,7 +299,11 @@ class Preflight:
         self._raster_icons = self._deck_rasters()
         columns = column_checks(deck)  # (the deck as a whole, before any card)
         self.findings.extend(columns.findings)
-        self.blanks, self._reading_blanks = columns.blanks, columns.reading_blanks
+        self.blanks, self._reading_blanks, self._naming_blanks = (
+            columns.blanks,
+            columns.reading_blanks,
+            columns.naming_blanks,
+        )
         doc.on_new_file.append(self._new_file)
 
     def _new_file(self) -> None:
@@ -304,7 +327,9 @@ class Preflight:
         find the others. Not what a key reading a column no card has makes of its blank: that
         error is said once, for the region, not again for every card (the card's other errors
         are said)."""
-        if not _from_a_blank(err, self._reading_blanks.get((face, name), frozenset())):
+        if not _from_a_blank(
+            err, self._reading_blanks.get((face, name), frozenset()), self._naming_blanks.get((face, name), frozenset())
+        ):
             self._add(ERROR, err.message, face, name, self.card, error=True)
 
     def card_failed(self, card: CardRef, err: InputError) -> None:

@@ -141,11 +141,15 @@ def file_at_fault(deck: Deck, section: tuple | None, fields: dict[str, str] | No
     name = message.values.get("name")
     if not isinstance(name, str) or section is None or fields is None:
         return None
+    root = None if deck.allow_outside else deck.folder.resolve()
     for candidates in (_drawn_by(deck, section, fields, finding.region), _deck_files(deck)):
-        named = [real for real in dict.fromkeys(map(_real, candidates)) if real is not None and real.name == name]
+        named = [
+            real
+            for real in dict.fromkeys(map(_real, candidates))
+            if real is not None and real.name == name and (root is None or real.is_relative_to(root))
+        ]  # (a file outside the deck's folder, which the build refused to read, is never read here either)
         if len(named) == 1:
             return _from_folder(deck, named[0])
-        root = None if deck.allow_outside else deck.folder.resolve()
         for path in reversed(named):  # (one referred to before the one referring to it)
             try:
                 check_picture(path, root, art_fonts(deck))
@@ -342,9 +346,10 @@ class Studio:
         """Draw the wanted faces, telling the pages as pictures arrive; every face of the deck
         with the same inputs shows the picture (and the findings) drawn once. A face the preflight
         finds an error on keeps the picture it had, and the card says the error; so does a face
-        with a region in ``blanks`` (it reads a column no card has) that has a picture on screen,
-        and what that region makes of the blank (``art/.svg`` not found) is not its card's error:
-        the column's error says it once, for the region."""
+        with a region in ``blanks`` (it reads a column no card has) that has a picture on screen.
+        What that region makes of the blank (``art/.svg`` not found) is not its card's error: the
+        preflight leaves it to the column's error, said once, for the region; the card's other
+        errors in that region (an unknown icon beside the blank) are its own."""
         held = frozenset(section for section, _ in blanks)
         drawn: list[tuple[int, str]] = []
         failures = errors = 0
@@ -374,11 +379,7 @@ class Studio:
                 view = views[face.index]
                 digest = view.inputs.front_digest if face.side == "front" else view.inputs.back_digest
                 assert digest is not None  # a face is drawn only when it has inputs
-                findings = tuple(
-                    finding
-                    for finding in face.findings
-                    if not (finding.error and (tuple(finding.face), finding.region) in blanks)
-                )
+                findings = tuple(face.findings)  # (what a blank makes, the preflight leaves to the column's error)
                 self._found[digest] = findings
                 section, fields = (
                     (view.inputs.front, view.inputs.fields)
