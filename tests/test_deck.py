@@ -299,6 +299,20 @@ def test_broken_images_are_clear_errors(tmp_path):
             build(deck, tmp_path / "out")
 
 
+def test_a_preview_with_a_deck_that_does_not_build_writes_no_picture(cli, starter, tmp_path, english):
+    """``preview good.yaml bad.yaml``: the good deck's pictures were written, then the bad one
+    failed; nothing is written unless every target builds, as for any command."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: bad\ncard: {size: mini}\nlayout:\n  t: {type: text, x: 1, y: 1, w: 9, h: 9, text: '${1 +}'}\n"
+        "cards: [{name: A}]\n",
+        encoding="utf-8",
+    )
+    result = cli("preview", str(starter), str(bad), "--out", str(tmp_path / "png"), "--dpi", "30")
+    assert_clean_error(result, "bad.yaml", "'1 +' is not a valid expression")
+    assert not (tmp_path / "png").exists() or not list((tmp_path / "png").iterdir())
+
+
 def test_preview_single_cards(cli, starter, tmp_path):
     result = cli("preview", str(starter), "--cards", "--only", "Knight", "--out", str(tmp_path / "png"), "--dpi", "30")
     assert result.returncode == 0, result.stderr

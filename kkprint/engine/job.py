@@ -157,9 +157,14 @@ def notice(note) -> None:
 
 
 def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
-    """Build every chosen target; the files written. Warnings go to stderr, each as one line,
-    and the first target's error is raised — after every other target has been built. (The
-    command line's ``build`` shows every outcome itself: :func:`run_targets`.)"""
+    """Build every chosen target; the files written (see :func:`built`)."""
+    return [path for outcome in built(chosen, options) for path in outcome.paths]
+
+
+def built(chosen: list[Target], options: BuildOptions) -> list[Outcome]:
+    """Build every chosen target; their outcomes, in the order chosen. Warnings go to stderr,
+    each as one line, and the first target's error is raised — after every other target has
+    been built. (The command line's ``build`` shows every outcome itself: :func:`run_targets`.)"""
     import sys
 
     outcomes = run_targets(chosen, options)
@@ -169,7 +174,7 @@ def build_targets(chosen: list[Target], options: BuildOptions) -> list[Path]:
     failed = next((outcome.error for outcome in outcomes if outcome.error is not None), None)
     if failed is not None:
         raise failed
-    return [path for outcome in outcomes for path in outcome.paths]
+    return outcomes
 
 
 @_no_collector_pauses()

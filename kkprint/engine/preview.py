@@ -24,7 +24,7 @@ from kkprint.base import progress
 from kkprint.base.i18n import Counted, Msg
 from kkprint.base.outputs import atomic_file, check_destination, remove_leftovers
 from kkprint.base.paths import safe_file_name
-from kkprint.engine.job import BuildOptions, Target, build_targets
+from kkprint.engine.job import BuildOptions, Target, built
 
 BAND_PIXELS = 16_000_000  # pixels rendered at once (48 MB of RGB): a poker card at 1,200 dpi is 12
 PNG_MAGIC = b"\x89PNG"
@@ -268,12 +268,13 @@ def render_pages(pdf: Path, out_dir: Path, dpi: int, names: list[str] | None = N
 
 
 def preview_targets(targets: list[Target], options: BuildOptions, out_dir: Path, dpi: int) -> list[Path]:
-    """Pictures of every page the targets print, each target's pages named as it names them."""
+    """Pictures of every page the targets print, each target's pages named as it names them;
+    none unless every target built."""
     with tempfile.TemporaryDirectory(prefix="kkprint-preview-") as temp:
         build = BuildOptions(**{**options.__dict__, "out_dir": Path(temp)})
         pictures = []
-        for target in targets:
-            for pdf in build_targets([target], build):
+        for target, outcome in zip(targets, built(targets, build)):
+            for pdf in outcome.paths:
                 names = target.page_names(build, pdf) if target.page_names is not None else None
                 pictures.extend(render_pages(pdf, out_dir, dpi, names))
     return pictures
