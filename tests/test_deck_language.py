@@ -566,6 +566,47 @@ def test_every_region_mistake_is_told_at_once_each_in_a_line(tmp_path, english, 
     assert not list(tmp_path.glob("out/e-*.pdf"))
 
 
+def test_a_region_mistake_a_layout_inherits_is_told_once_where_it_is_written(tmp_path, english, cli):
+    """``plan`` extends ``item``: item's broken region is told once, as item's at its line (it was
+    told again as plan's, or as the first face met), and plan's own broken region as plan's."""
+    deck = write(
+        tmp_path,
+        "name: inh\ncard: {size: mini}\nlayouts:\n  item:\n    regions:\n"
+        "      t: {type: text, x: 1, y: 1, w: 9, h: 9, text: '${1 +}'}\n"
+        "  plan:\n    extends: item\n    regions:\n"
+        "      u: {type: text, x: 1, y: 1, w: 9, h: 9, text: '${2 *}'}\n"
+        "cards: [{name: A, layout: item}, {name: B, layout: plan}]\n",
+    )
+    result = cli("check", str(deck))
+    told = [line.split(": ")[3] for line in result.stderr.splitlines() if "kkprint: error: " in line]
+    assert told == ["layouts.item, region 't' (line 6)", "layouts.plan, region 'u' (line 10)"], result.stderr
+    # the deck's own layout extending item meets the region first: it is still item's, at its line
+    deck.write_text(
+        deck.read_text(encoding="utf-8").replace("layouts:", "layout:\n  extends: item\nlayouts:", 1),
+        encoding="utf-8",
+    )
+    result = cli("check", str(deck))
+    told = [line.split(": ")[3] for line in result.stderr.splitlines() if "kkprint: error: " in line]
+    assert told == ["layouts.item, region 't' (line 8)", "layouts.plan, region 'u' (line 12)"], result.stderr
+
+
+def test_mistakes_found_together_travel_whole_through_a_workers_answer():
+    """A forked worker sends its target's error back pickled: every mistake found with the first
+    comes with it, each with its place."""
+    import pickle
+
+    from kkprint.base.errors import InputError
+
+    together = InputError.together(
+        [InputError("first", source="d.yaml", place="region 'a'"), InputError("second", source="d.yaml", place="b")]
+    )
+    back = pickle.loads(pickle.dumps(together))
+    assert [(each.message, each.source, each.place) for each in back.each()] == [
+        ("first", "d.yaml", "region 'a'"),
+        ("second", "d.yaml", "b"),
+    ]
+
+
 def test_unknown_keys_suggest_the_closest(tmp_path, english, cli):
     deck = write(tmp_path, "name: e\ncard: {size: mini}\ncopies_feild: qty\nlayout: {}\ncards: [{name: A}]\n")
     assert_clean_error(cli("build", str(deck)), "line 3", "unknown key 'copies_feild'", "did you mean 'copies_field'")

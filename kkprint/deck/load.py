@@ -127,8 +127,8 @@ class Deck:
         written = self.written_in.get(key, section)
         return written, self.lines.get((*written, name))
 
-    def region_place(self, section: tuple, name: str) -> Msg:
-        line = self.lines.get((*section, name))
+    def region_place(self, section: tuple, name: str, line: int | None = None) -> Msg:
+        line = line or self.lines.get((*section, name))
         return Msg("region '{name}' (line {line})", name=name, line=line) if line else Msg("region '{name}'", name=name)
 
 
@@ -546,8 +546,8 @@ def _check_regions(deck: Deck) -> None:
     found: dict[tuple, InputError] = {}  # (a region a layout inherits is told where it is written, once)
     for section, layout in faces_of(spec):
         for name, region in layout.items():
-            place = Msg("{where}, {region}", where=".".join(section), region=deck.region_place(section, name))
-            written = (name, deck.lines.get((*section, name)) or section)
+            written, line = deck.written_at(section, name)
+            place = Msg("{where}, {region}", where=".".join(written), region=deck.region_place(written, name, line))
             try:
                 _check_expressions(deck, region)
                 if region.cards is not None:
@@ -572,7 +572,7 @@ def _check_regions(deck: Deck) -> None:
                             )
                         )
             except InputError as err:
-                found.setdefault((*written, str(err.message)), err.located(source=deck.source, place=place))
+                found.setdefault((written, name, str(err.message)), err.located(source=deck.source, place=place))
     if found:  # (every region's first mistake, so a deck with three typos is not mended one run at a time)
         raise InputError.together(list(found.values()))
 
