@@ -313,6 +313,23 @@ def test_a_preview_with_a_deck_that_does_not_build_writes_no_picture(cli, starte
     assert not (tmp_path / "png").exists() or not list((tmp_path / "png").iterdir())
 
 
+def test_preview_names_each_card_of_a_deck_where_only_some_have_a_back(cli, tmp_path):
+    """A double-faced card (A, twice, flips to B) beside one with no back (D): the pictures are
+    named by card, a back beside its own front (all were named by page: 002 was card 1's back)."""
+    deck = tmp_path / "dfc.yaml"
+    deck.write_text(
+        "name: dfc\ncard: {size: mini}\ncopies_field: count\nback_face_field: flip\n"
+        "layout:\n  title: {type: text, text: '${name}', x: 5, y: 5, w: 30, h: 10}\n"
+        "cards:\n  - {name: A, count: 2, flip: B}\n  - {name: B, count: 0, flip: ''}\n  - {name: D, count: 1, flip: ''}\n",
+        encoding="utf-8",
+    )
+    result = cli("preview", str(deck), "--cards", "--out", str(tmp_path / "png"), "--dpi", "30")
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "png").iterdir()) == [
+        f"dfc-cards-{name}.png" for name in ("001-back", "001", "002-back", "002", "003")
+    ]
+
+
 def test_preview_single_cards(cli, starter, tmp_path):
     result = cli("preview", str(starter), "--cards", "--only", "Knight", "--out", str(tmp_path / "png"), "--dpi", "30")
     assert result.returncode == 0, result.stderr

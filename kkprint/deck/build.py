@@ -135,6 +135,17 @@ def card_prints(
     yield from progress.counted(every, Msg("drawing cards"), lambda: deck.total)  # a bar at a terminal
 
 
+def back_kind(deck: Deck, card: CardData) -> str | None:
+    """What prints behind ``card``: another card's front (``twin``, double-faced cards), one of
+    the deck's named backs (``named``), the deck's one back (``default``), or nothing."""
+    spec = deck.spec
+    if spec.back_face_field and card.fields.get(spec.back_face_field):
+        return "twin"
+    if card.fields.get("back") and spec.backs:
+        return "named"
+    return "default" if spec.back else None
+
+
 def prints_by_card(
     deck: Deck, doc, painter: RegionPainter, width: float, height: float, *, checked: bool = True
 ) -> Iterator[tuple[int, Iterator[CardPrint]]]:
@@ -197,6 +208,7 @@ def prints_by_card(
         reference for the preflight."""
         other = card.fields.get(spec.back_face_field) if spec.back_face_field else None
         chosen = card.fields.get("back")
+        kind = back_kind(deck, card)
         if other and chosen and spec.backs:  # (two backs for one card: the named one, unchecked, was dropped)
             raise InputError(
                 Msg(
@@ -209,7 +221,7 @@ def prints_by_card(
                 source=deck.source,
                 place=card.origin,
             )
-        if other:
+        if kind == "twin":
             if other not in faces_by_name:
                 raise InputError(
                     Msg(
@@ -228,7 +240,7 @@ def prints_by_card(
                 return twin_face.art({**twin_fields, **names}, number, twin.origin, True, ref)
 
             return twin_art
-        if chosen and spec.backs:
+        if kind == "named":
             if chosen not in named:
                 raise InputError(
                     Msg("back '{chosen}' is not among backs{hint}", chosen=chosen, hint=suggest(chosen, named)),
@@ -563,7 +575,10 @@ def card_page_names(deck: Deck, pdf: Path) -> list[str]:
     ``004`` for the front of card 4, ``004-back`` for its back."""
     from kkprint.engine.document import page_count
 
-    numbers = [number + copy for _, number, card in deck.numbered() for copy in range(card.count)]
-    if page_count(pdf) == 2 * len(numbers):
-        return [f"{number:03d}{side}" for number in numbers for side in ("", "-back")]
-    return [f"{number:03d}" for number in numbers]
+    names = [
+        f"{number + copy:03d}{side}"
+        for _, number, card in deck.numbered()
+        for copy in range(card.count)
+        for side in ("", "-back")[: 2 if back_kind(deck, card) else 1]
+    ]
+    return names if len(names) == page_count(pdf) else [f"{page:03d}" for page in range(1, page_count(pdf) + 1)]
