@@ -221,7 +221,7 @@ def prints_by_card(
                 source=deck.source,
                 place=card.origin,
             )
-        if kind == "twin":
+        if kind == "twin" and other:  # (back_kind's word, narrowed for the type checker)
             if other not in faces_by_name:
                 raise InputError(
                     Msg(
@@ -240,7 +240,7 @@ def prints_by_card(
                 return twin_face.art({**twin_fields, **names}, number, twin.origin, True, ref)
 
             return twin_art
-        if kind == "named":
+        if kind == "named" and chosen:
             if chosen not in named:
                 raise InputError(
                     Msg("back '{chosen}' is not among backs{hint}", chosen=chosen, hint=suggest(chosen, named)),
