@@ -562,3 +562,15 @@ def test_under_lan_a_phone_given_a_games_address_is_linked_only_where_it_may_go(
     for closed in ("/", "/players", "/players/aki", "/leaderboard/kardinal", "/api/games/"):
         assert guest.get(closed).status_code == 403, closed  # the key's pages stay the key's
     assert guest.get("/?key=%C3%A9").status_code == 403  # (a key that is not ASCII was a 500)
+
+
+def test_a_result_cell_never_breaks_before_its_arrow_and_keeps_names_text():
+    """A Japanese cell whose last phrase BudouX ends before " → " got a break opportunity right
+    before the arrow (``）<wbr>\u00a0→``); a name with markup in it stays text in every language."""
+    from kkprint.web.pad.app import _line_breaks
+
+    for lang in ("ja", "en"):
+        cell = str(_line_breaks(lang)("国（山札の枚数） → 3"))
+        assert "<wbr>\u00a0→" not in cell and "\u00a0→ 3" in cell, cell
+        named = str(_line_breaks(lang)("山田<img src=x onerror=alert(1)> → 3"))
+        assert "<img" not in named and "&lt;img" in named, named

@@ -570,8 +570,9 @@ def _line_breaks(lang: str) -> Callable[[object], Markup]:
             html = Markup("<wbr>").join(escape(phrase) for phrase in japanese_phrases(words))
         else:
             html = escape(words)
-        if " → " in words:
-            return Markup('<span class="pair">{}</span>').format(html.replace(" → ", Markup("\u00a0→ ")))
+        if " → " in words:  # (a phrase's break before the arrow, BudouX's, taken out too)
+            pair = html.replace(Markup("<wbr> → "), Markup(" → ")).replace(" → ", Markup("\u00a0→ "))
+            return Markup('<span class="pair">{}</span>').format(pair)
         return html
 
     return broken
