@@ -80,7 +80,9 @@ class BuildOptions:
     def shop_path(self, stem: str) -> Path:
         """A print shop's file of one card a page: no duplex mode in its name, as none is used
         (a short-edge build's shop files are the long-edge build's, and keep their names)."""
-        return self.out_dir / f"{stem}-printshop-{self.lang}-{self.paper.name}{'-grey' if self.greyscale else ''}.pdf"
+        from dataclasses import replace
+
+        return replace(self, duplex=None).path(f"{stem}-printshop")
 
     def layout(self, card: CardSize, *, gap_mm: float = 0.0, margin_mm: float = 6.0) -> SheetLayout:
         """A games' card sheet on the chosen paper; ``--gap`` replaces the component's own gap."""
