@@ -39,10 +39,8 @@ class InputError(Exception):
     def together(cls, errors: list[InputError]) -> InputError:
         """Several mistakes found at once (a deck's regions, each checked): the first, carrying
         the others, so one run tells them all instead of one a run."""
-        first = errors[0]
-        return InputError(
-            first.message, source=first.source, place=first.place, path=first.path, also=tuple(errors[1:])
-        )
+        first, *others = [each for error in errors for each in error.each()]  # (one found with its own: all)
+        return InputError(first.message, source=first.source, place=first.place, path=first.path, also=tuple(others))
 
     def each(self) -> list[InputError]:
         """This mistake and those found with it, each to be told in a line of its own."""
