@@ -572,13 +572,11 @@ def deck_target(path: Path) -> Target:
 def card_page_names(deck: Deck, pdf: Path) -> list[str]:
     """The pages of a deck printed one card a page, named by the card each shows, by its number
     as printed (every copy counted, as ``check``, the studio and export's ``${n}`` number it):
-    ``004`` for the front of card 4, ``004-back`` for its back."""
-    from kkprint.engine.document import page_count
-
-    names = [
+    ``004`` for the front of card 4, ``004-back`` for its back. (Names that do not fit the PDF's
+    pages are left for page numbers by ``preview.render_pages``.)"""
+    return [
         f"{number + copy:03d}{side}"
         for _, number, card in deck.numbered()
         for copy in range(card.count)
         for side in ("", "-back")[: 2 if back_kind(deck, card) else 1]
     ]
-    return names if len(names) == page_count(pdf) else [f"{page:03d}" for page in range(1, page_count(pdf) + 1)]

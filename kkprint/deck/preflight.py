@@ -214,8 +214,7 @@ def column_checks(deck: Deck) -> ColumnChecks:
             absent = refs_of(region, columns, required=True) - columns - SPECIAL_NAMES
             if not absent:
                 continue
-            reading[(section, name)] = _keys_reading(region, absent, columns)
-            naming[(section, name)] = _keys_naming(region, absent, columns)
+            reading[(section, name)], naming[(section, name)] = _keys_reading(region, absent, columns)
             written, line = deck.written_at(section, name)  # (a region inherited: where it is written, or brought in)
             for column in sorted(absent):
                 missing[column] = ""
@@ -229,31 +228,30 @@ def column_checks(deck: Deck) -> ColumnChecks:
     return ColumnChecks(found, missing, reading, naming)
 
 
-def _keys_reading(region: Region, absent: frozenset[str], columns: frozenset[str]) -> frozenset[str]:
-    """The keys of ``region`` whose value reads one of the ``absent`` columns."""
-    keys = {key for key, text in expressions_of(region) if compile_template(text).required(columns) & absent}
-    if region.when is not None and compile_condition(region.when).required & absent:
-        keys.add("when")
-    return frozenset(keys)
-
-
 # a picture or an icon named from a column no card has, and what finding no such file says
 _FILE_KEYS = frozenset({"src", "icon", "field"})
 _NO_FILE = frozenset({"{what} '{shown}' not found", "{what} '{shown}' is not a regular file"})
 
 
-def _keys_naming(region: Region, absent: frozenset[str], columns: frozenset[str]) -> frozenset[str]:
-    """The keys of ``region`` that name a file (its picture, its icon) from ``absent`` columns
-    alone: the same name on every card, made of the blank (``art/${atr}.svg``, not
-    ``art/${atr or kind}.svg``, whose name is the card's)."""
-    keys = {
-        key
-        for key, text in expressions_of(region)
-        if key in _FILE_KEYS and (read := compile_template(text).required(columns)) and read <= absent
-    }
+def _keys_reading(
+    region: Region, absent: frozenset[str], columns: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of ``region`` whose value reads one of the ``absent`` columns; and of them, those
+    that name a file (its picture, its icon) from ``absent`` columns alone: the same name on every
+    card, made of the blank (``art/${atr}.svg``, not ``art/${atr or kind}.svg``, whose name is the
+    card's)."""
+    reading, naming = set(), set()
+    for key, written in expressions_of(region):
+        read = compile_template(written).required(columns)
+        if read & absent:
+            reading.add(key)
+            if key in _FILE_KEYS and read <= absent:
+                naming.add(key)
+    if region.when is not None and compile_condition(region.when).required & absent:
+        reading.add("when")
     if getattr(region, "field", None) in absent:
-        keys.add("field")
-    return frozenset(keys)
+        naming.add("field")
+    return frozenset(reading), frozenset(naming)
 
 
 def _from_a_blank(err: InputError, keys: frozenset[str], naming: frozenset[str] = frozenset()) -> bool:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
-from dataclasses import field
+from dataclasses import field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -80,8 +80,6 @@ class BuildOptions:
     def shop_path(self, stem: str) -> Path:
         """A print shop's file of one card a page: no duplex mode in its name, as none is used
         (a short-edge build's shop files are the long-edge build's, and keep their names)."""
-        from dataclasses import replace
-
         return replace(self, duplex=None).path(f"{stem}-printshop")
 
     def layout(self, card: CardSize, *, gap_mm: float = 0.0, margin_mm: float = 6.0) -> SheetLayout:

@@ -506,8 +506,8 @@ def load_svg(path: Path, root: Path | None, fonts: SvgFonts = SvgFonts()):
     key = ("svg", path, root, fonts, _stamp(path))
     found = _KEPT.get(key)
     if found is None or not _unchanged(found[1]):
-        drawing, budget = _svg(path, root, fonts)
-        found = _KEPT.put(key, (drawing, budget.files), budget.bytes)
+        drawing, budget = _svg(path, root, fonts)  # (its first file is the SVG, whose stamp is in the key)
+        found = _KEPT.put(key, (drawing, budget.files[1:]), budget.bytes)
     return found[0]
 
 

@@ -259,8 +259,7 @@ class Studio:
         # deck's one error must not hide the others); a face that reads no such column is drawn
         # and shown as ever; mended, every face shows its picture of the deck as it is
         columns = checks.findings
-        blanks = frozenset(checks.reading_blanks)  # (section, region) of each region reading one
-        held = frozenset(section for section, _ in blanks)
+        held = frozenset(section for section, _ in checks.reading_blanks)  # (the parts with a region reading one)
         shown = {
             card.index: {
                 side: self._on_screen(card, side, shown_before.get(card.index), _section(card, side) in held)
@@ -295,7 +294,7 @@ class Studio:
         )
         self._publish(snapshot)
         if wanted:
-            self._draw(deck, views, wanted, snapshot, tuple(columns), blanks)
+            self._draw(deck, views, wanted, snapshot, tuple(columns), held)
         self._forget_old_pictures()
 
     def _on_screen(
@@ -341,16 +340,16 @@ class Studio:
         wanted: dict[int, list[str]],
         snapshot: Snapshot,
         columns: tuple[Finding, ...],
-        blanks: frozenset[tuple[tuple, str]],
+        held: frozenset[tuple],
     ) -> None:
         """Draw the wanted faces, telling the pages as pictures arrive; every face of the deck
         with the same inputs shows the picture (and the findings) drawn once. A face the preflight
         finds an error on keeps the picture it had, and the card says the error; so does a face
-        with a region in ``blanks`` (it reads a column no card has) that has a picture on screen.
+        drawn by a part of the deck in ``held`` (a region of it reads a column no card has) that
+        has a picture on screen.
         What that region makes of the blank (``art/.svg`` not found) is not its card's error: the
         preflight leaves it to the column's error, said once, for the region; the card's other
         errors in that region (an unknown icon beside the blank) are its own."""
-        held = frozenset(section for section, _ in blanks)
         drawn: list[tuple[int, str]] = []
         failures = errors = 0
         told = time.monotonic()
